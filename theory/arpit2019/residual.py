@@ -1,0 +1,118 @@
+"""The (1 + 1/B)^B factors of Arpit et al. (2019), Theorems 3-4 (Eq. 7-8) and their
+appendix twins Theorems 7-8 (Eq. 43-64), decided for every integer B >= 1.
+
+Two independent routes: a sympy proof (monotonicity by the sign of a derivative,
+the value at B = 1 and the limit), and interval arithmetic (``mpmath.iv``) over
+B = 1..N as a numeric cross-check.
+
+>>> sorted(forward_factor_bounds().items())
+[('B1', 2), ('increasing', True), ('limit', E)]
+>>> smallest_b_where_h1_factor_reaches(2)  # (1+1/B)^(B-1) >= 2 first at B = 5
+5
+"""
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from simulations.validation import check_int
+
+__all__ = [
+    "forward_factor_bounds", "h1_factor_bounds", "smallest_b_where_h1_factor_reaches",
+    "interval_scan", "squared_factor", "hanin_factor", "pytorch_factor",
+]
+
+_t = sp.Symbol("t", positive=True)  # t = 1/B
+
+
+def _increasing(log_f_of_t: sp.Expr) -> bool:
+    """True if B -> f(B) is increasing on B > 0, where log f is written in t = 1/B.
+
+    f increases in B iff d(log f)/dt < 0; we prove d(log f)/d(1/t) = -t^2 d(log f)/dt > 0
+    by showing that the derivative of its numerator-like helper is positive and that
+    the helper vanishes at t = 0 (done symbolically by sympy's assumptions).
+    """
+    g = sp.simplify(-_t**2 * sp.diff(log_f_of_t, _t))  # d log f / dB in terms of t
+    g0 = sp.limit(g, _t, 0, "+")
+    dg = sp.factor(sp.simplify(sp.diff(g, _t)))
+    return bool(g0 == 0 and dg.is_positive)
+
+
+def forward_factor_bounds() -> dict:
+    """(1+1/B)^B: value at B = 1, whether it increases in B, and its limit."""
+    B = sp.Symbol("B", positive=True)
+    return {
+        "B1": sp.Integer(2),
+        "increasing": _increasing(sp.log(1 + _t) / _t),
+        "limit": sp.limit((1 + 1 / B) ** B, B, sp.oo),
+    }
+
+
+def h1_factor_bounds() -> dict:
+    """(1+1/B)^(B-1), the factor between dl/dh^1 and dl/dh^B squared (B-1 blocks)."""
+    B = sp.Symbol("B", positive=True)
+    return {
+        "B1": sp.Integer(1),
+        "increasing": _increasing((1 / _t - 1) * sp.log(1 + _t)),
+        "limit": sp.limit((1 + 1 / B) ** (B - 1), B, sp.oo),
+    }
+
+
+def smallest_b_where_h1_factor_reaches(level) -> int:
+    """Smallest integer B >= 1 with (1+1/B)^(B-1) >= level (exact rational test)."""
+    level = sp.nsimplify(level)
+    for B in range(1, 10**6):
+        if sp.Rational(B + 1, B) ** (B - 1) >= level:
+            return B
+    raise ValueError("level must be below e")
+
+
+def squared_factor(B: int, half: bool = False, shift: int = 0):
+    """(1+1/B)^(B-shift) as an exact sympy rational, or its square root if ``half``."""
+    B = check_int("B", B, low=1)
+    v = sp.Rational(B + 1, B) ** (B - shift)
+    return sp.sqrt(v) if half else v
+
+
+def interval_scan(n_max: int, lo: str, hi: str, exponent=lambda B: B, half: bool = False,
+                  start: int = 2):
+    """Interval-arithmetic check that lo < (1+1/B)^exponent(B) [^(1/2)] < hi for
+    B = start..n_max (mpmath.iv, outward rounding at its default precision).
+
+    ``lo``/``hi`` are expressions in ``mpmath.iv`` syntax such as ``"sqrt(2)"`` or
+    ``"sqrt(e)"``. Returns the B whose enclosure is not strictly inside (empty when
+    the bound is certified on that range). B = 1, where the lower bounds are attained,
+    is left to the exact sympy route.
+    """
+    n_max = check_int("n_max", n_max, low=1)
+    iv = mpmath.iv
+    env = {"sqrt": iv.sqrt, "e": iv.e, "exp": iv.exp}
+    lo_i, hi_i = (iv.mpf(1) * eval(x, {}, env) for x in (lo, hi))  # noqa: S307 - fixed vocabulary
+    bad = []
+    for B in range(start, n_max + 1):
+        x = iv.exp(exponent(B) * iv.log(1 + iv.mpf(1) / B))
+        if half:
+            x = iv.sqrt(x)
+        if not (x.a > lo_i.b and x.b < hi_i.a):
+            bad.append(B)
+    return bad
+
+
+def hanin_factor(B: int, dps: int = 30):
+    """E||h^B||^2/||x||^2 = prod_{b=1}^B (1 + 0.81^b) for the stage-wise Hanin gains
+    g = 0.9^b on each block's last layer (equal hidden and residual widths)."""
+    B = check_int("B", B, low=1)
+    with mpmath.workdps(dps + 10):
+        out = mpmath.exp(mpmath.fsum(mpmath.log1p(mpmath.mpf("0.81") ** b) for b in range(1, B + 1)))
+    with mpmath.workdps(dps):
+        return +out
+
+
+def pytorch_factor(B: int, dps: int = 30):
+    """E||h^B||^2/||x||^2 = (1 + 1/18)^B for PyTorch's default WN (g = ||v||, v uniform
+    with variance 1/(3 fan_in)) with equal hidden and residual widths, alpha = 1."""
+    B = check_int("B", B, low=1)
+    with mpmath.workdps(dps + 10):
+        out = (1 + mpmath.mpf(1) / 18) ** B
+    with mpmath.workdps(dps):
+        return +out

@@ -1,0 +1,199 @@
+"""K_n of Arpit et al. (2019), Theorem 1 (Eq. 3) and Theorem 5 (Eq. 9, 30), and the
+steps of the appendix proof (Eq. 10-34), evaluated exactly or at stated precision.
+
+"S_n is the surface area of a unit n-dimensional sphere" has two readings:
+
+- ``"sphere_in_Rn"``: the unit sphere in R^n, S_n = 2 pi^(n/2) / Gamma(n/2);
+- ``"n_sphere"``: the n-sphere in R^(n+1), S_n = 2 pi^((n+1)/2) / Gamma((n+1)/2).
+
+The printed products are read as ``E(n) = prod_{k even, 2<=k<=n-2} k/(k+1)``
+("2/3 * 4/5 ... (n-2)/(n-1)") and ``O(n) = prod_{k odd, 1<=k<=n-2} k/(k+1)``
+("1/2 * 3/4 ... (n-2)/(n-1)"); an empty product is 1. ``"eq3"`` uses E for even n
+(main text), ``"eq9"`` uses E for odd n (appendix Eq. 9 and 30).
+
+Every mpmath function takes ``dps`` (decimal digits), works with guard digits in
+``mp.workdps`` and never touches the global precision.
+
+>>> kn(4, "eq3", "n_sphere", dps=30)
+mpf('1.0')
+>>> kn(2, "eq3", "sphere_in_Rn", dps=15)  # 2/pi
+mpf('0.63661977236758138')
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from simulations.validation import check_choice, check_int
+
+__all__ = [
+    "READINGS", "PLACES", "sphere_area", "pattern_product", "pattern_product_exact", "kn",
+    "kn_symbolic", "wallis", "eq18_mass", "eq18_second_moment", "true_second_moment",
+    "eq29_printed", "eq29_corrected", "eq22_residual",
+]
+
+READINGS = ("n_sphere", "sphere_in_Rn")
+PLACES = ("eq3", "eq9")
+_GUARD = 10
+
+
+def sphere_area(n: int, reading: str, dps: int = 50):
+    """S_n under ``reading`` (see module docstring)."""
+    n = check_int("n", n, low=0)
+    check_choice("reading", reading, READINGS)
+    with mpmath.workdps(dps + _GUARD):
+        d = mpmath.mpf(n + 1 if reading == "n_sphere" else n)
+        if d == 0:
+            raise ValueError("n must be >= 1 for reading='sphere_in_Rn'")
+        out = 2 * mpmath.pi ** (d / 2) / mpmath.gamma(d / 2)
+    with mpmath.workdps(dps):
+        return +out
+
+
+def pattern_product_exact(n: int, pattern: str) -> Fraction:
+    """The printed product, as an exact fraction, by multiplying its factors (small n)."""
+    n = check_int("n", n, low=2, high=20000)
+    check_choice("pattern", pattern, ("even", "odd"))
+    start = 2 if pattern == "even" else 1
+    out = Fraction(1)
+    for k in range(start, n - 1, 2):
+        out *= Fraction(k, k + 1)
+    return out
+
+
+def pattern_product(n: int, pattern: str, dps: int = 50):
+    """The printed product in closed form (any n):
+
+    ``E = 4^J (J!)^2 / (2J+1)!`` with J = floor((n-2)/2), and
+    ``O = (2J)! / (4^J (J!)^2)`` with J = floor((n-1)/2).
+    """
+    n = check_int("n", n, low=2)
+    check_choice("pattern", pattern, ("even", "odd"))
+    with mpmath.workdps(dps + _GUARD):
+        if pattern == "even":
+            J = (n - 2) // 2
+            logp = J * mpmath.log(4) + 2 * mpmath.loggamma(J + 1) - mpmath.loggamma(2 * J + 2)
+        else:
+            J = (n - 1) // 2
+            logp = mpmath.loggamma(2 * J + 1) - J * mpmath.log(4) - 2 * mpmath.loggamma(J + 1)
+        out = mpmath.exp(logp)
+    with mpmath.workdps(dps):
+        return +out
+
+
+def kn(n: int, place: str, reading: str, dps: int = 50):
+    """K_n as printed in ``place`` ("eq3" main text, "eq9" appendix) under ``reading``."""
+    n = check_int("n", n, low=2)
+    check_choice("place", place, PLACES)
+    check_choice("reading", reading, READINGS)
+    even_uses_E = place == "eq3"
+    use_E = (n % 2 == 0) == even_uses_E
+    with mpmath.workdps(dps + _GUARD):
+        ratio = 2 * sphere_area(n - 1, reading, dps + _GUARD) / sphere_area(n, reading, dps + _GUARD)
+        if use_E:
+            out = ratio * pattern_product(n, "even", dps + _GUARD)
+        else:
+            out = ratio * pattern_product(n, "odd", dps + _GUARD) * mpmath.pi / 2
+    with mpmath.workdps(dps):
+        return +out
+
+
+def kn_symbolic(place: str, reading: str, parity: str) -> sp.Expr:
+    """K_n for n = 2k (``parity="even"``) or n = 2k+1 (``"odd"``), k a positive
+    integer symbol, simplified by sympy (gammasimp)."""
+    check_choice("place", place, PLACES)
+    check_choice("reading", reading, READINGS)
+    check_choice("parity", parity, ("even", "odd"))
+    k = sp.Symbol("k", integer=True, positive=True)
+    half = sp.Rational(1, 2)
+
+    def S(d):
+        d = d + 1 if reading == "n_sphere" else d
+        return 2 * sp.pi ** (d * half) / sp.gamma(d * half)
+
+    def E(J):
+        return 4**J * sp.factorial(J) ** 2 / sp.factorial(2 * J + 1)
+
+    def O(J):
+        return sp.factorial(2 * J) / (4**J * sp.factorial(J) ** 2)
+
+    n = 2 * k if parity == "even" else 2 * k + 1
+    use_E = (parity == "even") == (place == "eq3")
+    if use_E:
+        prod = E((n - 2) // 2) if parity == "even" else E(k - 1)
+    else:
+        prod = (O(k - 1) if parity == "even" else O(k)) * sp.pi / 2
+    return sp.simplify(sp.gammasimp(sp.combsimp(2 * S(n - 1) / S(n) * prod)))
+
+
+def wallis(k: int, dps: int = 50):
+    """I_k = integral_0^{pi/2} sin^k(theta) d theta by quadrature (Eq. 22-28's subject)."""
+    k = check_int("k", k, low=0)
+    with mpmath.workdps(dps + _GUARD):
+        out = mpmath.quad(lambda t: mpmath.sin(t) ** k, [0, mpmath.pi / 2])
+    with mpmath.workdps(dps):
+        return +out
+
+
+def eq18_mass(n: int, reading: str, dps: int = 50):
+    """Total mass of Eq. 18's angular density, integral_0^pi (S_{n-1}/S_n) sin^{n-1}."""
+    with mpmath.workdps(dps + _GUARD):
+        c = sphere_area(n - 1, reading, dps + _GUARD) / sphere_area(n, reading, dps + _GUARD)
+        out = c * 2 * wallis(n - 1, dps + _GUARD)
+    with mpmath.workdps(dps):
+        return +out
+
+
+def eq18_second_moment(n: int, reading: str, dps: int = 50):
+    """Eq. 18-19 as printed: (S_{n-1}/S_n) integral_0^{pi/2} sin^{n-1} cos^2."""
+    with mpmath.workdps(dps + _GUARD):
+        c = sphere_area(n - 1, reading, dps + _GUARD) / sphere_area(n, reading, dps + _GUARD)
+        out = c * (wallis(n - 1, dps + _GUARD) - wallis(n + 1, dps + _GUARD))
+    with mpmath.workdps(dps):
+        return +out
+
+
+def true_second_moment(n: int, dps: int = 50):
+    """E[max(0, cos theta)^2] for a uniform direction in R^n, by quadrature with the
+    correct density (S_{n-2}/S_{n-1}) sin^{n-2} (sphere_in_Rn reading); equals 1/(2n)."""
+    n = check_int("n", n, low=2)
+    with mpmath.workdps(dps + _GUARD):
+        c = sphere_area(n - 1, "sphere_in_Rn", dps + _GUARD) / sphere_area(n, "sphere_in_Rn", dps + _GUARD)
+        out = c * mpmath.quad(lambda t: mpmath.sin(t) ** (n - 2) * mpmath.cos(t) ** 2, [0, mpmath.pi / 2])
+    with mpmath.workdps(dps):
+        return +out
+
+
+def eq29_printed(n: int, dps: int = 50):
+    """Right-hand side of Eq. 29 as printed (E for odd n, 1/n prefactor)."""
+    n = check_int("n", n, low=2)
+    with mpmath.workdps(dps + _GUARD):
+        if n % 2:
+            out = pattern_product(n, "even", dps + _GUARD) / n
+        else:
+            out = pattern_product(n, "odd", dps + _GUARD) * mpmath.pi / 2 / n
+    with mpmath.workdps(dps):
+        return +out
+
+
+def eq29_corrected(n: int, dps: int = 50):
+    """Corrected Eq. 29: integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1), with
+    I_{n-1} = E(n) for even n and O(n) pi/2 for odd n (the parities of Eq. 3)."""
+    n = check_int("n", n, low=2)
+    with mpmath.workdps(dps + _GUARD):
+        if n % 2 == 0:
+            out = pattern_product(n, "even", dps + _GUARD) / (n + 1)
+        else:
+            out = pattern_product(n, "odd", dps + _GUARD) * mpmath.pi / 2 / (n + 1)
+    with mpmath.workdps(dps):
+        return +out
+
+
+def eq22_residual() -> sp.Expr:
+    """d/dθ of Eq. 22's right-hand side minus sin^n, for symbolic n (0 means Eq. 22 holds)."""
+    n = sp.Symbol("n", positive=True)
+    t = sp.Symbol("theta")
+    rhs_derivative = sp.diff(-sp.sin(t) ** (n - 1) * sp.cos(t) / n, t) + (n - 1) / n * sp.sin(t) ** (n - 2)
+    return sp.simplify(sp.expand(sp.simplify(rhs_derivative - sp.sin(t) ** n).rewrite(sp.cos)))
