@@ -1,0 +1,1 @@
+"""Figure scripts: one module per figure (compute + plot) and a CLI."""

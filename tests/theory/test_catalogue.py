@@ -1,0 +1,34 @@
+"""The catalogue is well formed and the committed report matches it."""
+import json
+from pathlib import Path
+
+from theory import CLAIMS, PAPERS, ids, monte_carlo_count
+from theory.stats import MAX_CHECK_ALPHA, check_alpha
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_ids_unique_and_namespaced():
+    assert len(ids()) == len(set(ids()))
+    assert all(c.id.startswith(c.paper + ".") for c in CLAIMS)
+
+
+def test_corrections_point_to_failing_printed_claims():
+    by_id = {c.id: c for c in CLAIMS}
+    for c in CLAIMS:
+        if c.corrects:
+            assert by_id[c.corrects].verdict.value == "fails", c.id
+
+
+def test_alpha_per_check_is_at_most_1e_6():
+    assert monte_carlo_count() > 0
+    assert check_alpha(monte_carlo_count()) <= MAX_CHECK_ALPHA <= 1e-6
+
+
+def test_committed_report_matches_catalogue():
+    data = json.loads((ROOT / "paper_checks.json").read_text())
+    got = {r["id"]: r["verdict"] for r in data["claims"]}
+    assert got == {c.id: c.verdict.value for c in CLAIMS}, "regenerate with: python -m theory report"
+    md = (ROOT / "paper_checks.md").read_text()
+    assert all(f"### {c.id}" in md for c in CLAIMS)
+    assert set(r["paper"] for r in data["claims"]) <= set(PAPERS)
