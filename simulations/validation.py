@@ -17,8 +17,9 @@ import numpy as np
 __all__ = ["check_int", "check_choice", "check_finite", "check_widths", "check_positive"]
 
 
-def check_int(name: str, value, low: int | None = None, high: int | None = None) -> int:
-    """Return ``value`` as int if it is an integer in [low, high]; else raise ValueError."""
+def check_int(name: str, value, low: int | None = None, high: int | None = None, why: str = "") -> int:
+    """Return ``value`` as int if it is an integer in [low, high]; else raise ValueError
+    (``why`` is appended to the message, e.g. the assumption that sets the range)."""
     rng = _range_text(low, high)
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer() and math.isfinite(value):
@@ -27,7 +28,7 @@ def check_int(name: str, value, low: int | None = None, high: int | None = None)
             raise ValueError(f"{name} must be an integer {rng}, got {value!r}".replace("  ", " ").rstrip())
     value = int(value)
     if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{name} must be an integer {rng}, got {value}")
+        raise ValueError(f"{name} must be an integer {rng}, got {value}" + (f" ({why})" if why else ""))
     return value
 
 

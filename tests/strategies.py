@@ -20,3 +20,24 @@ def layer_shapes(draw):
 @st.composite
 def mlp_widths(draw):
     return [draw(dims) for _ in range(draw(st.integers(2, 5)))]
+
+
+# --- batch-norm chains (Daneshmand et al. 2021) ---------------------------------------
+from simulations import STARTS  # noqa: E402
+
+starts = st.sampled_from(STARTS)
+
+
+@st.composite
+def chain_shapes(draw):
+    """(runs, d, n) with d >= n >= 2, as the paper assumes."""
+    n = draw(st.integers(2, 6))
+    return draw(st.integers(1, 3)), draw(st.integers(n, 24)), n
+
+
+@st.composite
+def simplex_spectra(draw):
+    """Eigenvalues of a trace-one Gram matrix (non-negative, summing to 1)."""
+    n = draw(st.integers(1, 8))
+    w = draw(st.lists(st.floats(0, 1, allow_nan=False), min_size=n, max_size=n).filter(lambda v: sum(v) > 1e-3))
+    return [x / sum(w) for x in w]

@@ -8,11 +8,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .arpit2019.catalogue import CLAIMS as _ARPIT
+from .daneshmand2021.catalogue import CLAIMS as _DANESHMAND
+from .defazio_bottou.catalogue import CLAIMS as _DEFAZIO
+from .zeroinit2019.catalogue import CLAIMS as _ZEROINIT
 from .evidence import Claim, Context
 
 __all__ = ["CLAIMS", "get", "ids", "monte_carlo_count", "measure", "evaluate"]
 
-CLAIMS: tuple[Claim, ...] = _ARPIT
+CLAIMS: tuple[Claim, ...] = _ARPIT + _DANESHMAND + _ZEROINIT + _DEFAZIO
 
 
 def ids() -> list[str]:

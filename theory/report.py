@@ -31,6 +31,20 @@ LEFT_OUT = {
         "Eq. 5 multiplies g^{l+1} (length n_{l+1}) with 1(a^l) (length n_l); for scalar gains g 1 this is harmless, "
         "and the simulators use the correct dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}).",
     ],
+    "daneshmand2021": [
+        "Sec. 5.1-5.2, Figures 4-5 (CIFAR-10 SGD training: loss after 30 epochs, the gap during training, "
+        "iterative orthogonalization vs Xavier) and Appendices H-I: training experiments, out of scope here; "
+        "the construction of Eq. 6 itself is checked.",
+        "The appendices (proofs, Appendix C's function that decays without A1, Appendix D, Appendix G's formal "
+        "conjecture, Table 2) are not in the transcription; Appendix Eq. 12's drift condition is cited but "
+        "not printed, so it cannot be checked as stated.",
+        "Sec. 3.2's geometric drift inequality |E phi(H_l) - E_pi phi| <= alpha^l |...| is quoted from Hairer "
+        "(2010) for an unspecified phi and Lyapunov function: no number to check.",
+        "Table 1's vanilla rows (Matthews et al. 2018; Garriga-Alonso et al. 2019) and the convolutional "
+        "networks of Figure 6: results of other papers / no convolutional BN simulator here.",
+        "Figure 3's pixels: the caption is the specification (no public code); H_0 is iid Gaussian scaled to "
+        "unit Frobenius norm (the scale of every H_l), an assumption recorded in the figure's module.",
+    ],
 }
 
 

@@ -12,19 +12,27 @@ from .. import backward, build_mlp, build_resnet, forward, get_backend, to_host
 
 INITS = ("he", "proposed_orthogonal", "proposed_he")
 WIDTHS = {"narrow": (150, 250), "wide": (950, 1050)}
+STATS = ("mean", "std", "q05", "median", "q95")
+#: Settings of the paper (App. A.1-A.2) and a small run for smoke tests.
+DEFAULTS = {"n_networks": 5, "n_inputs": 1000}
+QUICK = {"n_networks": 2, "n_inputs": 20, "dim": 30, "depth": 4, "blocks": 4}
+_KEY_STRIDE = 1_000_003
 
 
 def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int = 500,
             depth: int = 20, blocks: int = 40, backend: str = "numpy") -> dict:
-    """Per (arch, width range, init): ratios of shape (n_networks, n_inputs, layers+1)."""
+    """Per (arch, width range, init, direction, statistic): an array of shape
+    (n_networks, layers+1) holding, for each network, the mean, standard deviation,
+    5% / 50% / 95% quantiles over the inputs of the norm ratio at each layer."""
     be = get_backend(backend, seed=seed)
     xp = be.xp
     data = {}
     jobs = [(a, w, i) for a in ("mlp", "resnet") for w in WIDTHS for i in INITS]
-    for arch, wname, init in tqdm(jobs, desc="figure 1 curves"):
+    for j, (arch, wname, init) in enumerate(tqdm(jobs, desc="figure 1 curves")):
         fwd, bwd = [], []
         for k in range(n_networks):
-            sub = be.spawn(hash((arch, wname, init, k)) % 2**31)
+            # Stream of network k of curve j: a fixed function of (seed, j, k).
+            sub = be.spawn(_KEY_STRIDE * j + k)
             lo, hi = WIDTHS[wname]
             if arch == "mlp":
                 ops = build_mlp(sub, [dim] + list(sub.integers(lo, hi + 1, depth)), init)
@@ -35,15 +43,24 @@ def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int =
             tape = forward(ops, x, xp, renormalize=True)
             e = sub.normal((1, n_inputs, tape.output.shape[-1]))
             lg, _ = backward(ops, tape, e, xp)
-            fwd.append(to_host(xp.exp(tape.log_norms - tape.log_norms[..., :1]))[0])
-            bwd.append(to_host(xp.exp(lg - lg[..., -1:]))[0])
-        data[f"{arch}/{wname}/{init}/forward"] = np.stack(fwd)
-        data[f"{arch}/{wname}/{init}/backward"] = np.stack(bwd)
+            fwd.append(_over_inputs(to_host(xp.exp(tape.log_norms - tape.log_norms[..., :1]))[0]))
+            bwd.append(_over_inputs(to_host(xp.exp(lg - lg[..., -1:]))[0]))
+        for direction, rows in (("forward", fwd), ("backward", bwd)):
+            for stat in STATS:
+                data[f"{arch}/{wname}/{init}/{direction}/{stat}"] = np.stack([r[stat] for r in rows])
     return data
 
 
+def _over_inputs(ratios: np.ndarray) -> dict:
+    """Summaries over the input axis of one network's (n_inputs, layers+1) ratios."""
+    q = np.quantile(ratios, [0.05, 0.5, 0.95], axis=0)
+    return {"mean": ratios.mean(axis=0), "std": ratios.std(axis=0, ddof=1),
+            "q05": q[0], "median": q[1], "q95": q[2]}
+
+
 def plot(data: dict, path_stem):
-    """Four panels: mean over inputs per network (thin) and across networks (band)."""
+    """Four panels: per network, the mean over inputs (thin lines); across networks,
+    the mean of those means (thick) and the band of the pooled 5%-95% input quantiles."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -56,14 +73,14 @@ def plot(data: dict, path_stem):
             ax = axes[r, c]
             for wname, style in (("narrow", "-"), ("wide", "--")):
                 for init in INITS:
-                    a = data[f"{arch}/{wname}/{init}/{direction}"]
-                    per_net = a.mean(axis=1)
-                    x = np.arange(a.shape[-1])
+                    key = f"{arch}/{wname}/{init}/{direction}"
+                    per_net = data[f"{key}/mean"]
+                    x = np.arange(per_net.shape[-1])
                     for curve in per_net:
                         ax.plot(x, curve, style, color=colors[init], lw=0.4, alpha=0.5)
-                    m, s = a.mean(axis=(0, 1)), a.std(axis=(0, 1))
-                    ax.plot(x, m, style, color=colors[init], lw=1.5, label=f"{init}, {wname}")
-                    ax.fill_between(x, m - s, m + s, color=colors[init], alpha=0.08)
+                    ax.plot(x, per_net.mean(axis=0), style, color=colors[init], lw=1.5, label=f"{init}, {wname}")
+                    ax.fill_between(x, data[f"{key}/q05"].min(axis=0), data[f"{key}/q95"].max(axis=0),
+                                    color=colors[init], alpha=0.08)
             ax.set_yscale("log")
             ax.set_xlabel("layer" if arch == "mlp" else "block")
             ax.set_ylabel("||h|| / ||x||" if direction == "forward" else "||dl/dh|| / ||dl/dh^L||")

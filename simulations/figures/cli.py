@@ -1,45 +1,99 @@
 """Regenerate every figure into figures/: ``python -m simulations.figures``
 (or ``paperchecks-figures``). Each figure writes PNG, PDF, the data (.npz) and its
-provenance (.json: seed, backend, versions, settings, wall time)."""
+provenance (.json: seed, backend, library versions, git commit, settings, wall time).
+
+Each figure module has ``compute(seed, backend, **settings) -> dict`` and
+``plot(data, path_stem)``, plus ``DEFAULTS`` (the paper's settings) and ``QUICK``
+(a small run used by the smoke tests). ``--set name=value`` overrides one setting.
+"""
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import platform
+import subprocess
 import time
 from pathlib import Path
 
 import numpy as np
 
-from . import arpit2019_fig1
+from . import arpit2019_fig1, daneshmand2021_fig1, daneshmand2021_fig2, daneshmand2021_fig3
 
-FIGURES = {"arpit2019_fig1": arpit2019_fig1}
+FIGURES = {
+    "arpit2019_fig1": arpit2019_fig1,
+    "daneshmand2021_fig1": daneshmand2021_fig1,
+    "daneshmand2021_fig2": daneshmand2021_fig2,
+    "daneshmand2021_fig3": daneshmand2021_fig3,
+}
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
+                             cwd=Path(__file__).resolve().parent)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _parse_set(items) -> dict:
+    out = {}
+    for item in items or ():
+        if "=" not in item:
+            raise SystemExit(f"--set expects name=value, got {item!r}")
+        k, v = item.split("=", 1)
+        try:
+            out[k] = ast.literal_eval(v)
+        except (ValueError, SyntaxError):
+            out[k] = v
+    return out
+
+
+def provenance(name: str, seed: int, backend: str, settings: dict, wall: float) -> dict:
+    """What a reader needs to rerun a figure: seed, backend, versions, settings, commit."""
+    import matplotlib
+    import scipy
+
+    from ..backend import get_backend
+
+    return {"figure": name, "seed": seed, "backend": get_backend(backend, seed=seed).describe(),
+            "settings": settings, "python": platform.python_version(), "numpy": np.__version__,
+            "scipy": scipy.__version__, "matplotlib": matplotlib.__version__, "git_commit": _git_commit(),
+            "command": f"python -m simulations.figures --only {name} --seed {seed} --backend {backend}",
+            "wall_seconds": round(wall, 2)}
+
+
+def make_figure(name: str, out: Path, seed: int = 0, backend: str = "numpy", quick: bool = False,
+                overrides: dict | None = None) -> dict:
+    """Compute, plot and save one figure; returns its provenance record."""
+    mod = FIGURES[name]
+    settings = {**mod.DEFAULTS, **(mod.QUICK if quick else {}), **(overrides or {})}
+    t0 = time.perf_counter()
+    data = mod.compute(seed=seed, backend=backend, **settings)
+    mod.plot(data, out / name)
+    np.savez_compressed(out / f"{name}_data.npz", **{k.replace("/", "__"): np.asarray(v) for k, v in data.items()})
+    prov = provenance(name, seed, backend, settings, time.perf_counter() - t0)
+    (out / f"{name}_provenance.json").write_text(json.dumps(prov, indent=1, default=str) + "\n")
+    return prov
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="paperchecks-figures", description=__doc__)
-    p.add_argument("--out", default="figures")
+    p = argparse.ArgumentParser(prog="paperchecks-figures", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", default="figures", help="output folder (default: figures)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", default="numpy", choices=("numpy", "cupy"))
-    p.add_argument("--networks", type=int, default=5)
-    p.add_argument("--inputs", type=int, default=1000)
-    p.add_argument("--only", choices=sorted(FIGURES))
+    p.add_argument("--only", action="append", choices=sorted(FIGURES), help="figure name (repeatable)")
+    p.add_argument("--quick", action="store_true", help="small smoke-test sizes, not the paper's")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override one setting")
     a = p.parse_args(argv)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, mod in FIGURES.items():
-        if a.only and name != a.only:
+    overrides = _parse_set(a.set)
+    for name in FIGURES:
+        if a.only and name not in a.only:
             continue
-        t0 = time.perf_counter()
-        data = mod.compute(seed=a.seed, n_networks=a.networks, n_inputs=a.inputs, backend=a.backend)
-        mod.plot(data, out / name)
-        np.savez_compressed(out / f"{name}_data.npz", **{k.replace("/", "__"): v for k, v in data.items()})
-        import matplotlib
-        import scipy
-
-        prov = {"figure": name, "seed": a.seed, "backend": a.backend, "networks": a.networks, "inputs": a.inputs,
-                "python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
-                "matplotlib": matplotlib.__version__, "wall_seconds": time.perf_counter() - t0}
-        (out / f"{name}_provenance.json").write_text(json.dumps(prov, indent=1) + "\n")
+        prov = make_figure(name, out, a.seed, a.backend, a.quick, overrides)
         print(f"{name}: {prov['wall_seconds']:.1f} s")
     return 0

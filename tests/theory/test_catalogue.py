@@ -32,3 +32,15 @@ def test_committed_report_matches_catalogue():
     md = (ROOT / "paper_checks.md").read_text()
     assert all(f"### {c.id}" in md for c in CLAIMS)
     assert set(r["paper"] for r in data["claims"]) <= set(PAPERS)
+
+
+def test_exact_checks_leave_global_precision_alone():
+    """Theory functions use mp.workdps; none may leave the global precision changed."""
+    import mpmath
+
+    from theory import evaluate
+    before = mpmath.mp.prec
+    for c in CLAIMS:
+        if c.kind in ("identity", "inequality") and not c.monte_carlo and not c.slow:
+            evaluate(c)
+            assert mpmath.mp.prec == before, c.id

@@ -99,14 +99,13 @@ def judge_wallis(m, ctx, factor=1):
                "measured": str(m["eq22_residual"]), "expected": "0"}]
     for d in _precisions(ctx):
         bad = []
-        ctx_d = mpmath.workdps(d + 10)
-        ctx_d.__enter__()
-        for k in range(1, 42):
-            pat = "even" if k % 2 else "odd"
-            closed = sphere.pattern_product(k + 1, pat, d) * (1 if k % 2 else mpmath.pi / 2) * factor
-            if not _close(m[d]["wallis"][k - 1], closed, d):
-                bad.append({"k": k, "quadrature": mpmath.nstr(m[d]["wallis"][k - 1], 15),
-                            "product": mpmath.nstr(closed, 15)})
+        with mpmath.workdps(d + 10):
+            for k in range(1, 42):
+                pat = "even" if k % 2 else "odd"
+                closed = sphere.pattern_product(k + 1, pat, d) * (1 if k % 2 else mpmath.pi / 2) * factor
+                if not _close(m[d]["wallis"][k - 1], closed, d):
+                    bad.append({"k": k, "quadrature": mpmath.nstr(m[d]["wallis"][k - 1], 15),
+                                "product": mpmath.nstr(closed, 15)})
         checks.append({"label": f"Eq. 23-28 at {d} digits, k = 1..41", "ok": not bad,
                        "measured": bad[0] if bad else "all match", "expected": "quadrature = product",
                        "counterexample": bad[0] if bad else None})

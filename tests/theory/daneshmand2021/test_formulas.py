@@ -1,0 +1,71 @@
+"""Closed forms of Daneshmand et al. (2021): Lemma 2's W_2 distance (mpmath vs scipy),
+the deterministic inequalities behind Lemma 2 and Eq. 6, and bad input."""
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from theory.daneshmand2021 import formulas as f
+
+from ...strategies import precisions, seeds, simplex_spectra
+
+
+@given(seed=seeds, d=st.integers(1, 5), n=st.integers(1, 4))
+@settings(deadline=None, max_examples=30)
+def test_closed_form_w2_matches_generic_bures(seed, d, n):
+    if n > d:
+        n = d
+    H = np.random.default_rng(seed).standard_normal((d, n))
+    lam = np.linalg.eigvalsh(H.T @ H)
+    assert abs(float(f.w2sq_given_gram(lam, 30)) - f.w2sq_generic(H)) < 1e-8
+
+
+@given(lam=simplex_spectra())
+def test_lemma2_pointwise_inequality(lam):
+    """sum (sqrt(l) - 1/sqrt n)^2 <= sqrt(n) V <= 2 n V for every trace-one spectrum."""
+    n = len(lam)
+    w2 = float(f.w2sq_given_gram(lam, 30))
+    gap = float(np.sqrt(np.sum((np.asarray(lam) - 1 / n) ** 2)))
+    assert w2 <= np.sqrt(n) * gap + 1e-12 <= 2 * n * gap + 1e-12
+
+
+@given(s=st.lists(st.floats(1e-3, 1e3), min_size=1, max_size=8))
+def test_hoelder_inequality_behind_eq6(s):
+    """(sum s^2)^3 <= (sum s)^2 sum s^4: flattening the spectrum never raises V."""
+    a = np.asarray(s)
+    assert np.sum(a**2) ** 3 <= np.sum(a) ** 2 * np.sum(a**4) * (1 + 1e-9)
+
+
+@given(dps=precisions)
+def test_precision_is_local(dps):
+    before = mpmath.mp.prec
+    f.theorem1_bound(0.3, 5, 2, 64, dps)
+    f.chi_violation_probability(7, dps)
+    assert mpmath.mp.prec == before
+
+
+def test_exact_values():
+    # n = 1, d = 2: P(chi_2 < sqrt 2 - 1) = 1 - exp(-(sqrt 2 - 1)^2 / 2).
+    with mpmath.workdps(40):
+        exact = 1 - mpmath.exp(-(mpmath.sqrt(2) - 1) ** 2 / 2)
+        assert abs(f.chi_violation_probability(2, 40) - exact) < mpmath.mpf(10) ** -35
+    assert f.centered_floor_symbolic() == 0
+    assert f.frobenius_identity_symbolic() == 0
+
+
+@pytest.mark.parametrize("args,match", [
+    ((0.0, 1, 2, 4), "alpha must be a finite number > 0"),
+    ((0.5, -1, 2, 4), "ell must be an integer >= 0"),
+    ((0.5, 1, 5, 4), "d must be an integer >= 5"),
+    ((float("nan"), 1, 2, 4), "alpha must be a finite number > 0"),
+])
+def test_bound_errors(args, match):
+    with pytest.raises(ValueError, match=match):
+        f.theorem1_bound(*args)
+
+
+def test_w2_errors():
+    with pytest.raises(ValueError, match="eigenvalues"):
+        f.w2sq_given_gram([-1.0, 2.0])
+    with pytest.raises(ValueError, match="must not all be zero"):
+        f.w2sq_given_gram([0.0, 0.0])

@@ -1,0 +1,126 @@
+"""Closed forms of Daneshmand et al. (2021), evaluated at stated precision.
+
+Every mpmath function takes ``dps``, works in ``mp.workdps`` with guard digits and
+returns a value rounded to ``dps`` digits; none touches the global precision.
+
+Wasserstein-2 of Lemma 2 given H: the rows of W H are iid N(0, C/d) with
+C = H^T H (trace 1) and the rows of G/sqrt(n) are iid N(0, I_n/(n d)), so
+(Bures-Wasserstein, d independent rows)
+
+    W_2^2(W H, G/sqrt(n) | H) = tr C + 1 - 2 tr (C/n)^{1/2} = sum_i (sqrt(lam_i) - 1/sqrt(n))^2
+
+over the eigenvalues lam_i of C. Since (sqrt a - sqrt b)^2 <= |a - b|,
+this is <= sum_i |lam_i - 1/n| <= sqrt(n) V(H) <= 2 n V(H).
+
+>>> float(theorem1_bound(0.5, 10, 4, 1024, dps=20))
+0.7846830598316652
+>>> float(w2sq_given_gram([0.25, 0.25, 0.25, 0.25], dps=30))  # orthogonal H: W H is exactly G/sqrt(n)
+0.0
+"""
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from simulations.validation import check_int, check_positive
+
+__all__ = ["theorem1_bound", "corollary3_bound", "w2sq_given_gram", "w2sq_generic", "chi_violation_probability",
+           "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic"]
+
+_GUARD = 10
+
+
+def _rounded(x, dps: int):
+    """x rounded to dps decimal digits (unary plus rounds to the working precision)."""
+    with mpmath.workdps(dps):
+        return +x
+
+
+def theorem1_bound(alpha, ell: int, n: int, d: int, dps: int = 50, plateau_power: float = 0.5,
+                   plateau_term: bool = True):
+    """Right side of Theorem 1, Eq. 3: 2 (1 - 2 alpha/3)^ell + 3 n / (alpha sqrt(d)).
+
+    ``plateau_power`` and ``plateau_term`` exist for mutation tests only.
+    """
+    alpha = check_positive("alpha", float(alpha))
+    ell = check_int("ell", ell, low=0)
+    n = check_int("n", n, low=1)
+    d = check_int("d", d, low=n, why="the paper assumes width d >= batch size n")
+    with mpmath.workdps(dps + _GUARD):
+        a = mpmath.mpf(alpha)
+        out = 2 * (1 - 2 * a / 3) ** ell
+        if plateau_term:
+            out += 3 * n / (a * mpmath.mpf(d) ** mpmath.mpf(plateau_power))
+    return _rounded(out, dps)
+
+
+def corollary3_bound(alpha, ell: int, n: int, d: int, dps: int = 50, plateau_term: bool = True):
+    """Right side of Corollary 3, Eq. 5: 4 n (1 - 2 alpha/3)^ell + 6 n^2 / (alpha sqrt(d))."""
+    return _rounded(2 * n * theorem1_bound(alpha, ell, n, d, dps + _GUARD, plateau_term=plateau_term), dps)
+
+
+def w2sq_given_gram(eigenvalues, dps: int = 50):
+    """sum_i (sqrt(lam_i / tr) - 1/sqrt(n))^2 for the eigenvalues of C = H^T H."""
+    lam = [mpmath.mpf(x) for x in np.asarray(eigenvalues, dtype=float).ravel()]
+    if not lam or min(lam) < 0:
+        raise ValueError("eigenvalues must be a non-empty list of non-negative numbers")
+    n = len(lam)
+    with mpmath.workdps(dps + _GUARD):
+        tr = mpmath.fsum(lam)
+        if tr == 0:
+            raise ValueError("eigenvalues must not all be zero (H = 0)")
+        out = mpmath.fsum((mpmath.sqrt(x / tr) - 1 / mpmath.sqrt(n)) ** 2 for x in lam)
+    return _rounded(out, dps)
+
+
+def w2sq_generic(H) -> float:
+    """The same distance by the generic Bures formula on the full (d n) x (d n)
+    covariances, with scipy's matrix square root (an independent evaluation)."""
+    from scipy.linalg import sqrtm
+
+    H = np.asarray(H, dtype=float)
+    d, n = H.shape
+    C = H.T @ H / np.sum(H * H)
+    A = np.kron(np.eye(d), C / d)  # Cov(vec_row(W H))
+    B = np.eye(d * n) / (n * d)  # Cov(vec(G / sqrt(n)))
+    rA = sqrtm(A)
+    cross = sqrtm(rA @ B @ rA)
+    return float(np.real(np.trace(A) + np.trace(B) - 2 * np.trace(cross)))
+
+
+def chi_violation_probability(d: int, dps: int = 50):
+    """P(sigma_min(H_0) < sqrt(d) - sqrt(n)) for n = 1 and iid N(0, 1) entries: the
+    column norm is chi_d, so this is P(chi^2_d < (sqrt(d) - 1)^2), a regularized gamma."""
+    d = check_int("d", d, low=1)
+    with mpmath.workdps(dps + _GUARD):
+        x = (mpmath.sqrt(d) - 1) ** 2 / 2
+        out = mpmath.gammainc(mpmath.mpf(d) / 2, 0, x, regularized=True)
+    return _rounded(out, dps)
+
+
+def chi_mean(d: int, dps: int = 50):
+    """E[sigma_min(H_0)] for n = 1: E[chi_d] = sqrt(2) Gamma((d+1)/2) / Gamma(d/2)."""
+    d = check_int("d", d, low=1)
+    with mpmath.workdps(dps + _GUARD):
+        out = mpmath.sqrt(2) * mpmath.exp(mpmath.loggamma(mpmath.mpf(d + 1) / 2) - mpmath.loggamma(mpmath.mpf(d) / 2))
+    return _rounded(out, dps)
+
+
+def centered_floor_symbolic() -> sp.Expr:
+    """||P/(n-1) - I/n||_F^2 - 1/(n(n-1)) for symbolic n, P = I - 11^T/n (0 = proved).
+
+    P/(n-1) - I/n has diagonal 1/(n(n-1)) (n entries) and off-diagonal -1/(n(n-1))
+    (n(n-1) entries)."""
+    n = sp.Symbol("n", integer=True, positive=True)
+    diag = (1 - 1 / n) / (n - 1) - 1 / n
+    off = -1 / (n * (n - 1))
+    return sp.simplify(n * diag**2 + n * (n - 1) * off**2 - 1 / (n * (n - 1)))
+
+
+def frobenius_identity_symbolic() -> sp.Expr:
+    """||BN(M)/sqrt(d)||_F^2 - 1 for symbolic d (0 = proved): each of the d rows of BN(M)
+    has unit norm, so the squared Frobenius norm is d/d."""
+    d = sp.Symbol("d", integer=True, positive=True)
+    k = sp.Symbol("k", integer=True, positive=True)
+    return sp.simplify(sp.summation(sp.Integer(1), (k, 1, d)) / d - 1)

@@ -1,0 +1,159 @@
+"""Symbolic checks of Defazio & Bottou's scaling calculus (sympy, exact): Table 1's
+scale-preserving operations, Eq. 2 against its extrinsic form, Theorem 1 under the
+model's moment rules, geometric vs Kaiming/Xavier initialization, Eq. 6 and its
+telescoping product, Sec. 6.2, 8 and 8.1, and Sec. 11 / 11.1."""
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from ..judging import judge_exact
+from . import calculus as c
+
+__all__ = ["table1_measure", "judge_symbolic", "init_measure", "judge_constant_gamma", "input_scaling_measure",
+           "judge_input_scaling", "bottleneck_measure", "judge_bottleneck"]
+
+n, m, k, q, g, rho, w, beta, a = sp.symbols("n m k q g rho w beta a", positive=True)
+#: width ladders on which the per-layer gammas are compared (exact arithmetic)
+LADDERS = ((3, 10, 40, 5, 7), (64, 64, 64, 64), (1, 2, 4, 8, 16, 32), (100, 7, 300, 2))
+
+
+def _zero(expr) -> bool:
+    return sp.simplify(expr) == 0
+
+
+def table1_measure(ctx) -> dict:
+    """Residuals that are 0 exactly when each statement holds."""
+    s = c.State(n, rho, q, g)
+    w2 = sp.Symbol("W2", positive=True)
+    # Theorem 1 under the model: batch size 1, dW_ij = dy_i x_j with E[dW^2] = E[dy^2] E[x^2];
+    # E[dx^2] = m k^2 E[W^2] E[dy^2] (the conv rule backwards), so nu = E[dy^2] E[x^2] / E[W^2].
+    dy2 = sp.Symbol("dy2", positive=True)
+    s_thm = c.State(n, rho, q, m * k**2 * w2 * dy2)
+    nu = rho**2 * dy2 * q / w2  # rho^2 output positions share each weight (stride 1)
+    eq6 = sp.Rational(1, 2) * k**2 * n * c.geometric_w2(n, m, k, 2 / k) * q
+    widths = sp.symbols("n0:6", positive=True)
+    tele = sp.prod([sp.sqrt(widths[i] / widths[i + 1]) for i in range(5)])
+    return {
+        "relu keeps varsigma (Table 1)": c.varsigma(c.after_relu(s)) - c.varsigma(s),
+        "scaling sqrt(2) keeps varsigma (Sec. 4 example)": c.varsigma(c.after_scale(s, sp.sqrt(2))) - c.varsigma(s),
+        "any fixed scaling keeps varsigma": c.varsigma(c.after_scale(s, a)) - c.varsigma(s),
+        "Eq. 2 equals its extrinsic form": c.gamma_intrinsic(s, m, k, w2) - c.gamma_extrinsic(s, m, k, w2),
+        "Theorem 1: nu = gamma under the model": nu - c.gamma_intrinsic(s_thm, m, k, w2),
+        "Eq. 6: E[x_{l+1}^2] = sqrt(n_l/n_{l+1}) E[x_l^2] with c = 2/k": eq6 - sp.sqrt(n / m) * q,
+        "Eq. 6 telescoping product = sqrt(n_0/n_L)": sp.simplify(tele - sp.sqrt(widths[0] / widths[5])),
+        "Sec. 8: n_{l+1} E[x_{l+1}^2]^2 = n_l E[x_l^2]^2": m * (sp.sqrt(n / m) * q) ** 2 - n * q**2,
+        "Eq. 8: gamma^b = varsigma / (n E[x^2]^2)": rho**2 * g / q - c.varsigma(s) / (n * q**2),
+        "Sec. 6.2: a 3x3 conv with c = 2 (typical k = 1) after alpha = sqrt(1/3) keeps "
+        "E[x_{l+1}^2] = sqrt(n/m) E[x^2]":
+            sp.Rational(1, 2) * 9 * n * c.geometric_w2(n, m, 3, 2) * sp.Rational(1, 3) * q - sp.sqrt(n / m) * q,
+        "Sec. 11: the main branch's varsigma is beta^2 varsigma":
+            n * rho**2 * g * (beta**2 * q) - beta**2 * c.varsigma(s),
+        "Sec. 11: c = beta gives the branch conv the outside gamma (c = 1 outside)":
+            c.gamma_intrinsic(c.State(n, rho, beta**2 * q, g), m, k, c.geometric_w2(n, m, k, beta))
+            - c.gamma_intrinsic(s, m, k, c.geometric_w2(n, m, k, 1)),
+    }
+
+
+def judge_symbolic(meas, ctx, only: tuple = (), perturb: bool = False, factor=sp.Rational(101, 100)):
+    """Every residual whose label starts with one of ``only`` simplifies to 0.
+    ``perturb`` adds (factor - 1) q to each residual (a 1% error in one side; mutation)."""
+    checks = []
+    for label, expr in meas.items():
+        if only and not label.startswith(only):
+            continue
+        if perturb:
+            expr = expr + (factor - 1) * q
+        ok = _zero(expr)
+        checks.append({"label": label, "ok": ok, "measured": str(sp.simplify(expr)), "expected": "0",
+                       "counterexample": None if ok else {"residual": str(sp.simplify(expr))}})
+    return judge_exact(checks, "sympy simplify of exact residuals (symbolic widths, kernel sizes, moments)",
+                       "exact")
+
+
+def init_measure(ctx) -> dict:
+    return {init: {str(ladder): c.layer_gammas(ladder, init) for ladder in LADDERS} for init in c.INITS}
+
+
+def judge_constant_gamma(meas, ctx, init: str = "geometric", expect_constant: bool = True):
+    """Sec. 6 / 6.1: gamma_l is the same for every layer (exact) under ``init``; the
+    printed claim is that geometric does this and Kaiming fan-in/out and Xavier do not
+    (``expect_constant`` False: some ladder with unequal widths must give unequal gammas)."""
+    inits = (init,) if isinstance(init, str) else tuple(init)
+    rows = [(i, lad, gam, all(sp.simplify(x - gam[0]) == 0 for x in gam)) for i in inits
+            for lad, gam in meas[i].items()]
+    if expect_constant:
+        checks = [{"label": f"{i}, widths {lad}", "ok": const, "measured": [str(x) for x in gam],
+                   "expected": "all equal", "counterexample": None if const else {"init": i, "widths": lad,
+                                                                                  "gammas": [str(x) for x in gam]}}
+                  for i, lad, gam, const in rows]
+    else:
+        checks = []
+        for i in inits:
+            mine = [(lad, gam, const) for j, lad, gam, const in rows if j == i]
+            checks.append({"label": f"{i}: some width ladder gives unequal gammas",
+                           "ok": any(not const for _, _, const in mine),
+                           "measured": {lad: [str(x) for x in gam] for lad, gam, _ in mine},
+                           "expected": "not all equal",
+                           "constant_on": [lad for lad, _, const in mine if const]})
+    return judge_exact(checks, "exact second-moment propagation (sympy rationals and surds) through ReLU nets "
+                       f"on widths {sorted({r[1] for r in rows})}", "exact")
+
+
+def input_scaling_measure(ctx) -> dict:
+    out = {}
+    for d in (ctx.dps, ctx.dps + 20):
+        with mpmath.workdps(d + 10):
+            f = mpmath.mpf(3 * 3**2) ** mpmath.mpf(-0.25)
+            out[d] = {"E[x0^2]": 1 / mpmath.sqrt(3 * 3**2), "factor": f, "factor_squared": f * f}
+    gamma_w = n * k**2 * rho**2 * q**2 * sp.Symbol("G")
+    gamma_b = rho**2 * sp.Symbol("G")
+    out["solution"] = sp.solve(sp.Eq(gamma_w, gamma_b), q)
+    return out
+
+
+def _close(x, y, dps) -> bool:
+    with mpmath.workdps(dps + 10):
+        return abs(x - y) < mpmath.mpf(10) ** (5 - dps)
+
+
+def judge_input_scaling(meas, ctx, printed: float = 0.2, tolerance: float = 0.025):
+    """Sec. 8.1: gamma_0 = gamma_0b gives E[x_0^2] = 1/sqrt(n_0 k_0^2) (sympy), which is
+    about 0.2 for RGB 3x3 (within ``tolerance``: the printed value has one digit), and the
+    forward factor (n_0 k^2)^(-1/4) gives unit-variance data that second moment."""
+    lo, hi = ctx.dps, ctx.dps + 20
+    sol = meas["solution"]
+    v = meas[hi]["E[x0^2]"]
+    checks = [
+        {"label": "sympy: solution of gamma_0 = gamma_0b", "ok": len(sol) == 1 and _zero(sol[0] - 1 / sp.sqrt(n * k**2)),
+         "measured": str(sol), "expected": "1/sqrt(n k^2)"},
+        {"label": f"1/sqrt(27) ~ {printed} (one printed digit)", "ok": abs(float(v) - printed) <= tolerance,
+         "measured": mpmath.nstr(v, 15), "expected": printed,
+         "counterexample": {"value": mpmath.nstr(v, 15), "printed": printed}},
+        {"label": "factor^2 = 1/sqrt(27)", "ok": _close(meas[lo]["factor_squared"], meas[lo]["E[x0^2]"], lo),
+         "measured": mpmath.nstr(meas[lo]["factor"], 15), "expected": "27^(-1/4)"},
+    ]
+    return judge_exact(checks, f"sympy solve; mpmath at {lo}/{hi} digits", f"printed precision +-{tolerance}")
+
+
+def bottleneck_measure(ctx) -> dict:
+    return {"printed": c.bottleneck_main_branch(n, m, w, beta, q),
+            "v_only": c.bottleneck_main_branch(n, m, w, beta, q, final_scalar_sq=1 / beta)}
+
+
+def judge_bottleneck(meas, ctx, target: str = "E[x^2]", variant: str = "printed"):
+    """Sec. 11.1: the main branch (as printed, with our reading of its mirrored last
+    step) ends with E[x_9^2] equal to ``target``: "E[x^2]" (E[F(x)^2] = E[x^2], Sec. 11)
+    or "eq6" (sqrt(n/m) E[x^2], Eq. 6 across a block with n -> m channels)."""
+    meas = meas[variant]
+    want = q if target == "E[x^2]" else sp.sqrt(n / m) * q
+    res = sp.simplify(meas["x9"] - want)
+    ok = res == 0
+    steps = {k_: str(v) for k_, v in meas.items()}
+    cex = None
+    if not ok:
+        val = sp.simplify((meas["x9"] / want).subs({n: 64, m: 256}))
+        cex = {"n": 64, "m": 256, "E[x9^2] / target": str(val)}
+    return judge_exact([{"label": f"E[x_9^2] = {target}", "ok": ok, "measured": str(meas["x9"]),
+                         "expected": str(want), "counterexample": cex, "steps": steps}],
+                       "sympy propagation of second moments through x_0..x_9", "exact")

@@ -1,0 +1,50 @@
+"""Every checkable claim of the ZeroInit/Fixup ICLR 2019 submission, declared once, as
+data. Locations refer to ../shared/papers/zeroinit_fixup_iclr2019_submission.txt, a lossy
+extraction: reconstructed formulas are stated in the claim and in checks.py."""
+from __future__ import annotations
+
+from ..evidence import Claim, Mutation, Verdict
+from . import checks as C
+
+H, F = Verdict.HOLDS, Verdict.FAILS
+P = "zeroinit2019"
+
+CLAIMS = (
+    Claim("zeroinit2019.prop1.ph_composition", P, "Sec. 2, Definitions 1-2 and Proposition 1",
+          "A composition of positively homogeneous functions is positively homogeneous (bias-free ReLU nets, "
+          "in the input and in one layer's weights)", "identity", H, C.ph_measure, C.judge_prop1, {},
+          (Mutation("degree 2 instead of 1", {"power": 2.0}),)),
+    Claim("zeroinit2019.thm1.l2", P, "Sec. 2, Theorem 1, Eq. 3 (reconstructed), Euclidean norm",
+          "||dl/dx_{i-1}||_2 >= (l(z, y) - H(p)) / ||x_{i-1}||_2 for every block input of a bias-free ReLU net",
+          "inequality", H, C.ph_measure, C.judge_thm1, {"norm": "l2"},
+          (Mutation("bound times 1.01", {"factor": 1.01}),),
+          note="Equality <dl/dx, x> = l - H(p) holds by Euler's identity (checked), so the bound is tight in "
+               "direction."),
+    Claim("zeroinit2019.thm1.any_norm", P, "Sec. 2, Theorem 1 and 'any valid norm' before Assumption 1",
+          "Eq. 3 holds for any valid norm (the same norm on both sides)", "inequality", F, C.ph_measure,
+          C.judge_thm1, {"norm": "linf"}, (Mutation("dual norms (l1 gradient, linf input)", {"norm": "dual_l1_linf"}, H),),
+          note="With the max-norm on both sides, <g, x> <= ||g||_inf ||x||_inf fails; the dual norm is needed."),
+    Claim("zeroinit2019.thm1.dual_norm", P, "Sec. 2, Theorem 1 (corrected wording)",
+          "||dl/dx||_* >= (l - H(p)) / ||x|| with ||.||_* the dual norm of ||.|| (l2/l2, l1/linf, linf/l1)",
+          "inequality", H, C.ph_measure, C.judge_thm1, {"norm": "dual_l1_linf"},
+          (Mutation("same max-norm on both sides", {"norm": "linf"}, F),), corrects="zeroinit2019.thm1.any_norm"),
+    Claim("zeroinit2019.thm2.ph_set", P, "Sec. 2, Theorem 2, Eq. 4 (reconstructed)",
+          "For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m (l_m - H(p_m)) / "
+          "||theta||_F", "inequality", H, C.ph_measure, C.judge_thm2, {},
+          (Mutation("bound times 1.01", {"factor": 1.01}),)),
+    Claim("zeroinit2019.eq5.expected_bound", P, "Sec. 2, Eq. 5 and App. Eq. 10 (reconstructed)",
+          "E[l] >= E[max_i z_i] and E[G(theta_ph) ||theta_ph||] >= E[max_i z_i] - log(c) for the last layer",
+          "inequality", H, C.ph_measure, C.judge_eq5, {},
+          (Mutation("bound plus 5", {"shift": 5.0}),), monte_carlo=True),
+    Claim("zeroinit2019.eq2.doubling", P, "Sec. 2, Eq. 2 and the sentence before it",
+          "With He initialization the residual stream's variance doubles per block: Var[x_l] = 2^l Var[x_0] "
+          "(branch W2 ReLU(W1 x), He fan-in on both layers)", "identity", F, C.growth_measure, C.judge_growth,
+          {"base_factor": 2.0, "branch": "he_fan_in"},
+          (Mutation("factor 1 + kappa = 3", {"base_factor": None}, H),), monte_carlo=True,
+          note="The doubling needs E||F(x)||^2 = ||x||^2; He on both layers gives 2 ||x||^2, so 3^l."),
+    Claim("zeroinit2019.eq2.corrected", P, "Sec. 2, Eq. 2 (corrected)",
+          "Var[x_l] = (1 + kappa)^l Var[x_0] with kappa = E||F(x)||^2/||x||^2: 3^l for He/He branches, 2^l when "
+          "the branch's last layer has variance 1/n", "identity", H, C.growth_measure, C.judge_growth,
+          {"base_factor": None, "branch": "linear_fan_in"},
+          (Mutation("factor 2.2", {"base_factor": 2.2}),), corrects="zeroinit2019.eq2.doubling", monte_carlo=True),
+)
