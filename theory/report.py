@@ -45,6 +45,22 @@ LEFT_OUT = {
         "Figure 3's pixels: the caption is the specification (no public code); H_0 is iid Gaussian scaled to "
         "unit Frobenius norm (the scale of every H_l), an assumption recorded in the figure's module.",
     ],
+    "zeroinit2019": [
+        "Not yet catalogued (open in issue 4): the ZeroInit design principles after one SGD step (O(1/L) "
+        "contribution per branch with the L^(-1/(2m-2)) scaling; depth-independent variance after a few "
+        "updates), the 1/2-scaling recurrence of the related work, and Sec. 4.1 / Table 1's Hessian norms "
+        "(power method with Hessian-vector products on synthetic data).",
+        "Tables 2-4 (CIFAR-10, ImageNet, IWSLT/WMT training results): need datasets and GPUs, out of scope.",
+        "Reconstructed from the lossy extraction: Eq. 2-5 and Eq. 10 (see theory/zeroinit2019/checks.py).",
+    ],
+    "defazio_bottou": [
+        "Not yet catalogued (open in issue 4): Theorem 1 and Theorem 2 on real random networks (the gap to the "
+        "model's moment rules as a function of width), Figures 1-2 (strided LeNet: ratio of theoretical to "
+        "actual scaling, Hessian block heat maps) and convolutional layers.",
+        "Sec. 9-11.2 (LIBSVM, AlexNet/CIFAR-10, ResNet-50/ImageNet training results): out of scope.",
+        "Sec. 11.1's last step ('mirrors the initial operation with a downscaling convolution') is not printed; "
+        "the reading used is stated in the claim.",
+    ],
 }
 
 
