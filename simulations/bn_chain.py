@@ -127,7 +127,8 @@ def initial_representation(be: Backend, start: str, runs: int, d: int, n: int, e
 
 @dataclass
 class ChainRecord:
-    """Host-side per-layer records, arrays of shape (runs, depth + 1); layer 0 is H_0."""
+    """Host-side per-layer records, arrays of shape (runs, depth + 1); layer 0 is H_0.
+    ``cos01`` is the cosine of samples 0 and 1 (0 if either representation is exactly 0)."""
 
     variant: str
     method: str
@@ -182,7 +183,12 @@ def _observe(H, xp):
     lam = raw / xp.trace(C, axis1=-2, axis2=-1)[..., None]
     gap = gap_from_gram(C, xp)
     log_smin = 0.5 * xp.log(xp.clip(lam[..., 0], 1e-300, None))
-    cos = C[..., 0, 1] / xp.sqrt(C[..., 0, 0] * C[..., 1, 1]) if H.shape[-1] > 1 else xp.zeros(H.shape[0])
+    if H.shape[-1] > 1:
+        den = C[..., 0, 0] * C[..., 1, 1]
+        # a sample whose representation is exactly 0 (possible after ReLU) has cosine 0
+        cos = C[..., 0, 1] / xp.sqrt(xp.where(den > 0, den, 1)) * (den > 0)
+    else:
+        cos = xp.zeros(H.shape[0])
     return gap, log_smin, cos, lam, Q * xp.sqrt(raw)[..., None, :]
 
 

@@ -58,6 +58,11 @@ CLAIMS = (
           (Mutation("W2^2 <= (n/8) V^2", {"constant": 1 / 16, "power": 2.0}),), monte_carlo=True,
           note="Given H the distance is sum (sqrt(lam_i) - 1/sqrt(n))^2 <= sqrt(n) V(H), a sharper bound "
                "(formulas.py); the coupling makes E over H an upper bound for the unconditional laws."),
+    Claim("daneshmand2021.lemma2.w2_sampled", P, "Sec. 4.1, Lemma 2, Eq. 4 (W_2 from samples)",
+          "W_2(W_l H_l, G/sqrt(n))^2 <= 2 n E[V(H_l)], with W_2 estimated from samples of the non-Gaussian law "
+          "of W_l H_l (small d n, where optimal transport between samples is informative)", "inequality", H,
+          M.w2_samples, J.judge_lemma2_sampled, {},
+          (Mutation("constant 2 -> 0.02", {"constant": 0.02}),), monte_carlo=True),
     Claim("daneshmand2021.lemma2.closed_form", P, "Sec. 4.1, Lemma 2 and the paragraph before it",
           "Given H, W_l H_l is Gaussian with W_2^2 to G/sqrt(n) equal to sum_i (sqrt(lam_i) - 1/sqrt(n))^2, zero "
           "when H is orthogonal, and at most 2 n V(H)", "identity", H, X.w2_measure, X.judge_w2_closed_form, {},

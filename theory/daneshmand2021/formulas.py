@@ -25,7 +25,7 @@ import sympy as sp
 
 from simulations.validation import check_int, check_positive
 
-__all__ = ["theorem1_bound", "corollary3_bound", "w2sq_given_gram", "w2sq_generic", "chi_violation_probability",
+__all__ = ["theorem1_bound", "corollary3_bound", "w2sq_given_gram", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
            "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic"]
 
 _GUARD = 10
@@ -87,6 +87,21 @@ def w2sq_generic(H) -> float:
     rA = sqrtm(A)
     cross = sqrtm(rA @ B @ rA)
     return float(np.real(np.trace(A) + np.trace(B) - 2 * np.trace(cross)))
+
+
+def w2sq_empirical(X, Y) -> float:
+    """Exact W_2^2 between two equal-size empirical measures (rows of X and Y, flattened
+    samples), by optimal assignment (scipy's linear_sum_assignment). Biased upward as an
+    estimate of the W_2^2 between the underlying laws."""
+    from scipy.optimize import linear_sum_assignment
+
+    X = np.asarray(X, float).reshape(len(X), -1)
+    Y = np.asarray(Y, float).reshape(len(Y), -1)
+    if X.shape != Y.shape:
+        raise ValueError(f"X and Y must hold the same number of samples of one dimension, got {X.shape}, {Y.shape}")
+    cost = np.sum(X * X, 1)[:, None] + np.sum(Y * Y, 1)[None, :] - 2 * X @ Y.T
+    rows, cols = linear_sum_assignment(cost)
+    return float(cost[rows, cols].mean())
 
 
 def chi_violation_probability(d: int, dps: int = 50):

@@ -12,7 +12,7 @@ import numpy as np
 from simulations import Backend, a1_margin, get_backend, initial_representation, orthogonality_gap, simulate_chain
 from simulations.iterative_orthogonalization import eq6_weight
 
-__all__ = ["chain_grid", "decay_rows", "width_ladder", "fig1_rows", "variant_rows", "smin_rows", "eq6_rows",
+__all__ = ["chain_grid", "w2_samples", "decay_rows", "width_ladder", "fig1_rows", "variant_rows", "smin_rows", "eq6_rows",
            "phase_diagram", "per_run_slope"]
 
 #: (n, d) pairs of the bound checks: the bound is informative only when d >> 9 n^3.
@@ -61,6 +61,34 @@ def chain_grid(ctx, grid=GRID, depth: int = max(LAYERS), base: int = 100) -> dic
                          "w2sq": w2[:, ell], "alpha": float(smin[:, 1:ell + 1].min()),
                          "alpha_run": smin[:, 1:ell + 1].min(axis=1)})
     return {"rows": rows, "depth": depth}
+
+
+def w2_samples(ctx, shapes=((2, 2), (4, 2)), layers=(1, 10), base: int = 400, splits: int = 8) -> dict:
+    """Lemma 2 from samples: per (d, n) and layer, ``splits`` independent estimates of the
+    empirical W_2^2 between N samples of W_l H_l (one chain each, from the diagonal
+    spike) and N samples of G/sqrt(n), beside the same estimator between two samples of
+    G/sqrt(n) (its bias floor), and E[V(H_l)]."""
+    from .formulas import w2sq_empirical
+
+    rows = []
+    for i, (d, n) in enumerate(shapes):
+        be = _backend(ctx, 900 + i)
+        N = _runs(ctx, base, low=200)
+        for ell in layers:
+            est, floor, gaps = [], [], []
+            for s in range(splits):
+                H0 = initial_representation(be, "diagonal_spike", N, d, n)
+                rec = simulate_chain(be, H0, ell)
+                H = rec.final
+                WH = (be.normal((N, d, d)) / np.sqrt(d)) @ H
+                G = be.normal((N, d, n)) / np.sqrt(d * n)
+                G2 = be.normal((N, d, n)) / np.sqrt(d * n)
+                est.append(w2sq_empirical(WH, G))
+                floor.append(w2sq_empirical(G2, G))
+                gaps.append(rec.gap[:, -1])
+            rows.append({"d": d, "n": n, "layer": ell, "samples": N, "w2sq_hat": np.array(est),
+                         "floor": np.array(floor), "gap": np.concatenate(gaps)})
+    return {"rows": rows}
 
 
 def decay_rows(ctx, widths=(32, 512), n: int = 4, depth: int = 50, base: int = 200) -> dict:
