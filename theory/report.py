@@ -54,9 +54,9 @@ LEFT_OUT = {
         "Reconstructed from the lossy extraction: Eq. 2-5 and Eq. 10 (see theory/zeroinit2019/checks.py).",
     ],
     "defazio_bottou": [
-        "Not yet catalogued (open in issue 4): Theorem 1 and Theorem 2 on real random networks (the gap to the "
-        "model's moment rules as a function of width), Figures 1-2 (strided LeNet: ratio of theoretical to "
-        "actual scaling, Hessian block heat maps) and convolutional layers.",
+        "Not yet catalogued (open in issue 4): Theorem 2 (average squared singular value of the Gauss-Newton "
+        "blocks) on real networks, Figures 1-2 (strided LeNet: ratio of theoretical to actual scaling, Hessian "
+        "block heat maps) and convolutional layers; Theorem 1 is checked on ReLU MLPs only.",
         "Sec. 9-11.2 (LIBSVM, AlexNet/CIFAR-10, ResNet-50/ImageNet training results): out of scope.",
         "Sec. 11.1's last step ('mirrors the initial operation with a downscaling convolution') is not printed; "
         "the reading used is stated in the claim.",
