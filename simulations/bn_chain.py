@@ -181,7 +181,8 @@ def _observe(H, xp):
     raw, Q = xp.linalg.eigh(C)
     raw = xp.clip(raw, 0, None)
     lam = raw / xp.trace(C, axis1=-2, axis2=-1)[..., None]
-    gap = gap_from_gram(C, xp)
+    # C / tr C and I / n commute, so V = ||lam - 1/n||_2 (Eq. 2) from the spectrum just computed
+    gap = xp.sqrt(xp.sum((lam - 1.0 / lam.shape[-1]) ** 2, axis=-1))
     log_smin = 0.5 * xp.log(xp.clip(lam[..., 0], 1e-300, None))
     if H.shape[-1] > 1:
         den = C[..., 0, 0] * C[..., 1, 1]

@@ -106,10 +106,11 @@ def resnet_forward(blocks, x, xp, scale: float = 1.0, renormalize: bool = False)
     """x_{l+1} = x_l + scale * W2 ReLU(W1 x_l); log ||x_l||^2 per sample (N, batch,
     blocks+1), tracked in log space when ``renormalize`` (the map is p.h., so scaling
     x_l by a constant scales everything after it by the same constant)."""
-    xs = [x]
+    xs, pres = [x], []
     log_sq = [xp.log((x * x).sum(axis=-1))]
     for W1, W2 in blocks:
-        h = xp.maximum(xs[-1] @ xp.swapaxes(W1, -1, -2), 0)
+        pres.append(xs[-1] @ xp.swapaxes(W1, -1, -2))
+        h = xp.maximum(pres[-1], 0)
         nxt = xs[-1] + scale * (h @ xp.swapaxes(W2, -1, -2))
         sq = (nxt * nxt).sum(axis=-1)
         if renormalize:
@@ -118,15 +119,15 @@ def resnet_forward(blocks, x, xp, scale: float = 1.0, renormalize: bool = False)
         else:
             log_sq.append(xp.log(sq))
         xs.append(nxt)
-    return {"x": xs, "log_sq_norm": xp.stack(log_sq, axis=-1)}
+    return {"x": xs, "pre": pres, "log_sq_norm": xp.stack(log_sq, axis=-1)}
 
 
 def resnet_backward_input(blocks, fwd: dict, dout, xp, scale: float = 1.0) -> list:
-    """dloss/dx_l for every block input, given dout = dloss/dx_B."""
+    """dloss/dx_l for every block input, given dout = dloss/dx_B (forward without
+    ``renormalize``, whose stored activations are rescaled)."""
     grads = [dout]
     g = dout
-    for (W1, W2), x in zip(reversed(blocks), reversed(fwd["x"][:-1])):
-        pre = x @ xp.swapaxes(W1, -1, -2)
+    for (W1, W2), pre in zip(reversed(blocks), reversed(fwd["pre"])):
         g_branch = ((g @ W2) * (pre > 0)) @ W1
         g = g + scale * g_branch
         grads.append(g)

@@ -197,10 +197,9 @@ def judge_depth_robustness(m, ctx, blocks: int = 1666, stages: int = 3, pytorch_
     """Sec. 5.1 at 10,000 layers (3 stages x 1666 blocks x 2 layers): the expected
     squared-norm gain stays bounded for the proposed and Hanin schemes and diverges
     for PyTorch's default WN."""
-    rate = mpmath.mpf(sp.Rational(pytorch_rate))
     prop = residual.squared_factor(blocks) ** stages
     hanin = residual.hanin_factor(blocks) ** stages
-    torch = (1 + rate) ** (blocks * stages)
+    torch = residual.pytorch_factor(blocks * stages, ctx.dps, pytorch_rate)
     sup_prop, sup_hanin = math.e**stages, math.exp(stages * 0.81 / 0.19)
     checks = [
         {"label": "proposed, bounded by e^K", "ok": float(prop) < sup_prop, "measured": float(prop), "expected": f"< {sup_prop:.4g}"},

@@ -108,11 +108,13 @@ def hanin_factor(B: int, dps: int = 30):
         return +out
 
 
-def pytorch_factor(B: int, dps: int = 30):
+def pytorch_factor(B: int, dps: int = 30, rate: str = "1/18"):
     """E||h^B||^2/||x||^2 = (1 + 1/18)^B for PyTorch's default WN (g = ||v||, v uniform
-    with variance 1/(3 fan_in)) with equal hidden and residual widths, alpha = 1."""
+    with variance 1/(3 fan_in)) with equal hidden and residual widths, alpha = 1
+    (``rate`` replaces 1/18, a rational given as text, for mutation tests)."""
     B = check_int("B", B, low=1)
     with mpmath.workdps(dps + 10):
-        out = (1 + mpmath.mpf(1) / 18) ** B
+        p, _, q = rate.partition("/")
+        out = (1 + mpmath.mpf(p) / mpmath.mpf(q or 1)) ** B
     with mpmath.workdps(dps):
         return +out

@@ -25,7 +25,7 @@ import sympy as sp
 
 from simulations.validation import check_int, check_positive
 
-__all__ = ["theorem1_bound", "corollary3_bound", "w2sq_given_gram", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
+__all__ = ["theorem1_bound", "corollary3_bound", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
            "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic"]
 
 _GUARD = 10
@@ -72,6 +72,13 @@ def w2sq_given_gram(eigenvalues, dps: int = 50):
             raise ValueError("eigenvalues must not all be zero (H = 0)")
         out = mpmath.fsum((mpmath.sqrt(x / tr) - 1 / mpmath.sqrt(n)) ** 2 for x in lam)
     return _rounded(out, dps)
+
+
+def w2sq_from_spectra(eigs) -> np.ndarray:
+    """The same closed form in float64, vectorized over leading axes of ``eigs``
+    (..., n), each row the trace-one spectrum of a Gram matrix (Monte-Carlo use)."""
+    eigs = np.clip(np.asarray(eigs, float), 0, None)
+    return np.sum((np.sqrt(eigs) - 1 / np.sqrt(eigs.shape[-1])) ** 2, axis=-1)
 
 
 def w2sq_generic(H) -> float:

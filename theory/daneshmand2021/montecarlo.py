@@ -11,6 +11,7 @@ import numpy as np
 
 from simulations import Backend, a1_margin, get_backend, initial_representation, orthogonality_gap, simulate_chain
 from simulations.iterative_orthogonalization import eq6_weight
+from .formulas import w2sq_from_spectra
 
 __all__ = ["chain_grid", "w2_samples", "decay_rows", "width_ladder", "fig1_rows", "variant_rows", "smin_rows", "eq6_rows",
            "phase_diagram", "per_run_slope"]
@@ -37,12 +38,6 @@ def per_run_slope(y: np.ndarray, layers) -> np.ndarray:
     return (yy - yy.mean(axis=1, keepdims=True)) @ xc / np.sum(xc**2)
 
 
-def _w2sq(eigs: np.ndarray) -> np.ndarray:
-    """W_2^2(W H, G/sqrt(n) | H) = sum (sqrt(lam) - 1/sqrt(n))^2 (theory/daneshmand2021/formulas.py)."""
-    n = eigs.shape[-1]
-    return np.sum((np.sqrt(np.clip(eigs, 0, None)) - 1 / np.sqrt(n)) ** 2, axis=-1)
-
-
 def chain_grid(ctx, grid=GRID, depth: int = max(LAYERS), base: int = 100) -> dict:
     """Theorem 1 / Lemma 2 / Corollary 3: per (n, d), per layer in LAYERS, the per-run
     V(H_l), the conditional W_2^2 of W_l H_l, and alpha = min over runs and layers
@@ -54,7 +49,7 @@ def chain_grid(ctx, grid=GRID, depth: int = max(LAYERS), base: int = 100) -> dic
         runs = _runs(ctx, base)
         rec = simulate_chain(be, initial_representation(be, "gaussian", runs, d, n), depth, keep_eigs=True)
         smin = np.exp(rec.log_smin)
-        w2 = _w2sq(rec.eigs)
+        w2 = w2sq_from_spectra(rec.eigs)
         for ell in LAYERS:
             rows.append({"n": n, "d": d, "layer": ell, "runs": runs, "gap": rec.gap[:, ell],
                          "gap_next": rec.gap[:, ell + 1] if ell + 1 <= depth else None,
@@ -118,7 +113,7 @@ def width_ladder(ctx, widths=(16, 32, 64, 128, 256, 512), batch_sizes=(4, 8), de
             tail = slice(100, depth + 1)
             rows.append({"n": n, "width": d, "runs": runs, "caption_avg": rec.gap[:, tail].mean(axis=1),
                          "notebook_avg": rec.gap[:, 1:501].mean(axis=1),
-                         "w2sq_avg": _w2sq(rec.eigs[:, tail]).mean(axis=1),
+                         "w2sq_avg": w2sq_from_spectra(rec.eigs[:, tail]).mean(axis=1),
                          "tail_slope": per_run_slope(np.log(rec.gap), range(100, depth + 1))})
     return {"rows": rows, "depth": depth}
 
