@@ -41,3 +41,14 @@ def simplex_spectra(draw):
     n = draw(st.integers(1, 8))
     w = draw(st.lists(st.floats(0, 1, allow_nan=False), min_size=n, max_size=n).filter(lambda v: sum(v) > 1e-3))
     return [x / sum(w) for x in w]
+
+
+# --- convolutions (Defazio & Bottou) ---------------------------------------------------
+@st.composite
+def conv_shapes(draw):
+    """(batch, C, O, size, k, stride, pad) with a valid geometry."""
+    k = draw(st.integers(1, 4))
+    pad = draw(st.integers(0, k - 1))
+    size = draw(st.integers(max(1, k - 2 * pad), 9))
+    return (draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3)), size, k,
+            draw(st.integers(1, 3)), pad)

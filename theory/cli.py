@@ -15,6 +15,9 @@ def main(argv=None) -> int:
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("report", help="regenerate paper_checks.md and paper_checks.json")
     r.add_argument("--out", default=".")
+    r.add_argument("--refresh", action="append", metavar="CLAIM_ID",
+                   help="re-evaluate only this claim (repeatable) and merge it into the existing report, whose "
+                        "context (seed, scale, backend) must match; the Monte-Carlo claim count must be unchanged")
     sub.add_parser("list", help="list claim ids with their recorded verdicts")
     c = sub.add_parser("check", help="run one claim and print its evidence")
     c.add_argument("claim_id")
@@ -29,7 +32,7 @@ def main(argv=None) -> int:
         ev = catalogue.evaluate(catalogue.get(a.claim_id), ctx)
         print(json.dumps(ev.to_json(), indent=1, default=str))
     else:
-        recs = report.write_report(a.out, ctx)
+        recs = (report.refresh_report(a.out, a.refresh, ctx) if a.refresh else report.write_report(a.out, ctx))
         bad = [x["id"] for x in recs if x["verdict"] != x["recorded_verdict"]]
         print(f"{len(recs)} claims; {len(bad)} differ from the recorded verdict: {bad}")
         return 1 if bad else 0

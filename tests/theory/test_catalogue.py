@@ -44,3 +44,17 @@ def test_exact_checks_leave_global_precision_alone():
         if c.kind in ("identity", "inequality") and not c.monte_carlo and not c.slow:
             evaluate(c)
             assert mpmath.mp.prec == before, c.id
+
+
+def test_refresh_refuses_a_report_from_another_context(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    import pytest
+
+    from theory.evidence import Context
+    from theory.report import refresh_report
+
+    shutil.copy(Path(__file__).resolve().parents[2] / "paper_checks.json", tmp_path / "paper_checks.json")
+    with pytest.raises(ValueError, match="ctx must match"):
+        refresh_report(tmp_path, [], Context(seed=1))

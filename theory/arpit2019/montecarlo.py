@@ -88,7 +88,7 @@ def lemma1_counts(ctx, m: int = 4, n: int = 12, base: int = 200000) -> dict:
     return {"rows": rows}
 
 
-def gain_rows(ctx, shapes=((32, 16), (16, 32)), base: int = 140000) -> dict:
+def gain_rows(ctx, shapes=((32, 16), (16, 32)), base: int = 180000) -> dict:
     """One WN ReLU layer at unit gain, Haar-orthogonal and Gaussian directions:
     forward ||ReLU(W_hat h)||^2/||h||^2 and backward ||W_hat^T (mask * e)||^2/||e||^2
     with e ~ N(0, I) independent of the layer."""

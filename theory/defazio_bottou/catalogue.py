@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..evidence import Claim, Mutation, Verdict
 from . import exact_claims as X
+from . import hessian_checks as G
 from . import montecarlo as M
 from ..judging import judge_scaling
 
@@ -77,4 +78,36 @@ CLAIMS = (
           "Eq. 6's geometric scaling across the block", "identity", H, X.bottleneck_measure, X.judge_bottleneck,
           {"target": "eq6", "variant": "v_only"}, (Mutation("printed scalar", {"target": "eq6", "variant": "printed"}, F),),
           corrects="defazio_bottou.sec111.bottleneck"),
+    Claim("defazio_bottou.thm2.mean_ratio", P, "Sec. 5.1, Theorem 2 (main term)",
+          "The average squared singular value of the Gauss-Newton block G_l of a linear layer is "
+          "n_l E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] to leading order: averaged over random networks and losses, "
+          "main term / actual -> 1 as width grows", "approximation", HA, G.thm2_networks, G.judge_thm2_mean, {},
+          (Mutation("limit 1.1", {"target": 1.1}),), monte_carlo=True,
+          note="Per network the ratio does not converge: its RMS error stays of order one at every width "
+               "(per_network_rms_error in the details), because the O-term is of the same order as the main term "
+               "(next claim)."),
+    Claim("defazio_bottou.thm2.order_term", P, "Sec. 5.1, Theorem 2 (error term)",
+          "actual - main = O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) in n_l, n_{l+1} when ||Phi||_2^2 = O(1) above "
+          "the layer (Kaiming fan-in MLPs)", "approximation", H, G.thm2_networks, G.judge_thm2_order, {},
+          (Mutation("error term smaller by 1/n_{l+1}", {"extra_power": 1.0}),), monte_carlo=True,
+          note="The main term is itself a bounded multiple of the O-term scale at these widths "
+               "(median_main_over_O in the details), so the theorem fixes the order of magnitude, not the constant."),
+    Claim("defazio_bottou.fig1.lenet_ratio_printed", P, "Sec. 5.1, Figure 1 with Eq. 2's extrinsic gamma as printed",
+          "For the strided LeNet (batch 1024, 32x32 random inputs, loss z^T R z), the ratio of the scaling factor "
+          "(Eq. 2, rho_l = the layer's input size) to E[(G_l r)^2] is close to 1 (within a factor 2, our reading) "
+          "for every layer", "empirical", F, G.lenet_measure, G.judge_lenet_ratio, {"reading": "ratio_rho_in"},
+          (Mutation("rho_{l+1} (output size) for the strided convolutions", {"reading": "ratio_rho_out"}, H),),
+          slow=True, monte_carlo=True,
+          note="For the stride-2 convolutions rho_l^2 exceeds rho_{l+1}^2 by (32/14)^2 (conv1) and (14/5)^2 (conv2); "
+               "dense layers are unaffected. Table 1 (strided layers) is not in the transcription."),
+    Claim("defazio_bottou.fig1.lenet_ratio_output_rho", P, "Sec. 5.1, Figure 1 (corrected: rho_{l+1})",
+          "With rho_{l+1} (the layer's output size) in Eq. 2, the ratio of scaling factor to E[(G_l r)^2] is within a "
+          "factor 2 of 1 for every layer of the strided LeNet", "empirical", H, G.lenet_measure, G.judge_lenet_ratio,
+          {"reading": "ratio_rho_out"}, (Mutation("close to 4 instead of 1", {"reading": "ratio_rho_out", "target": 4.0}),),
+          corrects="defazio_bottou.fig1.lenet_ratio_printed", slow=True, monte_carlo=True),
+    Claim("defazio_bottou.fig2.geometric_flat_diagonal", P, "Sec. 6.1, Figure 2",
+          "Geometric initialization gives a more nearly constant block diagonal of the strided LeNet's Hessian "
+          "(spread over layers of log10 E[(G_l r)^2]) than Kaiming fan-in, Kaiming fan-out and Xavier",
+          "empirical", H, G.lenet_measure, G.judge_fig2, {"flat": "geometric"},
+          (Mutation("Kaiming fan-in is the flattest", {"flat": "he_fan_in"}),), slow=True, monte_carlo=True),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..evidence import Claim, Mutation, Verdict
 from . import checks as C
+from . import principles as Z
 
 H, F = Verdict.HOLDS, Verdict.FAILS
 P = "zeroinit2019"
@@ -47,4 +48,42 @@ CLAIMS = (
           "the branch's last layer has variance 1/n", "identity", H, C.growth_measure, C.judge_growth,
           {"base_factor": None, "branch": "linear_fan_in"},
           (Mutation("factor 2.2", {"base_factor": 2.2}),), corrects="zeroinit2019.eq2.doubling", monte_carlo=True),
+    Claim("zeroinit2019.principle_b.one_step", P, "Sec. 3, design principle (b) and the L^(-1/(2m-2)) scaling "
+          "(reconstructed)", "With the last branch layer at 0 and the other m - 1 scaled by L^(-1/(2m-2)), after one SGD "
+          "step with an O(1) error signal each residual branch scales its input by O(1/L): ||F_l(x_l)|| / ||x_l|| "
+          "~ L^-1 (m = 2 and 3)", "approximation", H, Z.one_step_measure, Z.judge_one_step, {},
+          (Mutation("scale O(L^-1/2), the 'Var[F] = O(1/L)' wording read as a scale", {"exponent": -0.5}),),
+          monte_carlo=True,
+          note="Principle (b) as printed says Var[F_l(x_l)] = O(1/L); the derivation gives a scale of O(1/L), i.e. a "
+               "variance of O(1/L^2), which satisfies the printed O(1/L) bound but is not tight."),
+    Claim("zeroinit2019.principle_c.few_updates", P, "Sec. 3, paragraph after the ZeroInit recipe",
+          "With ZeroInit the variance of the residual stream is independent of depth even after a few updates "
+          "(3 SGD steps: mean log(||x_L||^2/||x_0||^2) within 0.05 nats of its value at L = 2, for L up to 32)", "approximation", H, Z.few_steps_measure,
+          Z.judge_few_steps, {"scheme": "zeroinit"},
+          (Mutation("same claim for zero last layers without the L scaling", {"scheme": "zero_last"}),),
+          monte_carlo=True,
+          note="Without the depth scaling (last layers zero, others He) the same 3 steps make the log variance grow "
+               "with depth (this claim's mutation, run by tests/theory/test_mutations.py)."),
+    Claim("zeroinit2019.related.half_scaling_printed", P, "Sec. 6 (related work), the recurrence x_l = 1/2(x_(l-1) + "
+          "F_l(x_(l-1)))", "The 1/2-scaling recurrence gives a constant variance Var[x_l] = O(1) (branches with "
+          "E||F(x)||^2 = ||x||^2)", "identity", F, Z.half_scaling_measure, Z.judge_half_variance,
+          {"recurrence": "half", "per_block": 1.0},
+          (Mutation("the 1/sqrt(2) recurrence its unrolling implies", {"recurrence": "sqrt_half"}, H),),
+          monte_carlo=True, note="With the printed factor 1/2 the variance halves per block: E||x_l||^2 = 2^-l ||x_0||^2."),
+    Claim("zeroinit2019.related.sqrt_half_scaling", P, "Sec. 6 (corrected: x_l = (x_(l-1) + F_l(x_(l-1)))/sqrt(2))",
+          "x_l = (x_(l-1) + F(x_(l-1)))/sqrt(2) keeps E||x_l||^2 = ||x_0||^2 for branches with E||F(x)||^2 = ||x||^2; "
+          "the printed 1/2 gives 2^-l", "identity", H, Z.half_scaling_measure, Z.judge_half_variance,
+          {"recurrence": "sqrt_half", "per_block": 1.0},
+          (Mutation("printed factor 1/2", {"recurrence": "half"}),), corrects="zeroinit2019.related.half_scaling_printed",
+          monte_carlo=True),
+    Claim("zeroinit2019.related.unrolling_printed", P, "Sec. 6 (related work), the unrolled recurrence",
+          "x_l = 0.5^(l/2) x_0 + sum_i 0.5^((l-i+1)/2) F_i(x_(i-1)) for the printed recurrence x_l = 1/2(x_(l-1) + "
+          "F_l(x_(l-1)))", "identity", F, Z.half_scaling_measure, Z.judge_unrolling, {"recurrence": "half"},
+          (Mutation("the 1/sqrt(2) recurrence", {"recurrence": "sqrt_half"}, H),),
+          note="The printed unrolling belongs to the 1/sqrt(2) recurrence; for 1/2 the coefficients are 0.5^l."),
+    Claim("zeroinit2019.related.unrolling_sqrt_half", P, "Sec. 6 (corrected recurrence)",
+          "For x_l = (x_(l-1) + F_l(x_(l-1)))/sqrt(2) the unrolled form holds exactly, so the identity path's weight "
+          "0.5^(l/2) and every branch's weight vanish exponentially with the number of later blocks", "identity", H,
+          Z.half_scaling_measure, Z.judge_unrolling, {"recurrence": "sqrt_half"},
+          (Mutation("printed factor 1/2", {"recurrence": "half"}),), corrects="zeroinit2019.related.unrolling_printed"),
 )
