@@ -15,6 +15,8 @@ array([[10., 18.],
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .validation import check_int
 
 __all__ = ["conv_output_size", "patches", "conv2d", "conv2d_backward_input", "conv2d_weight_grad"]
@@ -55,9 +57,8 @@ def _flat(x):
     return x.reshape((-1,) + x.shape[-3:]), lead
 
 
-def conv2d(x, W, stride: int = 1, pad: int = 0, xp=None):
+def conv2d(x, W, stride: int = 1, pad: int = 0, xp=np):
     """Forward convolution of x (..., C, H, W) with kernels W (O, C, k, k)."""
-    xp = xp or _np()
     if W.ndim != 4 or W.shape[2] != W.shape[3]:
         raise ValueError(f"W must have shape (O, C, k, k), got {tuple(W.shape)}")
     if x.shape[-3] != W.shape[1]:
@@ -68,9 +69,8 @@ def conv2d(x, W, stride: int = 1, pad: int = 0, xp=None):
     return y.transpose(0, 2, 1).reshape(lead + (W.shape[0], ho, wo))
 
 
-def conv2d_backward_input(dy, W, in_hw: tuple, stride: int = 1, pad: int = 0, xp=None):
+def conv2d_backward_input(dy, W, in_hw: tuple, stride: int = 1, pad: int = 0, xp=np):
     """dL/dx given dL/dy (..., O, Ho, Wo): the transposed convolution (col2im)."""
-    xp = xp or _np()
     dyf, lead = _flat(dy)
     B, O, ho, wo = dyf.shape
     _, C, k, _ = W.shape
@@ -84,10 +84,9 @@ def conv2d_backward_input(dy, W, in_hw: tuple, stride: int = 1, pad: int = 0, xp
     return dx.reshape(lead + (C, H, Wd))
 
 
-def conv2d_weight_grad(dy, x, k: int, stride: int = 1, pad: int = 0, xp=None, per_sample: bool = False):
+def conv2d_weight_grad(dy, x, k: int, stride: int = 1, pad: int = 0, xp=np, per_sample: bool = False):
     """dL/dW = sum_b dy_b^T patches(x_b), shape (O, C, k, k); per sample (B, O, C, k, k)
     when ``per_sample``. dy and x share their leading axes."""
-    xp = xp or _np()
     xf, _ = _flat(x)
     dyf, _ = _flat(dy)
     cols, _ = patches(xf, k, stride, pad, xp)  # (B, P, Ck^2)
@@ -96,8 +95,3 @@ def conv2d_weight_grad(dy, x, k: int, stride: int = 1, pad: int = 0, xp=None, pe
     shape = (O, xf.shape[1], k, k)
     return d.reshape((B,) + shape) if per_sample else d.sum(0).reshape(shape)
 
-
-def _np():
-    import numpy
-
-    return numpy

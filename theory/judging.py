@@ -11,7 +11,7 @@ import numpy as np
 from . import stats
 from .evidence import Evidence, Verdict
 
-__all__ = ["mc_alpha", "judge_means", "judge_scaling", "judge_exact", "combine"]
+__all__ = ["mc_alpha", "judge_means", "judge_scaling", "judge_exact", "combine", "band_verdict"]
 
 
 def mc_alpha(n_subtests: int = 1) -> float:
@@ -29,6 +29,16 @@ def combine(verdicts: Iterable[Verdict], ok: Verdict = Verdict.HOLDS) -> Verdict
     if Verdict.INCONCLUSIVE in vs:
         return Verdict.INCONCLUSIVE
     return ok
+
+
+def band_verdict(lo: float, hi: float, band_lo: float, band_hi: float) -> Verdict:
+    """A confidence interval [lo, hi] against the band a claim allows: holds when the
+    interval lies inside, fails when it misses the band, inconclusive otherwise."""
+    if lo >= band_lo and hi <= band_hi:
+        return Verdict.HOLDS
+    if hi < band_lo or lo > band_hi:
+        return Verdict.FAILS
+    return Verdict.INCONCLUSIVE
 
 
 def judge_means(rows, sample_fn: Callable, target_fn: Callable, labels: tuple, required: float,
@@ -55,12 +65,14 @@ def judge_means(rows, sample_fn: Callable, target_fn: Callable, labels: tuple, r
     )
 
 
-def judge_scaling(rows, value_key: str, target: float, required: float, method: str) -> Evidence:
+def judge_scaling(rows, value_key: str, target: float, required: float, method: str, error: str = "rms") -> Evidence:
     """Asymptotic claim X_w -> target as width w -> infinity.
 
-    Two parts: (i) the RMS error of single-network values around ``target`` fitted as
-    A * w^p, whose interval must lie below 0 (the error vanishes); (ii) the limit
-    extrapolated from mean(w) = c + a/w must agree with ``target``.
+    Two parts: (i) an error fitted as A * w^p, whose interval must lie below 0 (the
+    error vanishes); (ii) the limit extrapolated from mean(w) = c + a/w must agree with
+    ``target``. ``error="rms"``: the RMS of single-network values around ``target``
+    (each network converges); ``error="mean"``: |mean(w) - target| (only the average
+    over networks converges); the fit is skipped when that is within 2 SE at every width.
     """
     alpha = mc_alpha(2)
     widths, means, ses, rms, rms_se = [], [], [], [], []
@@ -72,11 +84,15 @@ def judge_scaling(rows, value_key: str, target: float, required: float, method: 
         sq = (x - target) ** 2
         rms.append(math.sqrt(sq.mean()))
         rms_se.append(sq.std(ddof=1) / math.sqrt(x.size) / (2 * rms[-1]))
-    fit = stats.fit_power_law(widths, rms, rms_se, alpha)
+    if error == "rms":
+        fit = stats.fit_power_law(widths, rms, rms_se, alpha)
+    else:
+        err = np.abs(np.asarray(means) - target)
+        fit = stats.fit_power_law(widths, err, ses, alpha) if np.all(err > 2 * np.asarray(ses)) else None
     c, c_se = stats.extrapolate_limit(widths, means, ses)
     z = (c - target) / c_se
     res = stats.resolution_factor(alpha) * c_se / abs(target)
-    if abs(z) > stats.z_crit(alpha) or fit.hi >= 0:
+    if abs(z) > stats.z_crit(alpha) or (fit is not None and fit.hi >= 0):
         verdict = Verdict.FAILS
     elif res > required:
         verdict = Verdict.INCONCLUSIVE
@@ -85,8 +101,9 @@ def judge_scaling(rows, value_key: str, target: float, required: float, method: 
     details = [{"width": w, "mean": m, "se": s, "rms_error": e} for w, m, s, e in zip(widths, means, ses, rms)]
     return Evidence(
         verdict=verdict,
-        measured={"limit": c, "limit_se": c_se, "error_exponent": fit.exponent,
-                  "exponent_interval": [fit.lo, fit.hi]},
+        measured={"limit": c, "limit_se": c_se, "error": error,
+                  "error_exponent": None if fit is None else fit.exponent,
+                  "exponent_interval": None if fit is None else [fit.lo, fit.hi]},
         expected=target,
         margin=stats.z_crit(alpha) - abs(z),
         margin_unit="standard errors of the extrapolated limit to the rejection line",

@@ -26,7 +26,7 @@ LAYERS = ("conv1", "conv2", "fc1", "fc2", "fc3")
 
 @lru_cache(maxsize=4)
 def lenet_setups(seed: int = 0, backend: str = "numpy", setups: int = 100, batch: int = 1024, size: int = 32,
-                 dtype: str = "float64", progress: bool = True) -> dict:
+                 dtype: str = "float64") -> dict:
     """Per initialization: ratio of Eq. 2's gamma (rho_l and rho_{l+1} readings) to
     the actual E[(G_l r)^2], shape (setups_per_init, 5), and the block matrices of
     average squared singular values, shape (setups_per_init, 5, 5)."""
@@ -38,7 +38,7 @@ def lenet_setups(seed: int = 0, backend: str = "numpy", setups: int = 100, batch
     be = get_backend(backend, seed=seed, dtype=dtype)
     per = setups // len(INITS)
     out = {}
-    bar = tqdm(total=setups, desc="LeNet setups", disable=not progress)
+    bar = tqdm(total=setups, desc="LeNet setups", disable=None)
     for i, init in enumerate(INITS):
         recs = []
         for s in range(per):

@@ -20,11 +20,13 @@ from simulations.convnet import draw_net, mlp_spec
 from simulations.gauss_newton import scaling_vs_hessian
 from .. import stats
 from ..evidence import Evidence, Verdict
-from ..judging import mc_alpha
+from ..judging import band_verdict, combine, judge_scaling, mc_alpha
 
 H, HA, F, I = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 THM2_WIDTHS = (16, 32, 64, 128, 256)
 THM2_LAYERS = (1, 2)  # interior layers: ReLU on both sides
+#: Relative resolution required of the extrapolated limit (as for Theorem 1's check).
+REQUIRED = 0.05
 #: Exponent resolution of the O-term check: growth like width^0.5 or faster is detected.
 ORDER_EXPONENT_RESOLUTION = 0.5
 
@@ -53,35 +55,13 @@ def thm2_networks(ctx, widths=THM2_WIDTHS, base: int = 200, batch: int = 32, cla
     return {"rows": rows}
 
 
-def judge_thm2_mean(m, ctx, target: float = 1.0, required: float = 0.10):
-    """Averaged over random networks and losses, main term / actual -> target, as an
-    asymptotic claim: (i) |mean(w) - target| fitted as A w^p must have p < 0 (the
-    error vanishes), and (ii) the limit of mean(w) = c + a / w must agree with
-    ``target``. Resolution: that of the extrapolated limit (required ``required``)."""
-    alpha = mc_alpha(2)
-    widths = [r["width"] for r in m["rows"]]
-    means = np.array([float(r["ratio"].mean()) for r in m["rows"]])
-    ses = np.array([float(r["ratio"].std(ddof=1) / math.sqrt(r["ratio"].size)) for r in m["rows"]])
-    err = np.abs(means - target)
-    fit = stats.fit_power_law(widths, np.maximum(err, ses), ses, alpha) if np.all(err > 2 * ses) else None
-    c, c_se = stats.extrapolate_limit(widths, means, ses)
-    zc = stats.z_crit(alpha)
-    res = stats.resolution_factor(alpha) * c_se / abs(target)
-    z = (c - target) / c_se
-    vanishes = fit is None or fit.hi < 0  # None: the error is already within 2 SE at every width
-    verdict = F if (abs(z) > zc or (fit is not None and fit.lo > 0)) else (HA if vanishes and res <= required else I)
-    rms = [float(np.sqrt(((r["ratio"] - 1) ** 2).mean())) for r in m["rows"]]
-    return Evidence(verdict=verdict, measured={"limit": c, "limit_se": c_se, "error_exponent":
-                                               None if fit is None else fit.exponent,
-                                               "exponent_interval": None if fit is None else [fit.lo, fit.hi]},
-                    expected=target, margin=zc - abs(z),
-                    margin_unit="standard errors of the extrapolated limit to the rejection line",
-                    method=f"Kaiming fan-in ReLU MLPs [w, w, 2w, w, 10], layers {THM2_LAYERS}, batch 32, per-sample "
-                           f"Gauss-Newton blocks (exact trace formula); power law of |mean - target| and fit "
-                           f"mean = c + a/w over widths {widths}, alpha = {alpha:.2e} per part",
-                    resolution=f"relative resolution of the limit {res:.2e} (required {required:.1e})",
-                    details=[{"width": w, "mean_ratio": float(mu), "se": float(s), "per_network_rms_error": e}
-                             for w, mu, s, e in zip(widths, means, ses, rms)])
+def judge_thm2_mean(m, ctx, target: float = 1.0):
+    """Averaged over random networks and losses, main term / actual -> target: the error
+    of the mean vanishes with width and the limit c of mean(w) = c + a / w agrees with
+    ``target`` (:func:`theory.judging.judge_scaling` with ``error="mean"``)."""
+    return judge_scaling(m["rows"], "ratio", target, REQUIRED,
+                         f"Kaiming fan-in ReLU MLPs [w, w, 2w, w, 10], layers {THM2_LAYERS}, batch 32, per-sample "
+                         "Gauss-Newton blocks (exact trace formula); error of the mean over networks", error="mean")
 
 
 def judge_thm2_order(m, ctx, extra_power: float = 0.0):
@@ -110,14 +90,14 @@ def judge_thm2_order(m, ctx, extra_power: float = 0.0):
 
 
 def lenet_measure(ctx, setups_per_init: int = 25, batch: int = 1024) -> dict:
-    """The shared strided-LeNet setups of Figures 1-2 (all cores; progress bar off)."""
+    """The shared strided-LeNet setups of Figures 1-2 (all cores)."""
     from threadpoolctl import threadpool_limits
 
     from simulations.figures.defazio_bottou_lenet import lenet_setups
 
     per = max(5, int(round(setups_per_init * ctx.scale)))
     with threadpool_limits(os.cpu_count()):  # undo the catalogue's one-thread default
-        return lenet_setups(ctx.seed, ctx.backend, 4 * per, batch, 32, progress=False)
+        return lenet_setups(ctx.seed, ctx.backend, 4 * per, batch, 32)
 
 
 def judge_lenet_ratio(m, ctx, reading: str = "ratio_rho_in", target: float = 1.0, factor: float = 2.0):
@@ -134,11 +114,11 @@ def judge_lenet_ratio(m, ctx, reading: str = "ratio_rho_in", target: float = 1.0
         mean, se = float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size))
         t = float(sst.t.isf(alpha / 2, x.size - 1))
         lo, hi = mean - t * se, mean + t * se
-        v = H if (lo >= lo_b and hi <= hi_b) else (F if (hi < lo_b or lo > hi_b) else I)
+        v = band_verdict(lo, hi, lo_b, hi_b)
         verdicts.append(v)
         details.append({"layer": name, "geometric_mean_ratio": math.exp(mean), "interval": [math.exp(lo), math.exp(hi)],
                         "setups": int(x.size), "verdict": v.value})
-    verdict = F if F in verdicts else (I if I in verdicts else H)
+    verdict = combine(verdicts)
     bad = [d for d in details if d["verdict"] != "holds"]
     return Evidence(verdict=verdict, measured=(bad or details)[0], expected=f"within [{target / factor:.3g}, "
                     f"{target * factor:.3g}]", margin=None, margin_unit="",
@@ -171,7 +151,7 @@ def judge_fig2(m, ctx, flat: str = "geometric"):
         verdicts.append(H if z > zc else (F if z < -zc else I))
         details.append({"other": other, "spread_other_decades": float(a.mean()), "spread_flat_decades": float(b.mean()),
                         "difference": diff, "se": se, "z": z, "verdict": verdicts[-1].value})
-    verdict = F if F in verdicts else (I if I in verdicts else H)
+    verdict = combine(verdicts)
     worst = min(details, key=lambda d: d["z"])
     return Evidence(verdict=verdict, measured=worst, expected="spread(other) - spread(flat) > 0",
                     margin=worst["z"] - zc, margin_unit=f"standard errors beyond z = {zc:.2f} (weakest pair)",

@@ -22,7 +22,7 @@ from simulations import get_backend
 from simulations.branch_resnet import branch_backward, branch_forward, draw_branch_resnet, sgd_step
 from .. import stats
 from ..evidence import Evidence, Verdict
-from ..judging import judge_exact, judge_means, mc_alpha
+from ..judging import band_verdict, combine, judge_exact, judge_means, mc_alpha
 
 H, F, I = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE
 ONE_STEP_DEPTHS = (4, 8, 16, 32, 64, 128, 256)
@@ -78,7 +78,7 @@ def judge_one_step(m, ctx, exponent: float = -1.0):
         verdicts.append(v)
         details.append({"m": mm, "exponent": fit.exponent, "interval": [fit.lo, fit.hi], "claimed": exponent,
                         "verdict": v.value, "scale_by_depth": dict(zip(Ls, means))})
-    verdict = F if F in verdicts else (I if I in verdicts else H)
+    verdict = combine(verdicts)
     return Evidence(verdict=verdict, measured={d["m"]: d["exponent"] for d in details}, expected=exponent,
                     margin=None, margin_unit="", method=f"ZeroInit residual nets, width {m['width']}, one SGD step "
                     f"(lr {m['lr']}) on l = <g, x_L>, depths {ONE_STEP_DEPTHS}, power-law fit, alpha = {alpha:.2e}",
@@ -114,11 +114,11 @@ def judge_few_steps(m, ctx, scheme: str = "zeroinit", band: float = EXPONENT_TOL
         d = float(r["log_ratio"].mean() - base.mean())
         se = math.sqrt(r["log_ratio"].var(ddof=1) / r["log_ratio"].size + base.var(ddof=1) / base.size)
         lo, hi = d - zc * se, d + zc * se
-        v = H if (lo >= -band and hi <= band) else (F if (hi < -band or lo > band) else I)
+        v = band_verdict(lo, hi, -band, band)
         verdicts.append(v)
         details.append({"depth": r["depth"], "shallowest": rows[0]["depth"], "difference": d, "interval": [lo, hi],
                         "mean_log_ratio": float(r["log_ratio"].mean()), "verdict": v.value})
-    verdict = F if F in verdicts else (I if I in verdicts else H)
+    verdict = combine(verdicts)
     worst = max(details, key=lambda d: abs(d["difference"]))
     return Evidence(verdict=verdict, measured=worst, expected=f"difference within +-{band} nats",
                     margin=None, margin_unit="",
