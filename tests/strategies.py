@@ -52,3 +52,9 @@ def conv_shapes(draw):
     size = draw(st.integers(max(1, k - 2 * pad), 9))
     return (draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3)), size, k,
             draw(st.integers(1, 3)), pad)
+
+
+# --- Hessian-vector products (ZeroInit/Fixup Table 1) ------------------------------------
+from simulations.hessian_net import TABLE1_SCHEMES  # noqa: E402
+
+table1_schemes = st.sampled_from(TABLE1_SCHEMES)

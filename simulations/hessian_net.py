@@ -1,0 +1,276 @@
+"""Residual softmax classifiers at initialization and the spectral norm of their loss
+Hessian, for the synthetic counterpart of Table 1 of the ZeroInit/Fixup submission
+(Sec. 4.1): the power method on exact Hessian-vector products (R-operator,
+:mod:`simulations.hvp_ops`), numpy and CuPy through the backend.
+
+A model is a list of layers ending in the classifier (a bias-free :class:`Linear`);
+the loss is the mean softmax cross-entropy over the batch, one value per network.
+Table 1 used pre-activation WideResNets (width 1), so the dense analogue is
+pre-activation too: blocks x -> s_out (x + F(x)) with the branch
+F = Linear o ReLU [o norm] o Linear o ReLU [o norm] (m = 2 linear layers), and
+[norm ->] ReLU before the classifier. Schemes:
+
+- ``baseline``: He fan-in everywhere, s_out = 1 ('traditional initialization');
+- ``half_scaling``: the same weights with s_out = 1/2 (the related work's recurrence);
+- ``lsuv``: orthonormal weights, then every linear layer rescaled in forward order
+  until its output has unit variance on the data batch (Mishkin & Matas 2015;
+  tolerance 0.1, at most 10 rescalings per layer);
+- ``batchnorm``: norm = BN -> per-feature affine (gain 1, shift 0), full-batch
+  statistics as in the paper's runs, He weights;
+- ``zeroinit``: Figure 1 (right) and Sec. 3 step 3: a scalar bias (0) before each linear
+  layer and each ReLU, a scalar multiplier (1) and a scalar bias (0) at the branch's
+  end; the last branch layer and the classifier at 0, the first branch layer He scaled
+  by L^(-1/2) (L^(-1/(2m-2)) with m = 2);
+- ``zeroinit_weights``: ZeroInit's steps 1-2 only (no scalar multipliers or biases).
+
+>>> from simulations.backend import get_backend
+>>> be = get_backend(seed=0)
+>>> x, y = synthetic_batch(be, n_networks=2, batch=16, width=4, classes=3)
+>>> model = build_classifier(be, "zeroinit", width=4, blocks=3, classes=3, n_networks=2, data=x)
+>>> loss, grads = loss_and_grad(model, x, y, be.xp)
+>>> [round(float(v), 6) for v in loss]  # the zero classifier: log(3) for every network
+[1.098612, 1.098612]
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .backend import Backend, to_host
+from .hvp_ops import BatchNorm, Linear, ReLU, Residual, Scale, Shift, parameters, run_backward, run_forward
+from .plain_net import weight_variance
+from .validation import check_choice, check_int, check_positive
+
+__all__ = ["TABLE1_SCHEMES", "build_classifier", "synthetic_batch", "loss_and_grad", "hvp", "power_method",
+           "lanczos_norm", "dense_hessian", "lsuv_calibrate"]
+
+TABLE1_SCHEMES = ("baseline", "half_scaling", "lsuv", "batchnorm", "zeroinit", "zeroinit_weights")
+
+
+def synthetic_batch(be: Backend, n_networks: int, batch: int, width: int, classes: int):
+    """Inputs x_0 ~ N(0, I_width) of shape (N, batch, width) and uniform random labels
+    (N, batch), one independent batch per network (the synthetic stand-in for the
+    paper's first 1024 CIFAR-10/SVHN images)."""
+    n_networks = check_int("n_networks", n_networks, low=1)
+    batch = check_int("batch", batch, low=1)
+    width = check_int("width", width, low=1)
+    classes = check_int("classes", classes, low=2)
+    labels = be.xp.asarray(be.integers(0, classes, (n_networks, batch)))
+    return be.normal((n_networks, batch, width)), labels
+
+
+def _he(be, N, fan_out, fan_in, gain=1.0):
+    return Linear(be.normal((N, fan_out, fan_in)) * (gain * math.sqrt(weight_variance("he_fan_in", fan_in, fan_out))))
+
+
+def _orthonormal(be, N, fan_out, fan_in):
+    """Orthonormal rows or columns, Haar distributed (QR with the sign fix)."""
+    xp = be.xp
+    a = be.normal((N, max(fan_out, fan_in), min(fan_out, fan_in)))
+    q, r = xp.linalg.qr(a)
+    q = q * xp.sign(xp.diagonal(r, axis1=-2, axis2=-1))[:, None, :]
+    return Linear(q if fan_out >= fan_in else xp.swapaxes(q, -1, -2))
+
+
+def build_classifier(be: Backend, scheme: str, width: int, blocks: int, classes: int, n_networks: int = 1,
+                     data=None) -> list:
+    """The layers of a ``scheme`` network with ``blocks`` residual blocks (module text).
+    ``data`` (the input batch) is required by ``lsuv`` only."""
+    check_choice("scheme", scheme, TABLE1_SCHEMES)
+    width = check_int("width", width, low=1)
+    blocks = check_int("blocks", blocks, low=1)
+    classes = check_int("classes", classes, low=2)
+    N = check_int("n_networks", n_networks, low=1)
+    xp, dt = be.xp, be.dtype
+
+    def const(value, features=1):
+        return xp.full((N, 1, features), value, dtype=dt)
+
+    bn = scheme == "batchnorm"
+
+    def norm(features):  # BatchNorm and its affine part (gain 1, shift 0)
+        return [BatchNorm(), Scale(const(1.0, features)), Shift(const(0.0, features))] if bn else []
+
+    def bias():  # ZeroInit's scalar bias (Figure 1, right)
+        return [Shift(const(0.0))] if scheme == "zeroinit" else []
+
+    def dense(fan_out, gain=1.0):
+        if scheme == "lsuv":
+            return _orthonormal(be, N, fan_out, width)
+        return _he(be, N, fan_out, width, gain)
+
+    layers = []
+    for _ in range(blocks):
+        if scheme.startswith("zeroinit"):
+            first = dense(width, gain=blocks ** -0.5)
+            last = Linear(xp.zeros((N, width, width), dtype=dt))
+            tail = [Scale(const(1.0))] + bias() if scheme == "zeroinit" else []
+            branch = bias() + [ReLU()] + bias() + [first] + bias() + [ReLU()] + bias() + [last] + tail
+        else:
+            branch = norm(width) + [ReLU(), dense(width)] + norm(width) + [ReLU(), dense(width)]
+        layers.append(Residual(branch, 0.5 if scheme == "half_scaling" else 1.0))
+    layers += norm(width) + bias() + [ReLU()] + bias()
+    if scheme.startswith("zeroinit"):
+        layers.append(Linear(xp.zeros((N, classes, width), dtype=dt)))
+    else:
+        layers.append(dense(classes))
+    if scheme == "lsuv":
+        if data is None:
+            raise ValueError("data must be the input batch (N, batch, width) for scheme 'lsuv'")
+        lsuv_calibrate(layers, data, xp)
+    return layers
+
+
+def lsuv_calibrate(layers, x, xp, tol: float = 0.1, max_iter: int = 10):
+    """LSUV's second step (Mishkin & Matas 2015, Alg. 1): in forward order, divide each
+    linear layer's weights by the standard deviation of its output on the batch ``x``
+    until |Var - 1| < ``tol`` (at most ``max_iter`` times); per network. In place;
+    returns the output of ``layers``."""
+    tol = check_positive("tol", tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    for layer in layers:
+        if isinstance(layer, Linear):
+            for _ in range(max_iter):
+                var = xp.var(layer.forward(x, None, None, xp)[0], axis=(1, 2))
+                if bool(xp.all(xp.abs(var - 1.0) < tol)):
+                    break
+                layer.params[0] = layer.params[0] / xp.sqrt(var)[:, None, None]
+        if isinstance(layer, Residual):
+            x = layer.s_out * (x + lsuv_calibrate(layer.branch, x, xp, tol, max_iter))
+            layer.params = parameters(layer.branch)
+        else:
+            x = layer.forward(x, None, None, xp)[0]
+    return x
+
+
+def _xent(z, labels, rz, xp):
+    """Mean softmax cross-entropy per network, its logit gradient and R{gradient}."""
+    B = z.shape[1]
+    zmax = xp.max(z, axis=-1, keepdims=True)
+    e = xp.exp(z - zmax)
+    p = e / xp.sum(e, axis=-1, keepdims=True)
+    onehot = (xp.arange(z.shape[-1])[None, None, :] == labels[..., None]).astype(z.dtype)
+    lse = (zmax + xp.log(xp.sum(e, axis=-1, keepdims=True)))[..., 0]
+    loss = xp.mean(lse - xp.sum(z * onehot, axis=-1), axis=1)
+    rdz = None if rz is None else p * (rz - xp.sum(p * rz, axis=-1, keepdims=True)) / B
+    return loss, (p - onehot) / B, rdz
+
+
+def loss_and_grad(model, x, labels, xp):
+    """Loss per network (N,) and the gradient, one array per parameter."""
+    z, _, caches = run_forward(model, x, None, None, xp)
+    loss, dz, _ = _xent(z, labels, None, xp)
+    return loss, run_backward(model, caches, dz, None, None, xp)[2]
+
+
+def hvp(model, x, labels, v, xp) -> list:
+    """H v for the loss Hessian H with respect to every parameter, ``v`` a list shaped
+    like :func:`simulations.hvp_ops.parameters` (one forward and one backward R-pass)."""
+    z, rz, caches = run_forward(model, x, None, v, xp)
+    _, dz, rdz = _xent(z, labels, rz, xp)
+    return run_backward(model, caches, dz, rdz, v, xp)[3]
+
+
+def _norms(v, xp):
+    return xp.sqrt(sum(xp.sum(a.reshape(a.shape[0], -1) ** 2, axis=1) for a in v))
+
+
+def power_method(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int = 2000) -> dict:
+    """||H||_2 per network by the power method on |H| (Sec. 4.1: 'power method ... tolerance
+    1e-5'): v <- Hv/||Hv|| from a Gaussian start until the estimate ||Hv|| changes by less
+    than ``tol`` relative, for every network. Returns the estimates (host array), the
+    iterations used and whether every network met the tolerance."""
+    tol = check_positive("tol", tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    xp = be.xp
+    params = parameters(model)
+    v = [be.normal(p.shape) for p in params]
+    n = _norms(v, xp)
+    v = [a / n.reshape((-1,) + (1,) * (a.ndim - 1)) for a in v]
+    est = None
+    for it in range(1, max_iter + 1):
+        hv = hvp(model, x, labels, v, xp)
+        n = _norms(hv, xp)
+        if not bool(xp.all(xp.isfinite(n))):
+            raise FloatingPointError("Hessian-vector product overflowed; lower the depth or use float64")
+        done = est is not None and bool(xp.all(xp.abs(n - est) <= tol * n))
+        est = n
+        if done or not bool(xp.all(n > 0)):
+            break
+        v = [a / n.reshape((-1,) + (1,) * (a.ndim - 1)) for a in hv]
+    return {"norm": to_host(est), "iterations": it, "converged": done or not bool(xp.all(est > 0))}
+
+
+def _dot(a, b, xp):
+    return sum(xp.sum((u * w).reshape(u.shape[0], -1), axis=1) for u, w in zip(a, b))
+
+
+def lanczos_norm(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int = 300) -> dict:
+    """||H||_2 = max |eigenvalue| per network by Lanczos on the Hessian-vector products,
+    all networks in lock step: the largest |Ritz value| of the tridiagonal matrix, until
+    it changes by less than ``tol`` relative for every network. No reorthogonalization:
+    its loss only duplicates converged Ritz values, it does not move the extreme one.
+    Converges in far fewer products than :func:`power_method` (same return value)."""
+    tol = check_positive("tol", tol)
+    max_iter = check_int("max_iter", max_iter, low=2)
+    xp = be.xp
+    params = parameters(model)
+    N = params[0].shape[0]
+
+    def scaled(v, c):
+        return [a * c.reshape((-1,) + (1,) * (a.ndim - 1)) for a in v]
+
+    v = [be.normal(p.shape) for p in params]
+    v = scaled(v, 1.0 / _norms(v, xp))
+    v_prev, beta = None, xp.zeros(N, dtype=be.dtype)
+    alphas, betas, est, done = [], [], None, False
+    for it in range(1, max_iter + 1):
+        w = hvp(model, x, labels, v, xp)
+        alpha = _dot(w, v, xp)
+        w = [a - b for a, b in zip(w, scaled(v, alpha))]
+        if v_prev is not None:
+            w = [a - b for a, b in zip(w, scaled(v_prev, beta))]
+        alphas.append(to_host(alpha))
+        T = np.zeros((N, it, it))
+        idx = np.arange(it)
+        T[:, idx, idx] = np.stack(alphas, axis=1)
+        if betas:
+            off = np.stack(betas, axis=1)
+            T[:, idx[:-1], idx[1:]] = off
+            T[:, idx[1:], idx[:-1]] = off
+        if not np.all(np.isfinite(T)):
+            raise FloatingPointError("Hessian-vector product overflowed; lower the depth or use float64")
+        new = np.abs(np.linalg.eigvalsh(T)).max(axis=1)
+        beta = _norms(w, xp)
+        breakdown = bool(xp.all(beta <= 1e-12 * xp.maximum(xp.abs(alpha), 1e-300)))
+        done = est is not None and bool(np.all(np.abs(new - est) <= tol * new))
+        est = new
+        if done or breakdown:
+            done = True
+            break
+        betas.append(to_host(beta))
+        v_prev, v = v, scaled(w, 1.0 / xp.maximum(beta, 1e-300))
+    return {"norm": est, "iterations": it, "converged": done}
+
+
+def dense_hessian(model, x, labels, xp) -> np.ndarray:
+    """The full Hessian (N, P, P) from P Hessian-vector products (small models only)."""
+    params = parameters(model)
+    sizes = [int(np.prod(p.shape[1:])) for p in params]
+    P = sum(sizes)
+    if P > 4000:
+        raise ValueError(f"the model has {P} parameters per network; dense_hessian needs <= 4000")
+    N = params[0].shape[0]
+    H = np.zeros((N, P, P))
+    for k in range(P):
+        e = np.zeros(P)
+        e[k] = 1.0
+        chunks, start = [], 0
+        for p, s in zip(params, sizes):
+            chunks.append(xp.broadcast_to(xp.asarray(e[start:start + s].reshape(p.shape[1:]), dtype=p.dtype),
+                                          p.shape).copy())
+            start += s
+        hv = hvp(model, x, labels, chunks, xp)
+        H[:, :, k] = np.concatenate([to_host(a).reshape(N, -1) for a in hv], axis=1)
+    return H
