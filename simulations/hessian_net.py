@@ -138,7 +138,6 @@ def lsuv_calibrate(layers, x, xp, tol: float = 0.1, max_iter: int = 10):
                 layer.params[0] = layer.params[0] / xp.sqrt(var)[:, None, None]
         if isinstance(layer, Residual):
             x = layer.s_out * (x + lsuv_calibrate(layer.branch, x, xp, tol, max_iter))
-            layer.params = parameters(layer.branch)
         else:
             x = layer.forward(x, None, None, xp)[0]
     return x
@@ -172,8 +171,18 @@ def hvp(model, x, labels, v, xp) -> list:
     return run_backward(model, caches, dz, rdz, v, xp)[3]
 
 
+def _dot(a, b, xp):
+    """Per-network inner product of two parameter lists."""
+    return sum(xp.sum((u * w).reshape(u.shape[0], -1), axis=1) for u, w in zip(a, b))
+
+
 def _norms(v, xp):
-    return xp.sqrt(sum(xp.sum(a.reshape(a.shape[0], -1) ** 2, axis=1) for a in v))
+    return xp.sqrt(_dot(v, v, xp))
+
+
+def _scaled(v, c):
+    """Every array of ``v`` times the per-network factor ``c`` (N,)."""
+    return [a * c.reshape((-1,) + (1,) * (a.ndim - 1)) for a in v]
 
 
 def power_method(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int = 2000) -> dict:
@@ -186,24 +195,19 @@ def power_method(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int
     xp = be.xp
     params = parameters(model)
     v = [be.normal(p.shape) for p in params]
-    n = _norms(v, xp)
-    v = [a / n.reshape((-1,) + (1,) * (a.ndim - 1)) for a in v]
-    est = None
+    v = _scaled(v, 1.0 / _norms(v, xp))
+    est, zero = None, False
     for it in range(1, max_iter + 1):
         hv = hvp(model, x, labels, v, xp)
         n = _norms(hv, xp)
         if not bool(xp.all(xp.isfinite(n))):
             raise FloatingPointError("Hessian-vector product overflowed; lower the depth or use float64")
         done = est is not None and bool(xp.all(xp.abs(n - est) <= tol * n))
-        est = n
-        if done or not bool(xp.all(n > 0)):
+        est, zero = n, not bool(xp.all(n > 0))
+        if done or zero:  # a zero Hessian (dead network) has its norm, 0, exactly
             break
-        v = [a / n.reshape((-1,) + (1,) * (a.ndim - 1)) for a in hv]
-    return {"norm": to_host(est), "iterations": it, "converged": done or not bool(xp.all(est > 0))}
-
-
-def _dot(a, b, xp):
-    return sum(xp.sum((u * w).reshape(u.shape[0], -1), axis=1) for u, w in zip(a, b))
+        v = _scaled(hv, 1.0 / n)
+    return {"norm": to_host(est), "iterations": it, "converged": done or zero}
 
 
 def lanczos_norm(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int = 300) -> dict:
@@ -218,19 +222,16 @@ def lanczos_norm(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int
     params = parameters(model)
     N = params[0].shape[0]
 
-    def scaled(v, c):
-        return [a * c.reshape((-1,) + (1,) * (a.ndim - 1)) for a in v]
-
     v = [be.normal(p.shape) for p in params]
-    v = scaled(v, 1.0 / _norms(v, xp))
+    v = _scaled(v, 1.0 / _norms(v, xp))
     v_prev, beta = None, xp.zeros(N, dtype=be.dtype)
     alphas, betas, est, done = [], [], None, False
     for it in range(1, max_iter + 1):
         w = hvp(model, x, labels, v, xp)
         alpha = _dot(w, v, xp)
-        w = [a - b for a, b in zip(w, scaled(v, alpha))]
+        w = [a - b for a, b in zip(w, _scaled(v, alpha))]
         if v_prev is not None:
-            w = [a - b for a, b in zip(w, scaled(v_prev, beta))]
+            w = [a - b for a, b in zip(w, _scaled(v_prev, beta))]
         alphas.append(to_host(alpha))
         T = np.zeros((N, it, it))
         idx = np.arange(it)
@@ -250,7 +251,7 @@ def lanczos_norm(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int
             done = True
             break
         betas.append(to_host(beta))
-        v_prev, v = v, scaled(w, 1.0 / xp.maximum(beta, 1e-300))
+        v_prev, v = v, _scaled(w, 1.0 / xp.maximum(beta, 1e-300))
     return {"norm": est, "iterations": it, "converged": done}
 
 

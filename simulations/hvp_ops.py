@@ -164,7 +164,11 @@ class Residual:
     def __init__(self, branch: list, s_out: float = 1.0):
         self.branch = branch
         self.s_out = s_out
-        self.params = parameters(branch)
+
+    @property
+    def params(self) -> list:
+        """The branch's parameters (derived, so it never goes stale)."""
+        return parameters(self.branch)
 
     def forward(self, x, rx, v, xp):
         f, rf, caches = run_forward(self.branch, x, rx, v, xp)
@@ -197,7 +201,6 @@ def set_parameters(layers, values) -> None:
         k = len(layer.params)
         if isinstance(layer, Residual):
             set_parameters(layer.branch, values[i:i + k])
-            layer.params = parameters(layer.branch)
         elif k:
             layer.params = list(values[i:i + k])
         i += k

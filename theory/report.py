@@ -49,8 +49,8 @@ LEFT_OUT = {
         "Sec. 4.1 / Table 1 as printed (WideResNet-10-1 and -64-1 on the first 1024 CIFAR-10/SVHN images, power "
         "method, 3 trials): needs the datasets; the synthetic analogue is catalogued (table1.*). It differs in: dense "
         "pre-activation blocks instead of 3x3 convolutions, no downsampling groups, N(0, I) inputs with random labels, "
-        "width 32, 32 networks per depth, Lanczos instead of the power method (tested to agree), ratios of geometric "
-        "means.",
+        "a narrower width (see each claim's method line), Lanczos instead of the power method (tested to agree), "
+        "ratios of geometric means.",
         "Tables 2-4 (CIFAR-10, ImageNet, IWSLT/WMT training results) and Figure 2 (first-epoch accuracy up to "
         "10,000 layers): need datasets and GPUs, out of scope.",
         "Reconstructed from the lossy extraction: Eq. 2-5 and Eq. 10 (see theory/zeroinit2019/checks.py), the "

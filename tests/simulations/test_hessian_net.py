@@ -26,18 +26,25 @@ def _dot(a, b):
     return sum(np.sum((u * w).reshape(u.shape[0], -1), axis=1) for u, w in zip(a, b))
 
 
+def _at_offsets(model, x, y, v, eps):
+    """loss_and_grad at theta + eps v and theta - eps v (the model is restored)."""
+    base = [p.copy() for p in parameters(model)]
+    out = []
+    for sign in (1.0, -1.0):
+        set_parameters(model, [p + sign * eps * a for p, a in zip(base, v)])
+        out.append(loss_and_grad(model, x, y, np))
+    set_parameters(model, base)
+    return out
+
+
 @settings(max_examples=12, deadline=None)
 @given(seed=seeds, scheme=table1_schemes)
 def test_gradient_matches_finite_differences(seed, scheme):
     be, model, x, y = _model(seed, scheme)
-    base = [p.copy() for p in parameters(model)]
-    v = [be.normal(p.shape) for p in base]
+    v = [be.normal(p.shape) for p in parameters(model)]
     _, g = loss_and_grad(model, x, y, np)
     eps = 1e-6
-    set_parameters(model, [p + eps * a for p, a in zip(base, v)])
-    lp, _ = loss_and_grad(model, x, y, np)
-    set_parameters(model, [p - eps * a for p, a in zip(base, v)])
-    lm, _ = loss_and_grad(model, x, y, np)
+    (lp, _), (lm, _) = _at_offsets(model, x, y, v, eps)
     np.testing.assert_allclose((lp - lm) / (2 * eps), _dot(g, v), rtol=1e-5, atol=1e-7)
 
 
@@ -45,14 +52,10 @@ def test_gradient_matches_finite_differences(seed, scheme):
 @given(seed=seeds, scheme=table1_schemes)
 def test_hvp_matches_finite_differences_of_the_gradient(seed, scheme):
     be, model, x, y = _model(seed, scheme)
-    base = [p.copy() for p in parameters(model)]
-    v = [be.normal(p.shape) for p in base]
+    v = [be.normal(p.shape) for p in parameters(model)]
     hv = hvp(model, x, y, v, np)
     eps = 1e-5
-    set_parameters(model, [p + eps * a for p, a in zip(base, v)])
-    gp = loss_and_grad(model, x, y, np)[1]
-    set_parameters(model, [p - eps * a for p, a in zip(base, v)])
-    gm = loss_and_grad(model, x, y, np)[1]
+    (_, gp), (_, gm) = _at_offsets(model, x, y, v, eps)
     scale = max(float(np.abs(a).max()) for a in hv)
     for a, b, c in zip(gp, gm, hv):
         np.testing.assert_allclose((a - b) / (2 * eps), c, atol=1e-5 * max(scale, 1.0))
@@ -63,20 +66,26 @@ def test_dense_hessian_is_symmetric_and_both_norm_methods_find_its_spectral_norm
     be, model, x, y = _model(3, scheme)
     H = dense_hessian(model, x, y, np)
     np.testing.assert_allclose(H, np.swapaxes(H, 1, 2), atol=1e-10 * np.abs(H).max())
-    exact = np.abs(np.linalg.eigvalsh(H)).max(axis=1)
+    mags = np.sort(np.abs(np.linalg.eigvalsh(H)), axis=1)
+    exact = mags[:, -1]
     lan = lanczos_norm(be, model, x, y, tol=1e-10)
-    pm = power_method(be, model, x, y, tol=1e-9, max_iter=20000)
+    tol = 1e-9
+    pm = power_method(be, model, x, y, tol=tol, max_iter=20000)
     assert lan["converged"] and pm["converged"]
     np.testing.assert_allclose(lan["norm"], exact, rtol=1e-6)
-    np.testing.assert_allclose(pm["norm"], exact, rtol=1e-3)
+    # ||H v_k|| converges geometrically with rate q = (|l_2|/|l_1|)^2; stopped when a step
+    # changes it by < tol, the remaining error is below tol q / (1 - q) (x10 for the
+    # pre-asymptotic steps)
+    q = (mags[:, -2] / exact) ** 2
+    assert np.all(np.abs(pm["norm"] / exact - 1) <= 10 * tol * q / (1 - q) + 1e-12)
 
 
 def test_zeroinit_network_is_the_uniform_classifier():
     be, model, x, y = _model(1, "zeroinit", perturb=False)
     loss, grads = loss_and_grad(model, x, y, np)
     np.testing.assert_allclose(loss, np.log(3))
-    # the last branch layers get no gradient at a zero classifier, the classifier does
-    assert all(float(np.abs(g).max()) == 0 for g in grads[:-1] if g.shape[-2:] == (4, 4))
+    # the zero classifier passes no gradient back: only the classifier itself gets one
+    assert all(float(np.abs(g).max()) == 0 for g in grads[:-1])
     assert float(np.abs(grads[-1]).max()) > 0
 
 

@@ -100,15 +100,15 @@ CLAIMS = (
           f"||H||(64) / ||H||(10) small (read: within [1/{T.SMALL_RATIO:g}, {T.SMALL_RATIO:g}]); {SYNTH}",
           "approximation", H, T.table1_measure, T.judge_ratio, {"scheme": "zeroinit", "band": "small"},
           (Mutation("the same claim for LSUV", {"scheme": "lsuv"}),), slow=True, monte_carlo=True,
-          note="The scalar multipliers and biases are what make the ratio exceed 1 here: ZeroInit's weights alone (scheme "
-               "zeroinit_weights in the details) leave the norm unchanged with depth."),
+          note="To see what ZeroInit's scalar multipliers and biases contribute, compare scheme zeroinit_weights "
+               "(ZeroInit's weights alone) in the details table."),
     Claim("zeroinit2019.table1.batchnorm_small", P, "Sec. 4.1 and Table 1, BatchNorm row",
           f"BatchNorm keeps ||H||(64) / ||H||(10) small (read: within [1/{T.SMALL_RATIO:g}, {T.SMALL_RATIO:g}]); "
           f"{SYNTH}, full-batch statistics as in the paper", "approximation", I, T.table1_measure, T.judge_ratio,
           {"scheme": "batchnorm", "band": "small"}, (Mutation("the same claim for the baseline", {"scheme": "baseline"}, F),),
           slow=True, monte_carlo=True,
-          note="Recorded inconclusive: the ratio's interval straddles the band edge 3 at the default 32 networks per "
-               "depth. The paper's own SVHN ratio, 2.25 +- 0.36, is near that edge too."),
+          note="Recorded inconclusive: at the default number of networks the ratio's interval straddles the band edge. "
+               "The paper's own SVHN ratio, 2.25 +- 0.36, is near that edge too."),
     Claim("zeroinit2019.table1.lsuv_depth_affected", P, "Sec. 4.1 and Table 1, LSUV row",
           "LSUV prevents exponential growth of ||H|| but is significantly affected by depth (read: ratio in "
           f"[{T.SMALL_RATIO:g}, {T.LARGE_RATIO:g}]); {SYNTH}", "approximation", H, T.table1_measure, T.judge_ratio,
@@ -126,8 +126,9 @@ CLAIMS = (
           "linear scaling of the variance: Var[x_l] - Var[x_0] ~ l", "approximation", I, Q.lsuv_measure, Q.judge_lsuv,
           {"quantity": "stream", "exponent": 1.0}, (Mutation("quadratic growth", {"exponent": 2.0}, F),),
           slow=True, monte_carlo=True,
-          note="Recorded inconclusive: the per-network exponent is centred on the claim but the default 48 networks "
-               "resolve it only to about +-0.12, against the 0.05 used for every exponent of this paper."),
+          note="Recorded inconclusive: the per-network exponents scatter (each network's stream variance is a random "
+               "walk), so the default number of networks cannot resolve the exponent to the 0.05 used for every "
+               "exponent of this paper; see the resolution line."),
     Claim("zeroinit2019.related.lsuv_weight_variance_printed", P, "Sec. 6 (related work), LSUV",
           "LSUV leads the variance of the parameters at depth l to Var[W_l] = O(1/l), read for every weight matrix "
           "of block l (here: the branch's second layer)", "approximation", F, Q.lsuv_measure, Q.judge_lsuv,

@@ -88,8 +88,8 @@ def judge_ratio(m, ctx, scheme: str, band: str) -> Evidence:
     margin = min(min(abs(lo - math.log(e)), abs(hi - math.log(e))) for e in edges)
     return Evidence(
         verdict=verdict, measured=measured, expected=f"ratio in [{lo_b:.3g}, {hi_b:.3g}]",
-        margin=margin if verdict != Verdict.INCONCLUSIVE else -margin,
-        margin_unit="nats between the ratio's interval and the nearest band edge",
+        margin=margin if verdict == Verdict.HOLDS else -margin,
+        margin_unit="nats from the ratio's interval to the nearest band edge (negative unless it holds)",
         method=f"{m['networks']} networks per scheme and depth (dense pre-activation ResNets, width {WIDTH}, "
                f"3 vs 30 blocks, batch {BATCH} of N(0, I) inputs, random labels over {CLASSES} classes), ||H||_2 by "
                f"Lanczos on exact Hessian-vector products (tolerance {TOL}, at most {m['max_iterations']} products); "

@@ -47,7 +47,7 @@ def lsuv_measure(ctx, networks: int = 48) -> dict:
             break
         x = layer.forward(x, None, None, xp)[0]
         var_x.append(xp.var(x, axis=(1, 2)))
-        first, second = (p for p in layer.params)
+        first, second = layer.params  # the lsuv branch: Linear, ReLU, Linear
         w1.append(xp.var(first, axis=(1, 2)))
         w2.append(xp.var(second, axis=(1, 2)))
     return {"var_x": to_host(xp.stack(var_x, 1)), "var_w1": to_host(xp.stack(w1, 1)),
