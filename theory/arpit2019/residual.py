@@ -70,8 +70,13 @@ def smallest_b_where_h1_factor_reaches(level) -> int:
 def squared_factor(B: int, half: bool = False, shift: int = 0):
     """(1+1/B)^(B-shift) as an exact sympy rational, or its square root if ``half``."""
     B = check_int("B", B, low=1)
-    v = sp.Rational(B + 1, B) ** (B - shift)
-    return sp.sqrt(v) if half else v
+    base, power = sp.Rational(B + 1, B), B - shift
+    if not half:
+        return base**power
+    # sqrt(base^power) = base^(power // 2) sqrt(base)^(power % 2): the square root is
+    # taken of the small rational (B+1)/B only (sympy's sqrt of a rational with tens of
+    # thousands of digits runs primality tests on it for minutes).
+    return base ** (power // 2) * sp.sqrt(base) ** (power % 2)
 
 
 def interval_scan(n_max: int, lo: str, hi: str, exponent=lambda B: B, half: bool = False,
