@@ -1,10 +1,13 @@
-"""paperchecks.theory: exact evaluators, statistics and the claim catalogue.
+"""paperchecks.theory: the claims of four papers on deep-network initialization, each
+declared once as data and checked exactly (sympy, mpmath at two precisions, interval
+arithmetic) or by sequential Monte Carlo with stated statistics.
 
 Run ``pytest theory`` for one verdict per claim, ``python -m theory report`` to
-regenerate paper_checks.md/.json.
+regenerate paper_checks.md/.json, ``python -m theory check ID`` for one claim.
+Papers are discovered: each sub-package with a ``PAPER`` declaration is one.
 """
-from .evidence import Claim, Context, Evidence, Mutation, PAPERS, Verdict
-from .catalogue import CLAIMS, evaluate, get, ids, measure, monte_carlo_count
+from .core import (Claim, Evidence, JudgeContext, Mutation, Paper, RunContext, Sampling, Verdict, claims, evaluate,
+                   get, ids, papers)
 
-__all__ = ["Claim", "Context", "Evidence", "Mutation", "PAPERS", "Verdict",
-           "CLAIMS", "evaluate", "get", "ids", "measure", "monte_carlo_count"]
+__all__ = ["Claim", "Evidence", "JudgeContext", "Mutation", "Paper", "RunContext", "Sampling", "Verdict", "claims",
+           "evaluate", "get", "ids", "papers"]

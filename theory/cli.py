@@ -1,42 +1,118 @@
-"""Command line: ``python -m theory report|list|check ID`` (also ``paperchecks``)."""
+"""Command line: ``python -m theory list|check|report|calibrate`` (also ``paperchecks``).
+
+- ``list [--paper KEY] [--verdict V]``: claim ids with their recorded verdicts;
+- ``check ID [--json]``: run one claim and print its evidence (the same text as a
+  failing pytest item), or JSON for machines;
+- ``report [--paper KEY | --claim ID ...] [--out DIR] [--workers N | --scheduler ADDR]``:
+  regenerate paper_checks.md/.json (one paper or some claims merged into the existing report);
+- ``calibrate [--reseeds N]``: measure every judge's false-alarm rate and power on
+  synthetic data with known truth (writes calibration.json, read by the report).
+
+Bad input (an unknown claim id, paper or verdict, a scale <= 0 or NaN, a negative seed)
+gives a one-line error and exit status 2.
+"""
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from .evidence import Context
+from .core.context import BACKENDS, DEFAULT_SEED, OptionError, RunContext
+from .core.verdicts import Verdict
+
+_OPTION = {"seed": "--seed", "scale": "--mc-scale", "backend": "--backend"}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit status 2
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="paperchecks", description="Claims checker for deep-network initialization theory.")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of every Monte-Carlo draw (>= 0)")
+    p.add_argument("--mc-scale", type=float, default=1.0, help="multiply every Monte-Carlo sample budget (> 0)")
+    p.add_argument("--backend", default="numpy", choices=BACKENDS)
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    ls = sub.add_parser("list", help="claim ids with their recorded verdicts")
+    ls.add_argument("--paper", help="only this paper's claims")
+    ls.add_argument("--verdict", choices=[v.value for v in Verdict], help="only claims with this recorded verdict")
+    c = sub.add_parser("check", help="run one claim and print its evidence")
+    c.add_argument("claim_id")
+    c.add_argument("--json", action="store_true", help="print the evidence as JSON")
+    r = sub.add_parser("report", help="regenerate paper_checks.md and paper_checks.json")
+    r.add_argument("--out", default=".", help="directory of the report (default: here)")
+    which = r.add_mutually_exclusive_group()
+    which.add_argument("--paper", help="re-evaluate only this paper and merge it into the existing report")
+    which.add_argument("--claim", action="append", metavar="ID", help="re-evaluate only this claim (repeatable)")
+    where = r.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, help="draw Monte-Carlo blocks on a local Dask cluster of N workers")
+    where.add_argument("--scheduler", help="draw Monte-Carlo blocks on the Dask scheduler at this address")
+    r.add_argument("--no-plots", action="store_true", help="skip the evidence plots")
+    k = sub.add_parser("calibrate", help="measure the judges' false-alarm rates and power (writes calibration.json)")
+    k.add_argument("--reseeds", type=int, default=None, help="reseeds per judge and truth (default: the suite's)")
+    k.add_argument("--out", default=".", help="directory of calibration.json (default: here)")
+    return p
+
+
+def _fail(message: str) -> int:
+    print(f"paperchecks: error: {message}", file=sys.stderr)
+    return 2
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="paperchecks", description=__doc__)
-    p.add_argument("--seed", type=int, default=Context.seed)
-    p.add_argument("--mc-scale", type=float, default=1.0)
-    p.add_argument("--backend", default="numpy", choices=("numpy", "cupy"))
-    sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("report", help="regenerate paper_checks.md and paper_checks.json")
-    r.add_argument("--out", default=".")
-    r.add_argument("--refresh", action="append", metavar="CLAIM_ID",
-                   help="re-evaluate only this claim (repeatable) and merge it into the existing report, whose "
-                        "context (seed, scale, backend) must match; the Monte-Carlo claim count must be unchanged")
-    sub.add_parser("list", help="list claim ids with their recorded verdicts")
-    c = sub.add_parser("check", help="run one claim and print its evidence")
-    c.add_argument("claim_id")
-    a = p.parse_args(argv)
-    ctx = Context(seed=a.seed, scale=a.mc_scale, backend=a.backend)
-    from . import catalogue, report
+    a = _parser().parse_args(argv)
+    try:
+        ctx = RunContext(seed=a.seed, scale=a.mc_scale, backend=a.backend)
+    except OptionError as e:
+        return _fail(str(e).replace(e.option, _OPTION.get(e.option, e.option), 1))
+    from .core import registry
 
-    if a.cmd == "list":
-        for cl in catalogue.CLAIMS:
-            print(f"{cl.id:45s} {cl.verdict.value}")
-    elif a.cmd == "check":
-        ev = catalogue.evaluate(catalogue.get(a.claim_id), ctx)
-        print(json.dumps(ev.to_json(), indent=1, default=str))
-    else:
-        recs = (report.refresh_report(a.out, a.refresh, ctx) if a.refresh else report.write_report(a.out, ctx))
-        bad = [x["id"] for x in recs if x["verdict"] != x["recorded_verdict"]]
-        print(f"{len(recs)} claims; {len(bad)} differ from the recorded verdict: {bad}")
-        return 1 if bad else 0
+    try:
+        if a.cmd == "list":
+            return _list(a, registry)
+        if a.cmd == "check":
+            return _check(a, ctx, registry)
+        if a.cmd == "calibrate":
+            from .calibration import run_calibration
+
+            run_calibration(a.out, reseeds=a.reseeds)
+            return 0
+        return _report(a, ctx, registry)
+    except (registry.UnknownClaimError, registry.UnknownPaperError) as e:
+        return _fail(str(e))
+
+
+def _list(a, registry) -> int:
+    chosen = registry.claims(a.paper) if a.paper else registry.claims()
+    for c in chosen:
+        if a.verdict is None or c.recorded.value == a.verdict:
+            print(f"{c.id:55s} {c.recorded.value}")
     return 0
+
+
+def _check(a, ctx, registry) -> int:
+    from .core import evaluate, render_evidence
+
+    claim = registry.get(a.claim_id)
+    ev = evaluate(claim, ctx)
+    print(json.dumps(ev.to_json(), indent=1) if a.json else render_evidence(claim, ev))
+    return 0
+
+
+def _report(a, ctx, registry) -> int:
+    from . import report
+    from .parallel import block_executor
+
+    if a.paper:
+        registry.paper(a.paper)
+    for cid in a.claim or ():
+        registry.get(cid)
+    with block_executor(workers=a.workers, scheduler=a.scheduler):
+        recs = report.write_report(a.out, ctx, paper=a.paper, claim_ids=a.claim, plots=not a.no_plots)
+    bad = [x["id"] for x in recs if x["verdict"] != x["recorded_verdict"]]
+    print(f"{len(recs)} claims; {len(bad)} differ from the recorded verdict{': ' + ', '.join(bad) if bad else ''}")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,43 +1,98 @@
-"""pytest plugin: one test item per catalogued claim, collected from
-``theory/catalogue.py``. An item passes when the check's verdict equals the verdict
-recorded in the catalogue; a failure reads like a referee's note.
+"""pytest plugin: one test item per catalogued claim, whose status is the paper's verdict.
 
-Options (declared here, loaded from the root conftest):
-``--paperchecks-seed`` (default seed of every Monte-Carlo draw), ``--mc-scale``
-(multiplies Monte-Carlo sample sizes), ``--backend`` (numpy or cupy).
+Each item reports its verdict as its status: ``H`` holds, ``h`` holds approximately,
+``X`` fails as printed (a discrepancy in the paper, confirmed), ``?`` inconclusive
+(``-v`` prints the words). An item *fails* only when the check's verdict differs from
+the verdict recorded in the catalogue (a moved verdict is news: the failure text reads
+like a referee's note); a move from ``inconclusive`` to a decided verdict (e.g. under a
+larger ``--mc-scale``) passes. The terminal summary lists every claim that fails as
+printed, one line each, with its corrected claim's verdict, then the inconclusive ones.
+
+Exit status: 0 when every verdict equals its recorded one or moves from inconclusive
+to decided; 1 otherwise; with ``--paperchecks-strict``, also 1 when any claim fails as
+printed (an author checking their own paper). Bad option values end the run with a
+one-line usage error (exit status 4).
+
+Options (declared here, loaded from the root conftest): ``--paperchecks-seed``,
+``--mc-scale``, ``--backend``, ``--paperchecks-strict``.
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from .evidence import Context, Verdict
+from .core.claims import CLAIM_FILE
+from .core.context import DEFAULT_SEED, OptionError, RunContext
+from .core.verdicts import Verdict
+
+_OPTION = {"seed": "--paperchecks-seed", "scale": "--mc-scale", "backend": "--backend"}
+_STATUS = {
+    Verdict.HOLDS: ("holds", "H", "HOLDS"),
+    Verdict.HOLDS_APPROXIMATELY: ("holds approximately", "h", "HOLDS APPROXIMATELY"),
+    Verdict.FAILS: ("fail as printed", "X", "FAILS AS PRINTED"),
+    Verdict.INCONCLUSIVE: ("inconclusive", "?", "INCONCLUSIVE"),
+}
+
+
+def _float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise pytest.UsageError(f"--mc-scale must be a finite number > 0, got {text!r}") from None
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise pytest.UsageError(f"--paperchecks-seed must be a non-negative integer, got {text!r}") from None
 
 
 def pytest_addoption(parser):
     g = parser.getgroup("paperchecks")
-    g.addoption("--paperchecks-seed", type=int, default=Context.seed, help="seed of the Monte-Carlo draws")
-    g.addoption("--mc-scale", type=float, default=1.0, help="multiply Monte-Carlo sample sizes")
-    g.addoption("--backend", default="numpy", choices=("numpy", "cupy"), help="array backend of the simulators")
+    g.addoption("--paperchecks-seed", default=str(DEFAULT_SEED),
+                help=f"seed of every Monte-Carlo draw (non-negative integer, default {DEFAULT_SEED})")
+    g.addoption("--mc-scale", default="1.0", help="multiply every Monte-Carlo sample budget (> 0, default 1)")
+    g.addoption("--backend", default="numpy", help="array backend of the simulators: numpy (default) or cupy")
+    g.addoption("--paperchecks-strict", action="store_true",
+                help="exit non-zero when any claim fails as printed (for authors checking their own paper)")
 
 
-def context_from(config) -> Context:
-    return Context(seed=config.getoption("--paperchecks-seed"), scale=config.getoption("--mc-scale"),
-                   backend=config.getoption("--backend"))
+def context_from(config) -> RunContext:
+    """The run settings given on the command line (cached on the config)."""
+    ctx = getattr(config, "_paperchecks_ctx", None)
+    if ctx is None:
+        try:
+            ctx = RunContext(seed=_int(config.getoption("--paperchecks-seed")),
+                             scale=_float(config.getoption("--mc-scale")), backend=config.getoption("--backend"))
+        except OptionError as e:
+            option = _OPTION.get(e.option, e.option)
+            raise pytest.UsageError(str(e).replace(e.option, option, 1)) from None
+        config._paperchecks_ctx = ctx
+    return ctx
+
+
+def pytest_configure(config):
+    context_from(config)  # validate the options before anything runs
+    from .core.registry import papers
+
+    for p in papers():
+        config.addinivalue_line("markers", f"{p.key}: claims of {p.reference}")
+    config.addinivalue_line("markers", "slow: long fidelity checks (left out by -m 'not slow')")
+    config.addinivalue_line("markers", "gpu: needs CuPy and a CUDA device (skipped cleanly otherwise)")
+    config.pluginmanager.register(VerdictLog(config), "paperchecks-verdicts")
 
 
 def pytest_collect_file(file_path, parent):
-    if file_path.name == "catalogue.py" and file_path.parent.name == "theory":
+    if file_path.as_posix().endswith(CLAIM_FILE):
         return ClaimFile.from_parent(parent, path=file_path)
     return None
 
 
 class ClaimFile(pytest.File):
     def collect(self):
-        from .catalogue import CLAIMS
+        from .core.registry import claims
 
-        for claim in CLAIMS:
+        for claim in claims():
             item = ClaimItem.from_parent(self, name=claim.id, claim=claim)
             item.add_marker(getattr(pytest.mark, claim.paper))
             if claim.slow:
@@ -51,39 +106,95 @@ class ClaimMismatch(Exception):
         self.claim, self.evidence = claim, evidence
 
 
+def agrees(recorded: Verdict, found: Verdict) -> bool:
+    """A run agrees with the catalogue when the verdict is the recorded one, or the
+    recorded one was inconclusive and the run decided it."""
+    return found == recorded or (recorded == Verdict.INCONCLUSIVE and found != Verdict.INCONCLUSIVE)
+
+
 class ClaimItem(pytest.Item):
     def __init__(self, *, claim, **kwargs):
         super().__init__(**kwargs)
         self.claim = claim
 
     def runtest(self):
-        from .catalogue import evaluate
+        from .core.render import one_line
+        from .core.runner import evaluate
 
         ev = evaluate(self.claim, context_from(self.config))
-        self.user_properties.append(("verdict", ev.verdict.value))
-        if ev.verdict != self.claim.verdict:
+        self.user_properties += [("claim", self.claim.id), ("verdict", ev.verdict.value),
+                                 ("line", one_line(self.claim, ev)), ("settle", ev.settle or ev.resolution)]
+        if not agrees(self.claim.recorded, ev.verdict):
             raise ClaimMismatch(self.claim, ev)
 
     def repr_failure(self, excinfo):
         if not isinstance(excinfo.value, ClaimMismatch):
             return super().repr_failure(excinfo)
+        from .core.render import render_evidence
+
         c, ev = excinfo.value.claim, excinfo.value.evidence
-        lines = [
-            f"Claim {c.id} ({c.paper}, {c.where})",
-            f"  Statement: {c.statement}",
-            f"  Recorded verdict: {c.verdict.value}; this run: {ev.verdict.value}",
-            f"  Measured: {json.dumps(ev.to_json()['measured'])}",
-            f"  Expected: {json.dumps(ev.to_json()['expected'])}",
-            f"  Margin: {ev.margin} ({ev.margin_unit})",
-            f"  Method: {ev.method}",
-            f"  Resolution: {ev.resolution}",
-        ]
-        if ev.counterexample is not None:
-            lines.append(f"  Counterexample: {json.dumps(ev.to_json()['counterexample'])}")
+        lines = render_evidence(c, ev).split("\n")
         if ev.verdict == Verdict.INCONCLUSIVE:
-            lines.append("  The check could not resolve the required deviation: rerun with a larger --mc-scale.")
-        lines.append(f"  Rerun: {c.rerun}")
-        return "\n".join(lines)
+            why = "  The check could not decide" + (" at this budget (see 'To settle')." if ev.settle else ".")
+        else:
+            why = (f"  The verdict moved from {c.recorded.words} to {ev.verdict.words}: if the code is right, "
+                   "record the new verdict in the catalogue and regenerate the report.")
+        return "\n".join(lines[:-1] + [why, lines[-1]])
 
     def reportinfo(self):
         return self.path, None, f"claim {self.claim.id}"
+
+
+def _props(report) -> dict:
+    return dict(getattr(report, "user_properties", ()) or ())
+
+
+def pytest_report_teststatus(report, config):
+    if report.when != "call" or not report.passed:
+        return None
+    verdict = _props(report).get("verdict")
+    if verdict is None:
+        return None
+    return _STATUS[Verdict(verdict)]
+
+
+class VerdictLog:
+    """Collects the verdicts of the session (on the controller under xdist)."""
+
+    def __init__(self, config):
+        self.config = config
+        self.found: dict = {}
+
+    def pytest_runtest_logreport(self, report):
+        props = _props(report)
+        if report.when == "call" and "verdict" in props:
+            self.found[props["claim"]] = props
+
+    def pytest_terminal_summary(self, terminalreporter):
+        from .core.registry import claims
+
+        if not self.found:
+            return
+        by_id = {c.id: c for c in claims()}
+        corrected_by = {c.corrects: c.id for c in by_id.values() if c.corrects}
+        tr = terminalreporter
+        failing = [p for i, p in self.found.items() if p["verdict"] == "fails"]
+        if failing:
+            tr.write_sep("=", f"claims that fail as printed ({len(failing)})")
+            for p in failing:
+                fix = corrected_by.get(p["claim"])
+                fix_text = ("no corrected claim in the catalogue" if fix is None else
+                            f"corrected: {fix} {self.found[fix]['verdict'].replace('_', ' ')}" if fix in self.found
+                            else f"corrected: {fix} (not run in this session)")
+                tr.write_line(f"{p['line']}; {fix_text}")
+        unsure = [p for p in self.found.values() if p["verdict"] == "inconclusive"]
+        if unsure:
+            tr.write_sep("=", f"inconclusive claims ({len(unsure)})")
+            for p in unsure:
+                tr.write_line(f"{p['claim']}: {p['settle']}")
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session, exitstatus):
+        if self.config.getoption("--paperchecks-strict") and session.exitstatus == 0 and any(
+                p["verdict"] == "fails" for p in self.found.values()):
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED

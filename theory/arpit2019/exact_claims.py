@@ -10,7 +10,7 @@ import math
 import mpmath
 import sympy as sp
 
-from ..judging import judge_exact
+from ..judges import judge_exact
 from . import residual, sphere
 
 __all__ = [
@@ -22,10 +22,6 @@ __all__ = [
 N_GRID = tuple(sorted(set(range(2, 201)) | {int(round(10 ** (2.3 + 3.7 * i / 59))) for i in range(60)}))
 
 
-def _precisions(ctx):
-    return (ctx.dps, ctx.dps + 20)
-
-
 def kn_measure(ctx) -> dict:
     """K_n for each place and reading: sympy forms for n = 2k and 2k+1, and values
     on ``N_GRID`` at two precisions."""
@@ -33,7 +29,7 @@ def kn_measure(ctx) -> dict:
     for place in sphere.PLACES:
         for reading in sphere.READINGS:
             sym = {p: sphere.kn_symbolic(place, reading, p) for p in ("even", "odd")}
-            vals = {d: [sphere.kn(n, place, reading, dps=d) for n in N_GRID] for d in _precisions(ctx)}
+            vals = {d: [sphere.kn(n, place, reading, dps=d) for n in N_GRID] for d in ctx.precisions}
             out[(place, reading)] = {"symbolic": sym, "values": vals}
     return out
 
@@ -47,7 +43,7 @@ def judge_kn(m, ctx, place: str, reading: str, value=1):
         diff = sp.simplify(expr - value)
         checks.append({"label": f"sympy, n {parity}", "ok": diff == 0, "measured": str(expr),
                        "expected": str(value)})
-    lo, hi = _precisions(ctx)
+    lo, hi = ctx.precisions
     vlo, vhi = rec["values"][lo], rec["values"][hi]
     with mpmath.workdps(hi + 10):
         tol = mpmath.mpf(10) ** (-(lo - 5))
@@ -69,7 +65,7 @@ def proof_measure(ctx) -> dict:
     """Steps of the appendix proof of Theorem 5 for n = 2..40, at two precisions."""
     ns = range(2, 41)
     out = {"eq22_residual": sphere.eq22_residual(), "n": list(ns)}
-    for d in _precisions(ctx):
+    for d in ctx.precisions:
         with mpmath.workdps(d + 10):
             out[d] = _proof_values(ns, d)
     return out
@@ -97,7 +93,7 @@ def judge_wallis(m, ctx, factor=1):
     """Eq. 22 (reduction formula, symbolic n) and Eq. 23-28 (Wallis products)."""
     checks = [{"label": "Eq. 22: d/dθ(RHS) - sin^n (sympy, symbolic n)", "ok": m["eq22_residual"] == 0,
                "measured": str(m["eq22_residual"]), "expected": "0"}]
-    for d in _precisions(ctx):
+    for d in ctx.precisions:
         bad = []
         with mpmath.workdps(d + 10):
             for k in range(1, 42):
@@ -118,7 +114,7 @@ def judge_eq18(m, ctx, variant: str = "printed"):
     (the value Eq. 17 needs). ``variant="printed"`` tries both readings of S_n with
     sin^{n-1}; ``"corrected"`` uses (S_{n-1}/S_n) sin^{n-2} with S_n the sphere in R^n."""
     checks = []
-    for d in _precisions(ctx):
+    for d in ctx.precisions:
         for i, n in enumerate(m["n"]):
             with mpmath.workdps(d + 10):
                 target = mpmath.mpf(1) / (2 * n)
@@ -145,7 +141,7 @@ def judge_eq29(m, ctx, variant: str = "printed"):
     """Eq. 29: integral_0^{pi/2} sin^{n-1} - sin^{n+1} equals the printed (or corrected) form."""
     key = "eq29_printed" if variant == "printed" else "eq29_corrected"
     checks = []
-    for d in _precisions(ctx):
+    for d in ctx.precisions:
         bad = [(n, lhs, rhs) for n, lhs, rhs in zip(m["n"], m[d]["lhs29"], m[d][key]) if not _close(lhs, rhs, d)]
         checks.append({"label": f"n = 2..40 at {d} digits", "ok": not bad,
                        "measured": mpmath.nstr(bad[0][2], 15) if bad else "all match",

@@ -1,0 +1,69 @@
+"""The sequential runner: blocks are the same however they are drawn, looks stop at
+the first decided verdict, the budget ends the loop, executors give the same data."""
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from theory.core import (Block, Claim, Evidence, Mutation, Row, RunContext, Sampling, Verdict, clear_caches, evaluate,
+                         samples, set_executor)
+from theory.stats import mean_equals
+
+
+def _draw(ctx, block):
+    be = ctx.stream("tests.runner", block)
+    return Block((Row({"k": 0}, {"x": np.asarray(be.normal((50,)) + 1.0)}),))
+
+
+SAMPLING = Sampling(draw=_draw, first=1, budget=64)
+
+
+def _judge(m, ctx, target=1.0, tol=0.2):
+    t = mean_equals(m.row(k=0)["x"], target, ctx.alpha, tol)
+    return Evidence(t.verdict, t.estimate, target, "test", t.resolution, shortfall=None)
+
+
+def _claim(**kw):
+    return Claim(id="tests.runner", where="-", statement="E x = 1", kind="identity", recorded=Verdict.HOLDS,
+                 measure=SAMPLING, judge=_judge, mutations=(Mutation("2", {"target": 2.0}),), **kw)
+
+
+def test_blocks_do_not_depend_on_how_they_are_drawn():
+    clear_caches()
+    ctx = RunContext(seed=5)
+    all_at_once = samples(SAMPLING, ctx, 4).row(k=0)["x"]
+    clear_caches()
+    samples(SAMPLING, ctx, 1)
+    samples(SAMPLING, ctx, 3)
+    assert np.array_equal(samples(SAMPLING, ctx, 4).row(k=0)["x"], all_at_once)
+
+
+def test_executor_gives_the_same_blocks():
+    clear_caches()
+    ctx = RunContext(seed=6)
+    serial = samples(SAMPLING, ctx, 6).row(k=0)["x"]
+    clear_caches()
+    with ThreadPoolExecutor(2) as pool:
+        set_executor(pool)
+        try:
+            parallel = samples(SAMPLING, ctx, 6).row(k=0)["x"]
+        finally:
+            set_executor(None)
+    assert np.array_equal(serial, parallel)
+
+
+def test_sequential_looks_stop_when_decided():
+    clear_caches()
+    ev = evaluate(_claim(), RunContext(seed=7))
+    s = ev.sampling
+    assert ev.verdict == Verdict.HOLDS and s["stopped"] == "decided" and s["looks"] < s["planned_looks"]
+    assert s["alpha_per_look"] == pytest.approx(1e-6 / s["planned_looks"])
+    wrong = evaluate(_claim(), RunContext(seed=7), target=2.0)
+    assert wrong.verdict == Verdict.FAILS and wrong.sampling["looks"] == 1
+
+
+def test_budget_ends_an_undecidable_claim_with_a_hint():
+    clear_caches()
+    ev = evaluate(_claim(), RunContext(seed=8, scale=0.02), tol=1e-4)
+    assert ev.verdict == Verdict.INCONCLUSIVE and ev.sampling["stopped"] == "sample budget"
+    assert ev.settle

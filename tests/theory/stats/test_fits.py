@@ -1,0 +1,39 @@
+"""The one fitting helper: exact recovery, residual degrees of freedom under lack of fit."""
+import numpy as np
+import pytest
+from scipy import stats as st
+
+from theory.stats import limit, power_law, wls
+
+
+def test_power_law_recovers_the_exponent():
+    w = np.array([8, 16, 32, 64, 128.0])
+    fit = power_law(w, 3 * w**-0.5, 0.01 * 3 * w**-0.5, point_df=500)
+    lo, hi = fit.interval(1, 1e-6)
+    assert lo < -0.5 < hi < 0 and not fit.inflated and fit.quantile_df == 500
+
+
+def test_lack_of_fit_switches_to_residual_degrees_of_freedom():
+    x = np.arange(1, 7.0)
+    y = x**2  # a line does not fit
+    fit = wls(np.stack([np.ones_like(x), x], 1), y, np.full(6, 0.01))
+    assert fit.inflated and fit.residual_df == 4 and fit.quantile_df == 4
+    lo, hi = fit.interval(1, 0.05)
+    assert hi - fit.coef[1] == pytest.approx(st.t.isf(0.025, 4) * fit.se(1))
+
+
+def test_limit_extrapolation():
+    w = np.array([16, 32, 64, 128.0])
+    fit = limit(w, 2 + 3 / w, np.full(4, 1e-3), point_df=1000)
+    assert fit.coef[0] == pytest.approx(2) and fit.coef[1] == pytest.approx(3)
+
+
+def test_no_residual_freedom_is_marked_unchecked():
+    fit = wls(np.stack([np.ones(2), [1.0, 2.0]], 1), [1.0, 3.0], [0.1, 0.1])
+    assert fit.residual_df == 0 and not fit.checked
+
+
+@pytest.mark.parametrize("se", [[0.1, 0.0, 0.1], [0.1, np.nan, 0.1]])
+def test_bad_standard_errors_raise(se):
+    with pytest.raises(ValueError, match="se"):
+        wls(np.stack([np.ones(3), [1.0, 2, 3]], 1), [1.0, 2, 3], se)

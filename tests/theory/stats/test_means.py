@@ -1,0 +1,82 @@
+"""Student-t and Welch tests: the verdict rules, the degrees of freedom, the resolution."""
+import numpy as np
+import pytest
+from hypothesis import given
+from scipy import stats as st
+
+from theory.core import Verdict
+from theory.stats import (detectable_deviation, difference, estimate, inequality_verdict, mean_at_least, mean_at_most,
+                          mean_equals, variance_less)
+
+from ...strategies import seeds
+
+
+@given(seed=seeds)
+def test_true_mean_holds_when_resolved(seed):
+    x = np.random.default_rng(seed).exponential(size=20000)
+    assert mean_equals(x, 1.0, alpha=1e-6, tol=0.05).verdict == Verdict.HOLDS
+
+
+@given(seed=seeds)
+def test_deviation_of_twice_the_resolution_fails(seed):
+    x = np.random.default_rng(seed).normal(1.0, 1.0, size=10000)
+    res = detectable_deviation(0.01, 9999, 1e-6)
+    assert mean_equals(x + 2 * res, 1.0, alpha=1e-6, tol=0.5).verdict == Verdict.FAILS
+
+
+def test_coarse_resolution_is_inconclusive_not_holds():
+    x = np.random.default_rng(0).normal(1.0, 1.0, size=100)
+    assert mean_equals(x, 1.0, alpha=1e-6, tol=0.01).verdict == Verdict.INCONCLUSIVE
+
+
+def test_interval_uses_student_t_with_n_minus_1_degrees_of_freedom():
+    x = np.array([0.9, 1.1, 1.0, 1.2, 0.8])
+    e = estimate(x)
+    lo, hi = e.interval(0.05)
+    assert e.df == 4
+    assert hi - e.mean == pytest.approx(st.t.isf(0.025, 4) * x.std(ddof=1) / np.sqrt(5))
+
+
+def test_welch_degrees_of_freedom_match_scipy():
+    g = np.random.default_rng(1)
+    a, b = g.normal(0, 1, 12), g.normal(0, 3, 30)
+    d = difference(a, b)
+    assert d.df == pytest.approx(st.ttest_ind(a, b, equal_var=False).df)
+    assert d.mean == pytest.approx(a.mean() - b.mean())
+
+
+def test_detectable_deviation_has_the_stated_power():
+    se, df, alpha = 1.0, 20, 0.01
+    d = detectable_deviation(se, df, alpha)
+    crit = st.t.isf(alpha / 2, df)
+    assert st.nct.sf(crit, df, d / se) == pytest.approx(0.9, abs=1e-6)
+
+
+@pytest.mark.parametrize("lower,upper,bound,claim,expect", [
+    (0.1, 0.2, 0.5, "<=", "holds"), (0.6, 0.7, 0.5, "<=", "fails"), (0.4, 0.6, 0.5, "<=", "inconclusive"),
+    (0.6, 0.7, 0.5, ">", "holds"), (0.1, 0.2, 0.5, ">", "fails"), (0.4, 0.6, 0.5, ">=", "inconclusive"),
+])
+def test_inequality_verdicts(lower, upper, bound, claim, expect):
+    assert inequality_verdict(lower, upper, bound, claim).value == expect
+
+
+def test_bound_tests_reject_only_when_the_data_do():
+    g = np.random.default_rng(2)
+    x = g.normal(1.0, 0.1, 1000)
+    assert mean_at_most(x, 1.05, 1e-6).verdict == Verdict.HOLDS
+    assert mean_at_most(x, 0.9, 1e-6).verdict == Verdict.FAILS
+    assert mean_at_most(x, 1.0, 1e-6).verdict == Verdict.INCONCLUSIVE
+    assert mean_at_least(x, 0.95, 1e-6).verdict == Verdict.HOLDS
+
+
+def test_variance_comparison():
+    g = np.random.default_rng(3)
+    va, vb, _, v = variance_less(g.normal(0, 1, 5000), g.normal(0, 1.2, 5000), 1e-6)
+    assert va < vb and v == Verdict.HOLDS
+    assert variance_less(g.normal(0, 1.2, 5000), g.normal(0, 1, 5000), 1e-6)[3] == Verdict.FAILS
+
+
+@pytest.mark.parametrize("bad,message", [([1.0], "at least 2"), ([1.0, np.nan, 2.0], "finite")])
+def test_bad_samples_raise(bad, message):
+    with pytest.raises(ValueError, match=message):
+        estimate(bad)

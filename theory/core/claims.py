@@ -1,0 +1,122 @@
+"""The catalogue's data model: claims, their mutations, how Monte-Carlo claims sample,
+and papers.
+
+A claim is declared once, as data. Its check is split in two so that mutation tests
+are cheap: ``measure`` does the expensive work and is cached; ``judge(measurement,
+ctx, **params)`` compares it with the statement, whose constants are ``params``. A
+mutation is the same claim with other ``params`` and the verdict it must then get.
+
+``measure`` is either a function of the :class:`~theory.core.context.RunContext`
+(exact and deterministic checks) or a :class:`Sampling` (Monte-Carlo checks, judged
+sequentially on growing samples; see :mod:`theory.stats.sequential`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from ..stats.sequential import LookPlan, plan_looks
+from .verdicts import Verdict
+
+__all__ = ["KINDS", "Mutation", "Sampling", "Claim", "Paper", "CLAIM_FILE"]
+
+KINDS = ("identity", "inequality", "approximation", "empirical")
+#: The file pytest collects the claims from (the anchor of every claim's node id).
+CLAIM_FILE = "theory/catalogue.py"
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """A perturbed statement (``params`` overrides) and the verdict it must get."""
+
+    name: str
+    params: Mapping[str, Any]
+    expect: Verdict = Verdict.FAILS
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sampling:
+    """How a Monte-Carlo measurement grows: ``draw(ctx, block)`` returns block number
+    ``block`` (a :class:`~theory.core.records.Block`, its random streams named by the
+    block index); looks at ``first`` blocks, growing by ``growth`` up to ``budget``
+    blocks (both times ``--mc-scale``), and at most ``seconds`` of drawing (times
+    ``--mc-scale``). ``threads`` limits BLAS threads while drawing (None: unchanged)."""
+
+    draw: Callable[..., Any]
+    first: int
+    budget: int
+    growth: float = 2.0
+    seconds: float = 900.0
+    threads: int | None = None
+
+    def __post_init__(self):
+        plan_looks(self.first, self.budget, 1.0, self.growth)  # validates
+
+    def plan(self, scale: float) -> LookPlan:
+        return plan_looks(self.first, self.budget, scale, self.growth)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Claim:
+    """One statement of one paper and its check. ``recorded`` is the verdict the
+    catalogue expects (what the report last found); ``corrects`` names the printed
+    claim this one corrects."""
+
+    id: str
+    where: str
+    statement: str
+    kind: str
+    recorded: Verdict
+    measure: Callable[..., Any] | Sampling
+    judge: Callable[..., Any]
+    params: Mapping[str, Any] = field(default_factory=dict)
+    mutations: tuple = ()
+    corrects: str | None = None
+    slow: bool = False
+    note: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r} (claim {self.id})")
+        if "." not in self.id:
+            raise ValueError(f"id must be 'paper.name', got {self.id!r}")
+        if not isinstance(self.recorded, Verdict):
+            raise ValueError(f"recorded must be a Verdict, got {self.recorded!r} (claim {self.id})")
+        object.__setattr__(self, "mutations", tuple(self.mutations))
+
+    @property
+    def paper(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    @property
+    def monte_carlo(self) -> bool:
+        return isinstance(self.measure, Sampling)
+
+    @property
+    def node_id(self) -> str:
+        return f"{CLAIM_FILE}::{self.id}"
+
+    @property
+    def rerun(self) -> str:
+        """The command that reruns exactly this claim."""
+        return f'pytest "{self.node_id}"'
+
+
+@dataclass(frozen=True, kw_only=True)
+class Paper:
+    """One paper: its key (pytest marker, report section, claim-id prefix), reference,
+    transcription file (in ../shared/papers/), claims, statements left out (with why)
+    and coverage map (:mod:`theory.core.coverage`)."""
+
+    key: str
+    reference: str
+    text: str
+    claims: tuple
+    left_out: tuple = ()
+    coverage: tuple = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "claims", tuple(self.claims))
+        bad = [c.id for c in self.claims if c.paper != self.key]
+        if bad:
+            raise ValueError(f"claim ids of paper {self.key!r} must start with '{self.key}.', got {bad}")

@@ -1,0 +1,67 @@
+"""What a check found: the verdict and the numbers behind it.
+
+``margin`` is a signed distance to the decision boundary in ``margin_unit`` (negative
+unless the claim holds); ``resolution`` says what the check could detect;
+``informative`` is False when the check could not have failed where it ran (a bound
+above the quantity's largest possible value); ``shortfall`` is the
+resolution reached over the resolution the claim needs (above 1: underpowered);
+``settle`` says what would decide an inconclusive verdict; ``sampling`` (filled by the runner) records the sequential
+looks; ``plot`` holds the data of the claim's evidence plot.
+"""
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .verdicts import Verdict
+
+__all__ = ["Evidence", "jsonable"]
+
+
+@dataclass
+class Evidence:
+    verdict: Verdict
+    measured: Any
+    expected: Any
+    method: str
+    resolution: Any
+    margin: float | None = None
+    margin_unit: str = ""
+    counterexample: Any = None
+    details: list = field(default_factory=list)
+    informative: bool | None = None
+    shortfall: float | None = None
+    settle: str | None = None
+    sampling: dict | None = None
+    plot: dict | None = None
+
+    def to_json(self) -> dict:
+        return {k: jsonable(getattr(self, k)) for k in (
+            "verdict", "measured", "expected", "margin", "margin_unit", "method", "resolution", "counterexample",
+            "informative", "shortfall", "settle", "sampling", "details")}
+
+
+def jsonable(x):
+    """``x`` with numpy scalars, enums and non-finite floats made JSON-safe."""
+    if isinstance(x, dict):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return jsonable(x.tolist())
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        return x if math.isfinite(x) else str(x)
+    if isinstance(x, enum.Enum):
+        return x.value
+    if x is None or isinstance(x, (int, str)):
+        return x
+    return str(x)

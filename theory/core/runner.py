@@ -1,0 +1,119 @@
+"""Measure and judge: cached measurements, and the sequential loop of Monte-Carlo claims.
+
+Exact measurements are cached per (function, seed, backend, precision). Monte-Carlo
+blocks are cached per (draw function, seed, backend, precision) and grow on demand,
+so mutations and larger ``--mc-scale`` reuse what was drawn. Blocks can be drawn by
+any executor with a ``map`` method (a process pool, a Dask client's executor): block
+b's numbers depend only on (seed, b), so every executor gives the same data.
+"""
+from __future__ import annotations
+
+import math
+import time
+from contextlib import nullcontext
+
+from .claims import Claim, Sampling
+from .context import JudgeContext, RunContext
+from .evidence import Evidence
+from .records import Samples
+from .verdicts import DECIDED, Verdict
+
+__all__ = ["measure", "samples", "evaluate", "set_executor", "clear_caches"]
+
+_EXACT: dict = {}
+_BLOCKS: dict = {}
+_SECONDS: dict = {}
+_EXECUTOR = None
+
+
+def set_executor(executor) -> None:
+    """Draw Monte-Carlo blocks with ``executor.map(fn, *iterables)`` (None: in process)."""
+    global _EXECUTOR
+    _EXECUTOR = executor
+
+
+def clear_caches() -> None:
+    _EXACT.clear()
+    _BLOCKS.clear()
+    _SECONDS.clear()
+
+
+def _threads(n):
+    if n is None:
+        return nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(n)
+
+
+def measure(claim: Claim, ctx: RunContext):
+    """The measurement of an exact (non-sampling) claim, cached."""
+    if claim.monte_carlo:
+        raise ValueError(f"claim {claim.id} samples: use samples()")
+    key = (claim.measure, ctx.draw_key)
+    if key not in _EXACT:
+        _EXACT[key] = claim.measure(ctx)
+    return _EXACT[key]
+
+
+def _draw_one(draw, ctx: RunContext, block: int, threads):
+    with _threads(threads):
+        return draw(ctx, block)
+
+
+def samples(sampling: Sampling, ctx: RunContext, n_blocks: int) -> Samples:
+    """The first ``n_blocks`` blocks of ``sampling``'s measurement, drawing what is missing."""
+    key = (sampling.draw, ctx.draw_key)
+    have = _BLOCKS.setdefault(key, [])
+    missing = list(range(len(have), n_blocks))
+    if missing:
+        t0 = time.perf_counter()
+        if _EXECUTOR is None or len(missing) == 1:
+            new = [_draw_one(sampling.draw, ctx, b, sampling.threads) for b in missing]
+        else:
+            n = len(missing)
+            new = list(_EXECUTOR.map(_draw_one, [sampling.draw] * n, [ctx] * n, missing, [sampling.threads] * n))
+        have.extend(new)
+        _SECONDS[key] = _SECONDS.get(key, 0.0) + time.perf_counter() - t0
+    return Samples(have[:n_blocks])
+
+
+def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Evidence:
+    """Run a claim's check with ``params`` updated by ``overrides``; Monte-Carlo claims
+    are judged at each look of their schedule until the verdict is decided or the
+    budget (blocks or seconds) is spent."""
+    ctx = ctx or RunContext()
+    params = {**claim.params, **overrides}
+    if not claim.monte_carlo:
+        return claim.judge(measure(claim, ctx), JudgeContext.exact(ctx), **params)
+    sampling: Sampling = claim.measure
+    plan = sampling.plan(ctx.scale)
+    alpha = plan.alpha(ctx.claim_alpha)
+    key = (sampling.draw, ctx.draw_key)
+    seconds = sampling.seconds * ctx.scale
+    for look, n_blocks in enumerate(plan.blocks, start=1):
+        data = samples(sampling, ctx, n_blocks)
+        ev = claim.judge(data, JudgeContext(ctx, alpha, look, plan.looks), **params)
+        if ev.verdict in DECIDED:
+            stopped = "decided"
+            break
+        if _SECONDS.get(key, 0.0) > seconds and look < plan.looks:
+            stopped = "time budget"
+            break
+    else:
+        stopped = "sample budget"
+    ev.sampling = {"looks": look, "planned_looks": plan.looks, "blocks": n_blocks, "budget_blocks": plan.blocks[-1],
+                   "replicates_per_row": data.replicates, "alpha_per_look": alpha, "claim_alpha": ctx.claim_alpha,
+                   "stopped": stopped}
+    if ev.verdict == Verdict.INCONCLUSIVE and ev.settle is None:
+        ev.settle = _settle_hint(ev, ctx, stopped)
+    return ev
+
+
+def _settle_hint(ev: Evidence, ctx: RunContext, stopped: str) -> str:
+    if ev.shortfall is not None and ev.shortfall > 1 and math.isfinite(ev.shortfall):
+        scale = ctx.scale * ev.shortfall**2 * (ev.sampling["budget_blocks"] / ev.sampling["blocks"])
+        return (f"resolution {ev.shortfall:.2f} times coarser than needed after the {stopped}; about "
+                f"--mc-scale {math.ceil(scale * 1.2)} should settle it (sample size grows as the square)")
+    return (f"not settled after the {stopped}; the interval straddles the band edge at the needed resolution, so "
+            "the value may lie on the edge, where no sample size settles it")

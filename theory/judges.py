@@ -1,0 +1,267 @@
+"""Generic judges: turn measurements into Evidence with the statistics of
+:mod:`theory.stats`. Paper modules say what to compare; these decide how.
+
+Every judge receives the :class:`~theory.core.context.JudgeContext` of the look and
+splits its alpha over its rows (Bonferroni); none reads global state.
+
+- :func:`judge_means` - E[X] = target per row (identities in expectation);
+- :func:`judge_bounds` - E[X] <= bound (or >=) per row, with rows where the bound
+  cannot bite marked uninformative; no informative row, no ``holds``;
+- :func:`judge_exponent` - a fitted exponent equals a stated one (equivalence band);
+- :func:`judge_limit` - X_w -> target as width w -> infinity, from the limit of the
+  fitted mean(w) = c + a/w and, per network, the power-law decay of the RMS error;
+- :func:`judge_comparison` - E[a] > E[b] (or <) per row, Welch intervals;
+- :func:`judge_exact` - deterministic sub-checks (exact arithmetic, high precision).
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+import numpy as np
+
+from . import stats
+from .core.evidence import Evidence
+from .core.verdicts import Verdict, band_verdict, combine
+
+__all__ = ["judge_means", "judge_bounds", "judge_exponent", "judge_limit", "judge_comparison", "judge_exact",
+           "exponent_verdict", "mean_se"]
+
+H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
+
+
+def mean_se(x) -> tuple[float, float]:
+    """Mean and standard error of iid replicates."""
+    e = stats.estimate(x)
+    return e.mean, e.se
+
+
+def _labels(row, labels) -> dict:
+    return {k: row.labels[k] if hasattr(row, "labels") else row[k] for k in labels}
+
+
+def _shortfall(half_widths_over_tol) -> float | None:
+    vals = [v for v in half_widths_over_tol if math.isfinite(v)]
+    return max(vals) if vals else None
+
+
+def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tuple, tol: float, method: str, ctx,
+                relative: bool = True) -> Evidence:
+    """One test per row: is E[sample(row)] = target(row)? Fails when a row's two-sided
+    t-test rejects; holds when every row's interval lies within target +- tol (relative
+    to |target| unless ``relative`` is False)."""
+    alpha = ctx.split(len(rows))
+    tests = [(r, stats.mean_equals(sample(r), target(r), alpha, tol, relative)) for r in rows]
+    details = [t.row(**_labels(r, labels)) for r, t in tests]
+    verdict = combine(t.verdict for _, t in tests)
+    worst = max(tests, key=lambda rt: abs(rt[1].estimate - rt[1].target) / rt[1].se if rt[1].se else 0.0)[1]
+    crit = stats.t_quantile(alpha / 2, worst.df)
+    z = abs(worst.estimate - worst.target) / worst.se if worst.se else 0.0
+    failing = [d for d in details if d["verdict"] == "fails"]
+    half = [(t.interval[1] - t.interval[0]) / 2 / ((t.band[1] - t.band[0]) / 2 - abs(t.estimate - t.target))
+            if (t.band[1] - t.band[0]) / 2 > abs(t.estimate - t.target) else math.inf
+            for _, t in tests if t.verdict == INC]
+    return Evidence(
+        verdict=verdict,
+        measured={"mean": worst.estimate, "se": worst.se, "n": worst.n, "interval": list(worst.interval)},
+        expected=worst.target,
+        margin=crit - z,
+        margin_unit=f"standard errors to the rejection line |t| = {crit:.2f} (worst row)",
+        method=f"{method}; Student-t test and interval per row, alpha = {alpha:.2e} per row (Bonferroni)",
+        resolution=f"largest relative resolution {max(t.rel_resolution for _, t in tests):.2e} at power "
+                   f"{stats.POWER}; tolerance +-{tol:g}{' (relative)' if relative else ''}",
+        counterexample=failing[0] if failing else None,
+        details=details,
+        shortfall=_shortfall(half) if verdict == INC else None,
+        plot={"kind": "means", "rows": [{"label": ", ".join(f"{k}={d[k]}" for k in labels), "mean": d["mean"],
+                                         "interval": d["interval"], "target": d["target"], "band": d["band"]}
+                                        for d in details]},
+    )
+
+
+def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tuple, method: str, ctx,
+                 claim: str = "<=", attainable: Callable | None = None, what: str = "E[X]") -> Evidence:
+    """One one-sided test per row of E[sample(row)] <claim> bound(row). A row is
+    informative only if the bound is below the largest value the quantity can take
+    (``attainable(row)``; for ``>=`` claims, above the smallest); uninformative rows are
+    reported but cannot make the claim hold, and a claim with no informative row is
+    inconclusive."""
+    alpha = ctx.split(len(rows))
+    details, verdicts = [], []
+    for r in rows:
+        b = float(bound(r))
+        t = stats.mean_at_most(sample(r), b, alpha) if claim.startswith("<") else stats.mean_at_least(sample(r), b, alpha)
+        lim = None if attainable is None else float(attainable(r))
+        informative = lim is None or (b < lim if claim.startswith("<") else b > lim)
+        v = t.verdict if (informative or t.verdict == F) else INC
+        verdicts.append((v, informative))
+        details.append({**t.row(**_labels(r, labels)), "bound": b, "attainable": lim, "informative": informative,
+                        "margin_se": ((b - t.estimate) if claim.startswith("<") else (t.estimate - b)) / t.se
+                        if t.se else math.inf, "verdict": v.value})
+    informative = [d for d in details if d["informative"]]
+    vs = [v for v, inf in verdicts if inf or v == F]
+    verdict = combine(vs) if informative else (F if any(v == F for v, _ in verdicts) else INC)
+    pool = informative or details
+    worst = min(pool, key=lambda d: d["margin_se"])
+    crit = stats.t_quantile(alpha, worst["df"])
+    bad = [d for d in details if d["verdict"] == "fails"]
+    return Evidence(
+        verdict=verdict,
+        measured={k: worst[k] for k in (*labels, "mean", "se", "n")},
+        expected=f"{what} {claim} {worst['bound']:.6g}",
+        margin=worst["margin_se"] - crit,
+        margin_unit=f"standard errors beyond the one-sided line t = {crit:.2f} (worst informative row)",
+        method=f"{method}; one-sided Student-t per row, alpha = {alpha:.2e} per row (Bonferroni)",
+        resolution=f"{len(informative)} of {len(details)} rows informative (bound "
+                   f"{'below the largest' if claim.startswith('<') else 'above the smallest'} attainable value)",
+        counterexample=bad[0] if bad else None,
+        details=details,
+        informative=bool(informative),
+        settle=None if informative or verdict == F else "no row where the bound can bite: add settings where it does",
+        plot={"kind": "bounds", "claim": claim,
+              "rows": [{"label": ", ".join(f"{k}={d[k]}" for k in labels), "mean": d["mean"], "interval": d["interval"],
+                        "bound": d["bound"], "attainable": d["attainable"], "informative": d["informative"]}
+                       for d in details]},
+    )
+
+
+def exponent_verdict(lo: float, hi: float, claimed: float, tol: float, ok: Verdict = H) -> Verdict:
+    """A fitted exponent's interval [lo, hi] against the claimed exponent: fails when it
+    excludes it, ``ok`` when it lies within claimed +- tol, inconclusive otherwise."""
+    if not lo <= claimed <= hi:
+        return F
+    return band_verdict(lo, hi, claimed - tol, claimed + tol, ok)
+
+
+def judge_exponent(fits: Sequence[tuple[dict, stats.Fit]], index: int, claimed: float, tol: float, method: str,
+                   ctx, ok: Verdict = H, what: str = "exponent", plot: dict | None = None) -> Evidence:
+    """Per fit (labels, Fit): coefficient ``index`` equals ``claimed`` within +-tol."""
+    alpha = ctx.split(len(fits))
+    details, verdicts, shortfalls = [], [], []
+    for labels, fit in fits:
+        lo, hi = fit.interval(index, alpha)
+        v = exponent_verdict(lo, hi, claimed, tol, ok)
+        verdicts.append(v)
+        if v == INC:
+            room = tol - abs(fit.coef[index] - claimed)
+            shortfalls.append((hi - lo) / 2 / room if room > 0 else math.inf)
+        details.append({**labels, what: float(fit.coef[index]), "interval": [lo, hi], "claimed": claimed,
+                        **{k: v2 for k, v2 in fit.summary(index, alpha).items() if k not in ("estimate", "interval")},
+                        "verdict": v.value})
+    verdict = combine(verdicts, ok)
+    worst = max(details, key=lambda d: max(abs(d["interval"][0] - claimed), abs(d["interval"][1] - claimed)))
+    return Evidence(
+        verdict=verdict, measured={what: worst[what], "interval": worst["interval"]}, expected=claimed,
+        margin=min(min(claimed - d["interval"][0], d["interval"][1] - claimed) for d in details),
+        margin_unit=f"{what} units from the claimed value to the nearer interval end (negative: excluded)",
+        method=f"{method}; weighted least squares, interval at alpha = {alpha:.2e} per fit",
+        resolution=f"largest interval half-width {max((d['interval'][1] - d['interval'][0]) / 2 for d in details):.3g} "
+                   f"(tolerance +-{tol:g})",
+        counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details,
+        shortfall=_shortfall(shortfalls) if verdict == INC else None, plot=plot)
+
+
+def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: str, ctx,
+                error: str = "rms", width: str = "width", order: float = 1.0) -> Evidence:
+    """Asymptotic claim X_w -> target as the width w grows.
+
+    Two parts, alpha split between them: (i) the limit c of the fitted
+    mean(w) = c + a w^(-order) (one weighted least-squares helper, residual degrees of
+    freedom when the model does not fit); (ii) with ``error="rms"`` (each network
+    converges), the RMS error of single networks around ``target`` fitted as A w^p.
+    Fails when the limit's interval excludes ``target`` or the RMS exponent is shown
+    >= 0 (no decay); holds approximately when the limit's interval lies within
+    target +- tol*|target| and (for rms) the exponent's interval lies below 0;
+    inconclusive otherwise. ``error="mean"`` claims only the average converges.
+    """
+    alpha = ctx.split(2 if error == "rms" else 1)
+    widths, means, ses, rms, rms_se, dfs = [], [], [], [], [], []
+    for r in rows:
+        x = np.asarray(r[value], float)
+        e = stats.estimate(x)
+        widths.append(float(r.labels[width] if hasattr(r, "labels") else r[width]))
+        means.append(e.mean)
+        ses.append(e.se)
+        dfs.append(e.df)
+        sq = (x - target) ** 2
+        rms.append(math.sqrt(sq.mean()))
+        rms_se.append(sq.std(ddof=1) / math.sqrt(x.size) / (2 * rms[-1]) if rms[-1] > 0 else math.inf)
+    point_df = min(dfs)
+    fit = stats.limit(widths, means, ses, order, point_df)
+    c_lo, c_hi = fit.interval(0, alpha)
+    c = float(fit.coef[0])
+    band = (target - tol * abs(target), target + tol * abs(target))
+    parts = {"limit": band_verdict(c_lo, c_hi, *band, HA) if c_lo <= target <= c_hi else F}
+    efit = None
+    if error == "rms":
+        efit = stats.power_law(widths, rms, rms_se, point_df)
+        e_lo, e_hi = efit.interval(1, alpha)
+        parts["rms_decay"] = HA if e_hi < 0 else (F if e_lo >= 0 else INC)
+    verdict = combine(parts.values(), HA)
+    room = tol * abs(target) - abs(c - target)
+    shortfall = ((c_hi - c_lo) / 2 / room if room > 0 else math.inf) if parts["limit"] == INC else None
+    details = [{"width": w, "mean": m, "se": s, "rms_error": e} for w, m, s, e in zip(widths, means, ses, rms)]
+    measured = {"limit": c, "limit_interval": [c_lo, c_hi], **fit.summary(0, alpha)}
+    measured.pop("estimate"), measured.pop("interval")
+    if efit is not None:
+        measured.update({"rms_exponent": float(efit.coef[1]), "rms_exponent_interval": list(efit.interval(1, alpha))})
+    return Evidence(
+        verdict=verdict, measured=measured, expected=target,
+        margin=min(c - c_lo - abs(c - target), room) if parts["limit"] != F else -min(abs(c_lo - target), abs(c_hi - target)),
+        margin_unit="distance from the target to the nearer end of the limit's interval (negative: excluded)",
+        method=f"{method}; limit of mean(w) = c + a w^-{order:g} by weighted least squares over widths "
+               f"{[int(w) for w in widths]}" + ("; RMS error of single networks fitted as A w^p" if error == "rms" else "")
+               + f"; alpha = {alpha:.2e} per part",
+        resolution=f"limit interval half-width {(c_hi - c_lo) / 2:.3g} (tolerance +-{tol * abs(target):.3g}); parts: "
+                   + ", ".join(f"{k} {v.value}" for k, v in parts.items()),
+        counterexample=measured if verdict == F else None, details=details, shortfall=shortfall,
+        plot={"kind": "limit", "widths": widths, "means": means, "ses": ses, "target": target, "band": list(band),
+              "limit": c, "limit_interval": [c_lo, c_hi], "slope": float(fit.coef[1]), "order": order,
+              "rms": rms if error == "rms" else None,
+              "rms_exponent": None if efit is None else float(efit.coef[1])},
+    )
+
+
+def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, method: str, ctx,
+                     what: str = "difference") -> Evidence:
+    """Per (labels, a, b): E[a] - E[b] <claim> 0 (``>`` or ``<``), Welch intervals.
+    Holds when the one-sided limits show it, fails when they show the opposite."""
+    alpha = ctx.split(len(pairs))
+    details, verdicts = [], []
+    for labels, a, b in pairs:
+        d = stats.difference(a, b)
+        lo, hi = d.interval(alpha, sides=1)
+        v = stats.inequality_verdict(lo, hi, 0.0, claim)
+        verdicts.append(v)
+        details.append({**labels, what: d.mean, "se": d.se, "welch_df": d.df, "one_sided_limits": [lo, hi],
+                        "verdict": v.value})
+    verdict = combine(verdicts)
+    worst = min(details, key=lambda r: (r[what] if claim == ">" else -r[what]) / r["se"] if r["se"] else math.inf)
+    return Evidence(
+        verdict=verdict, measured={k: worst[k] for k in worst if k != "verdict"}, expected=f"{what} {claim} 0",
+        margin=(worst[what] if claim == ">" else -worst[what]) / worst["se"] - stats.t_quantile(alpha, worst["welch_df"])
+        if worst["se"] else None,
+        margin_unit="standard errors beyond the one-sided line (weakest row)",
+        method=f"{method}; Welch intervals (Welch-Satterthwaite degrees of freedom), alpha = {alpha:.2e} per row",
+        resolution=f"smallest detectable difference {max(stats.detectable_deviation(d['se'], d['welch_df'], alpha, 1) for d in details):.3g}",
+        counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details)
+
+
+def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
+    """Combine deterministic sub-checks, each a dict with ``ok`` (bool), ``label``,
+    ``measured``, ``expected`` and optionally ``counterexample``, ``margin_digits`` and
+    ``informative`` (False when the sub-check could not have failed)."""
+    verdict = H if all(c["ok"] for c in checks) else F
+    bad = [c for c in checks if not c["ok"]]
+    first = bad[0] if bad else checks[0]
+    digits = [c["margin_digits"] for c in checks if c.get("margin_digits") is not None]
+    informative = [c.get("informative", True) for c in checks]
+    if verdict == H and not any(informative):
+        verdict = INC
+    return Evidence(
+        verdict=verdict, measured=first["measured"], expected=first["expected"], method=method, resolution=resolution,
+        margin=min(digits) if digits else None,
+        margin_unit="digits of agreement beyond the tolerance" if digits else "exact",
+        counterexample=first.get("counterexample") if bad else None,
+        details=[dict(c) for c in checks], informative=any(informative),
+        settle=None if any(informative) else "no sub-check could have failed: add settings where it can")

@@ -1,0 +1,63 @@
+"""paper_checks.md (for reviewers) and paper_checks.json (for machines), generated
+from the catalogue: every number in them comes from running the checks.
+
+``write_report`` evaluates every claim; ``paper=KEY`` or ``claim_ids=[...]`` evaluates
+only those and merges them into the existing JSON (valid because each claim's alpha
+is fixed: no other claim's numbers move), which must come from the same settings.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..core import RunContext
+from ..core.registry import claims, get, paper as paper_of
+from .markdown import render_markdown
+from .plots import write_plots
+from .records import provenance, run_records
+
+__all__ = ["write_report", "render_markdown", "load_report", "REPORT_JSON", "REPORT_MD", "CALIBRATION_JSON"]
+
+REPORT_JSON, REPORT_MD = "paper_checks.json", "paper_checks.md"
+CALIBRATION_JSON = "calibration.json"
+
+
+def load_report(root) -> dict:
+    return json.loads((Path(root) / REPORT_JSON).read_text())
+
+
+def _calibration_lines(root: Path) -> list:
+    path = root / CALIBRATION_JSON
+    if not path.exists():
+        return ["## Calibration", "", f"Not measured yet: run `python -m theory calibrate` (writes {CALIBRATION_JSON}).", ""]
+    from ..calibration.render import render_calibration
+
+    return render_calibration(json.loads(path.read_text()))
+
+
+def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: str | None = None,
+                 claim_ids=None, progress: bool = True, plots: bool = True) -> list:
+    """Evaluate the catalogue (or one paper, or some claims) and write the report."""
+    ctx = ctx or RunContext()
+    root = Path(root)
+    if paper is None and not claim_ids:
+        chosen = list(claims())
+        old = []
+    else:
+        chosen = list(paper_of(paper).claims) if paper else [get(i) for i in claim_ids]
+        old_data = load_report(root)
+        if old_data["context"] != ctx.to_json():
+            raise ValueError(f"ctx must match the existing report's settings {old_data['context']} for a partial "
+                             f"refresh, got {ctx.to_json()}: run a full report")
+        old = old_data["claims"]
+    fresh = {r["id"]: r for r in run_records(chosen, ctx, progress)}
+    kept = {r["id"]: r for r in old}
+    records = [fresh.get(c.id) or kept.get(c.id) for c in claims()]
+    missing = [c.id for c, r in zip(claims(), records) if r is None]
+    if missing:
+        raise ValueError(f"the existing report lacks claims {missing}: run a full report")
+    data = {"provenance": provenance(), "context": ctx.to_json(), "claims": records}
+    (root / REPORT_JSON).write_text(json.dumps(data, indent=1) + "\n")
+    figure_paths = write_plots(records if plots else [], root) if plots else {}
+    (root / REPORT_MD).write_text(render_markdown(data, figure_paths, _calibration_lines(root)))
+    return records

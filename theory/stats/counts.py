@@ -1,0 +1,54 @@
+"""Counts: goodness of fit of category counts, and exact binomial intervals.
+
+>>> stat, p, w, v = goodness_of_fit([260, 240, 250, 250], [0.25] * 4, alpha=1e-6, tol_w=0.3)
+>>> v.value
+'holds'
+>>> lo, hi = binomial_interval(0, 1000, alpha=0.05)
+>>> lo, round(hi, 5)
+(0.0, 0.00368)
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import optimize
+from scipy import stats as st
+
+from ..core.verdicts import Verdict
+from .means import POWER
+
+__all__ = ["goodness_of_fit", "binomial_interval"]
+
+
+def goodness_of_fit(counts, probs, alpha: float, tol_w: float):
+    """Pearson's chi-square test of ``counts`` against ``probs`` (scipy.stats.chisquare).
+
+    The resolution is Cohen's effect size w = sqrt(noncentrality / n) detected with
+    probability POWER (noncentral chi-square). Fails when the test rejects at alpha;
+    holds when the resolution is at most ``tol_w`` (every deviation of that size would
+    have been seen); inconclusive otherwise. Returns ``(stat, p, w_resolution, verdict)``.
+    """
+    counts = np.asarray(counts, float)
+    probs = np.asarray(probs, float)
+    if counts.shape != probs.shape or counts.ndim != 1 or counts.size < 2:
+        raise ValueError("counts and probs must be 1-d arrays of the same length >= 2")
+    if abs(probs.sum() - 1) > 1e-9 or np.any(probs <= 0):
+        raise ValueError("probs must be positive and sum to 1")
+    n = counts.sum()
+    res = st.chisquare(counts, n * probs)
+    df = counts.size - 1
+    crit = float(st.chi2.isf(alpha, df))
+    ncp = optimize.brentq(lambda lam: float(st.ncx2.sf(crit, df, lam)) - POWER, 1e-9, 10 * crit + 100)
+    w = math.sqrt(ncp / n)
+    p = float(res.pvalue)
+    v = Verdict.FAILS if p < alpha else (Verdict.HOLDS if w <= tol_w else Verdict.INCONCLUSIVE)
+    return float(res.statistic), p, w, v
+
+
+def binomial_interval(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) two-sided (1 - alpha) interval of a proportion k/n."""
+    if n < 1 or not 0 <= k <= n:
+        raise ValueError(f"k must be in [0, n] and n >= 1, got k={k}, n={n}")
+    ci = st.binomtest(int(k), int(n)).proportion_ci(confidence_level=1 - alpha, method="exact")
+    return float(ci.low), float(ci.high)

@@ -1,0 +1,211 @@
+"""Means of independent replicates (one replicate = one independent network draw):
+Student-t intervals, tests of a mean against a target or a bound, Welch differences.
+
+Intervals use Student's t with n - 1 degrees of freedom (Welch-Satterthwaite degrees
+of freedom for differences); with thousands of replicates this is the normal limit,
+with few it is what keeps the false-alarm rate at the stated alpha.
+
+- ``mean_equals``: E[X] = target. Fails when the two-sided t-test rejects at alpha;
+  holds when the (1 - alpha) interval lies inside target +- tol; else inconclusive.
+- ``mean_at_most`` / ``mean_at_least``: E[X] <= bound (>= bound). Fails when the
+  one-sided test rejects at alpha; holds when the one-sided (1 - alpha) limit is on the
+  right side of the bound; else inconclusive.
+- ``difference``: E[a] - E[b] with its Welch interval, for comparisons.
+
+The resolution of a test is the deviation it detects with probability ``POWER`` at its
+alpha (noncentral t), reported beside every verdict.
+
+>>> import numpy as np
+>>> x = np.random.default_rng(0).normal(1.0, 0.1, 400)
+>>> r = mean_equals(x, target=1.0, alpha=1e-6, tol=0.05)
+>>> r.verdict.value, r.df
+('holds', 399.0)
+>>> mean_equals(x + 0.2, target=1.0, alpha=1e-6, tol=0.05).verdict.value
+'fails'
+>>> mean_at_most(x, bound=1.1, alpha=1e-6).verdict.value
+'holds'
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize
+from scipy import stats as st
+
+from ..core.verdicts import Verdict, band_verdict
+
+__all__ = ["POWER", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
+           "mean_equals", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
+           "t_quantile"]
+
+#: The resolution of a test is the deviation it detects with this probability.
+POWER = 0.9
+
+
+def t_quantile(alpha: float, df: float) -> float:
+    """Upper alpha-quantile of Student's t with ``df`` degrees of freedom (normal for df = inf)."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    return float(st.norm.isf(alpha) if math.isinf(df) else st.t.isf(alpha, df))
+
+
+@dataclass(frozen=True)
+class MeanEstimate:
+    """A mean (or a difference of means) with its standard error and degrees of freedom."""
+
+    mean: float
+    se: float
+    df: float
+    n: int
+
+    def interval(self, alpha: float, sides: int = 2) -> tuple[float, float]:
+        """The two-sided (1 - alpha) interval (``sides=2``), or the pair of one-sided
+        (1 - alpha) limits (``sides=1``)."""
+        q = t_quantile(alpha / sides, self.df) * self.se
+        return self.mean - q, self.mean + q
+
+    def t(self, value: float) -> float:
+        if self.se > 0:
+            return (self.mean - value) / self.se
+        return 0.0 if self.mean == value else math.copysign(math.inf, self.mean - value)
+
+    def p_upper(self, value: float) -> float:
+        """P(T >= t) under E = value: small when the mean is significantly above value."""
+        return float(st.t.sf(self.t(value), self.df)) if math.isfinite(self.t(value)) else float(self.t(value) < 0)
+
+    def p_two_sided(self, value: float) -> float:
+        t = abs(self.t(value))
+        return float(2 * st.t.sf(t, self.df)) if math.isfinite(t) else 0.0
+
+
+def _replicates(samples, name: str) -> np.ndarray:
+    x = np.asarray(samples, dtype=float).ravel()
+    if x.size < 2:
+        raise ValueError(f"{name} must hold at least 2 replicates, got {x.size}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"{name} must be finite (a replicate is NaN or infinite)")
+    return x
+
+
+def estimate(samples, name: str = "samples") -> MeanEstimate:
+    """Mean of iid replicates, standard error s/sqrt(n), n - 1 degrees of freedom."""
+    x = _replicates(samples, name)
+    return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size))
+
+
+def difference(a, b) -> MeanEstimate:
+    """E[a] - E[b] from independent samples, Welch standard error and
+    Welch-Satterthwaite degrees of freedom (scipy.stats.ttest_ind, equal_var=False)."""
+    x, y = _replicates(a, "a"), _replicates(b, "b")
+    va, vb = x.var(ddof=1) / x.size, y.var(ddof=1) / y.size
+    se = math.sqrt(va + vb)
+    if se == 0:
+        df = float(x.size + y.size - 2)
+    else:
+        df = float(st.ttest_ind(x, y, equal_var=False).df)
+    return MeanEstimate(float(x.mean() - y.mean()), se, df, int(x.size + y.size))
+
+
+def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, power: float = POWER) -> float:
+    """Smallest deviation of the mean that a level-alpha t-test (``sides`` 1 or 2)
+    detects with probability ``power``: ncp * se with P(T'_{df, ncp} > t_crit) = power."""
+    if se == 0:
+        return 0.0
+    crit = t_quantile(alpha / sides, df)
+    if math.isinf(df):
+        return (crit + float(st.norm.ppf(power))) * se
+    ncp = optimize.brentq(lambda d: float(st.nct.sf(crit, df, d)) - power, 0.0, crit + 60.0)
+    return float(ncp) * se
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One test of one row: the verdict and the numbers behind it."""
+
+    verdict: Verdict
+    estimate: float
+    se: float
+    df: float
+    n: int
+    interval: tuple[float, float]
+    p_value: float
+    alpha: float
+    target: float
+    band: tuple[float, float]
+    resolution: float
+
+    __test__ = False  # not a pytest test class
+
+    def row(self, **labels) -> dict:
+        return {**labels, "mean": self.estimate, "se": self.se, "df": self.df, "n": self.n,
+                "interval": list(self.interval), "target": self.target, "band": list(self.band),
+                "p_value": self.p_value, "resolution": self.resolution, "verdict": self.verdict.value}
+
+    @property
+    def rel_resolution(self) -> float:
+        return self.resolution / abs(self.target) if self.target else self.resolution
+
+
+def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool = True,
+                ok: Verdict = Verdict.HOLDS) -> TestResult:
+    """E[X] = target, tolerance band target +- tol (times |target| if ``relative``)."""
+    e = estimate(samples)
+    half = tol * abs(target) if relative else tol
+    p = e.p_two_sided(target)
+    lo, hi = e.interval(alpha)
+    if p < alpha:
+        v = Verdict.FAILS
+    else:
+        v = ok if (lo >= target - half and hi <= target + half) else Verdict.INCONCLUSIVE
+    return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(target), (target - half, target + half),
+                      detectable_deviation(e.se, e.df, alpha))
+
+
+def inequality_verdict(lower: float, upper: float, bound: float, claim: str,
+                       ok: Verdict = Verdict.HOLDS) -> Verdict:
+    """Verdict of the claim ``value <claim> bound`` (claim one of ``<=``, ``<``, ``>=``,
+    ``>``) from one-sided (1 - alpha) limits ``lower`` and ``upper`` of the value: ``ok``
+    when the interval shows it, fails when the interval shows the opposite."""
+    if claim in ("<=", "<"):
+        if upper < bound or (claim == "<=" and upper == bound):
+            return ok
+        return Verdict.FAILS if lower > bound or (claim == "<" and lower == bound) else Verdict.INCONCLUSIVE
+    if claim in (">=", ">"):
+        if lower > bound or (claim == ">=" and lower == bound):
+            return ok
+        return Verdict.FAILS if upper < bound or (claim == ">" and upper == bound) else Verdict.INCONCLUSIVE
+    raise ValueError(f"claim must be one of '<=', '<', '>=', '>', got {claim!r}")
+
+
+def _bound_test(e: MeanEstimate, bound: float, alpha: float, claim: str) -> TestResult:
+    lo, hi = e.interval(alpha, sides=1)
+    p = e.p_upper(bound) if claim.startswith("<") else 1.0 - e.p_upper(bound)
+    v = inequality_verdict(lo, hi, bound, claim)
+    band = (-math.inf, bound) if claim.startswith("<") else (bound, math.inf)
+    return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(bound), band,
+                      detectable_deviation(e.se, e.df, alpha, sides=1))
+
+
+def mean_at_most(samples, bound: float, alpha: float) -> TestResult:
+    """E[X] <= bound: fails when the one-sided t-test rejects it at alpha."""
+    return _bound_test(estimate(samples), bound, alpha, "<=")
+
+
+def mean_at_least(samples, bound: float, alpha: float) -> TestResult:
+    """E[X] >= bound: fails when the one-sided t-test rejects it at alpha."""
+    return _bound_test(estimate(samples), bound, alpha, ">=")
+
+
+def variance_less(a, b, alpha: float) -> tuple[float, float, MeanEstimate, Verdict]:
+    """Var(a) < Var(b) from independent samples, robust to non-normal data: a Welch
+    comparison of the squared deviations (x - mean)^2 n/(n - 1), whose means are the
+    sample variances. Returns (var_a, var_b, difference Var(b) - Var(a), verdict)."""
+    d = []
+    for name, s in (("a", a), ("b", b)):
+        x = _replicates(s, name)
+        d.append((x - x.mean()) ** 2 * x.size / (x.size - 1))
+    diff = difference(d[1], d[0])
+    lo, hi = diff.interval(alpha, sides=1)
+    return float(d[0].mean()), float(d[1].mean()), diff, inequality_verdict(lo, hi, 0.0, ">")

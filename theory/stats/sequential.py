@@ -1,0 +1,68 @@
+"""Sequential Monte Carlo: a fixed schedule of looks with the alpha spent evenly over it.
+
+A Monte-Carlo claim draws its replicates in blocks and is judged at a schedule of looks
+fixed before any data are seen: ``first`` blocks, then geometric growth by ``growth``
+up to ``budget`` blocks (both times ``--mc-scale``). It stops at the first look whose
+verdict is decided, or when the budget is spent. Each look's tests run at
+``claim_alpha / looks`` (Bonferroni over the looks), so by the union bound the
+probability that *any* look gives a false verdict is at most ``claim_alpha``, whatever
+the stopping rule: the design is valid under optional stopping.
+
+Why this design and not another (see also the README's statistics section):
+
+- confidence sequences and e-processes (Howard et al. 2021, the ``confseq`` package;
+  Waudby-Smith & Ramdas 2023) are time-uniform for bounded or sub-Gaussian means, but
+  this catalogue also judges heavy-tailed products, Welch differences, chi-square
+  counts and fitted exponents, for which no off-the-shelf boundary exists;
+- group-sequential boundaries (Pocock, O'Brien-Fleming, Lan-DeMets spending) assume a
+  normal statistic with independent increments; they are sharper than Bonferroni for
+  a single mean but not valid as they stand for refitted exponents;
+- Bonferroni over a fixed, short schedule is valid for every test used here, and cheap:
+  with 5 looks at alpha = 1e-6 the two-sided normal quantile moves from 4.89 to 5.20.
+
+>>> p = plan_looks(first=2, budget=32, scale=1.0)
+>>> p.blocks, p.looks
+((2, 4, 8, 16, 32), 5)
+>>> plan_looks(first=2, budget=32, scale=0.01).blocks
+(1,)
+>>> f"{p.alpha(1e-6):.1e}"
+'2.0e-07'
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["LookPlan", "plan_looks"]
+
+
+@dataclass(frozen=True)
+class LookPlan:
+    """Cumulative numbers of blocks at each look."""
+
+    blocks: tuple
+
+    @property
+    def looks(self) -> int:
+        return len(self.blocks)
+
+    def alpha(self, claim_alpha: float) -> float:
+        """The alpha of each look: the claim's alpha split evenly over the looks."""
+        return claim_alpha / self.looks
+
+
+def plan_looks(first: int, budget: int, scale: float, growth: float = 2.0) -> LookPlan:
+    """Looks at ``first * scale`` blocks, growing by ``growth`` up to ``budget * scale``
+    (at least one block; the budget never below the first look)."""
+    if not (isinstance(first, int) and isinstance(budget, int) and 1 <= first <= budget):
+        raise ValueError(f"first and budget must be integers with 1 <= first <= budget, got {first}, {budget}")
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
+    if not growth > 1:
+        raise ValueError(f"growth must be > 1, got {growth!r}")
+    lo = max(1, math.ceil(first * scale - 1e-9))
+    hi = max(lo, math.ceil(budget * scale - 1e-9))
+    looks = [lo]
+    while looks[-1] < hi:
+        looks.append(min(hi, max(looks[-1] + 1, math.ceil(looks[-1] * growth - 1e-9))))
+    return LookPlan(tuple(looks))
