@@ -6,7 +6,8 @@
 - ``report [--paper KEY | --claim ID ...] [--out DIR] [--workers N | --scheduler ADDR]``:
   regenerate paper_checks.md/.json (one paper or some claims merged into the existing report);
 - ``calibrate [--reseeds N]``: measure every judge's false-alarm rate and power on
-  synthetic data with known truth (writes calibration.json, read by the report).
+  synthetic data with known truth (writes calibration.json, read by the report);
+  ``calibrate --stability [--paper KEY]``: the catalogue's verdicts over 20 seeds.
 
 Bad input (an unknown claim id, paper or verdict, a scale <= 0 or NaN, a negative seed)
 gives a one-line error and exit status 2.
@@ -52,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     k = sub.add_parser("calibrate", help="measure the judges' false-alarm rates and power (writes calibration.json)")
     k.add_argument("--reseeds", type=int, default=None, help="reseeds per judge and truth (default: the suite's)")
     k.add_argument("--out", default=".", help="directory of calibration.json (default: here)")
+    k.add_argument("--stability", action="store_true",
+                   help="instead, run the catalogue's Monte-Carlo claims at 20 seeds (slow ones at 3) and count flips")
+    k.add_argument("--paper", help="with --stability: only this paper's claims")
     return p
 
 
@@ -74,9 +78,16 @@ def main(argv=None) -> int:
         if a.cmd == "check":
             return _check(a, ctx, registry)
         if a.cmd == "calibrate":
-            from .calibration import run_calibration
+            from .calibration import run_calibration, run_stability
 
-            run_calibration(a.out, reseeds=a.reseeds)
+            if a.stability:
+                data = run_stability(a.out, paper=a.paper)
+                print(f"{len(data['stability']['flips'])} flips between holds and fails")
+            else:
+                data = run_calibration(a.out, reseeds=a.reseeds)
+                bad = [r for r in data["judges"]["rows"] if not r["consistent"]]
+                print(f"{len(data['judges']['rows']) - len(bad)} of {len(data['judges']['rows'])} calibration rows "
+                      "consistent with what is promised")
             return 0
         return _report(a, ctx, registry)
     except (registry.UnknownClaimError, registry.UnknownPaperError) as e:

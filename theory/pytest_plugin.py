@@ -95,6 +95,7 @@ class ClaimFile(pytest.File):
         for claim in claims():
             item = ClaimItem.from_parent(self, name=claim.id, claim=claim)
             item.add_marker(getattr(pytest.mark, claim.paper))
+            item.add_marker(pytest.mark.xdist_group(claim.group))
             if claim.slow:
                 item.add_marker(pytest.mark.slow)
             yield item

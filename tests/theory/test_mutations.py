@@ -6,7 +6,8 @@ import pytest
 
 from theory import RunContext, Verdict, claims, evaluate
 
-CASES = [pytest.param(c, m, id=f"{c.id}::{m.name}", marks=[pytest.mark.slow] if c.slow else [])
+CASES = [pytest.param(c, m, id=f"{c.id}::{m.name}",
+                      marks=[pytest.mark.xdist_group(c.group)] + ([pytest.mark.slow] if c.slow else []))
          for c in claims() for m in c.mutations]
 
 

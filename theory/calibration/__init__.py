@@ -1,0 +1,11 @@
+"""Calibration: every judge fed synthetic data with known truth (false alarms, false
+confirmations, power, with exact intervals), and the seed stability of the catalogue.
+``python -m theory calibrate`` writes calibration.json; the report renders it."""
+from .cases import CASES, TRUTHS, Case
+from .measure import CALIBRATION_ALPHA, DEFAULT_RESEEDS, expectation, measure_case, run_calibration
+from .render import render_calibration
+from .tails import corrected_t, run_tails, tail_rates
+from .stability import FAST_SEEDS, SLOW_SEEDS, flips, run_stability
+
+__all__ = ["CASES", "TRUTHS", "Case", "CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "expectation", "measure_case",
+           "run_calibration", "render_calibration", "corrected_t", "run_tails", "tail_rates", "FAST_SEEDS", "SLOW_SEEDS", "flips", "run_stability"]

@@ -1,0 +1,50 @@
+"""Seed stability of the real catalogue: every claim at many seeds; a flip is a claim
+that says ``holds`` (or ``holds approximately``) at one seed and ``fails`` at another.
+With a per-claim alpha of 1e-6 none is expected; moves to ``inconclusive`` are counted
+separately (they cost a rerun, not a wrong verdict)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..core import RunContext, clear_caches, evaluate
+from ..core.registry import claims as all_claims
+
+__all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips"]
+
+FAST_SEEDS = tuple(range(1, 21))
+SLOW_SEEDS = (1, 2, 3)
+
+
+def flips(verdicts: dict) -> dict:
+    """{claim id: {seed: verdict}} -> the claims whose verdicts include both a holding and a failing one."""
+    out = {}
+    for cid, by_seed in verdicts.items():
+        vs = set(by_seed.values())
+        if "fails" in vs and vs & {"holds", "holds_approximately"}:
+            out[cid] = by_seed
+    return out
+
+
+def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FAST_SEEDS, slow_seeds=SLOW_SEEDS,
+                  slow: bool = True, progress: bool = True) -> dict:
+    """Evaluate the Monte-Carlo claims (of one paper, if given) at every seed; merge the
+    verdicts into ``out``/calibration.json under ``stability``."""
+    from tqdm import tqdm
+
+    chosen = [c for c in all_claims(paper) if c.monte_carlo and (slow or not c.slow)]
+    path = Path(out) / "calibration.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    verdicts = data.get("stability", {}).get("verdicts", {})
+    seeds = sorted(set(fast_seeds) | set(slow_seeds))
+    for seed in tqdm(seeds, desc="seeds", disable=not progress):
+        ctx = RunContext(seed=seed)
+        for c in chosen:
+            if seed in (slow_seeds if c.slow else fast_seeds):
+                verdicts.setdefault(c.id, {})[str(seed)] = evaluate(c, ctx).verdict.value
+        clear_caches()
+    data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,
+                         "flips": flips(verdicts),
+                         "to_inconclusive": {k: v for k, v in verdicts.items() if "inconclusive" in v.values()}}
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return data
