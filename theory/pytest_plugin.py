@@ -176,18 +176,19 @@ class VerdictLog:
 
         if not self.found:
             return
-        by_id = {c.id: c for c in claims()}
-        corrected_by = {c.corrects: c.id for c in by_id.values() if c.corrects}
+        corrected_by: dict = {}
+        for c in claims():
+            if c.corrects:
+                corrected_by.setdefault(c.corrects, []).append(c.id)
         tr = terminalreporter
         failing = [p for i, p in self.found.items() if p["verdict"] == "fails"]
         if failing:
             tr.write_sep("=", f"claims that fail as printed ({len(failing)})")
             for p in failing:
-                fix = corrected_by.get(p["claim"])
-                fix_text = ("no corrected claim in the catalogue" if fix is None else
-                            f"corrected: {fix} {self.found[fix]['verdict'].replace('_', ' ')}" if fix in self.found
-                            else f"corrected: {fix} (not run in this session)")
-                tr.write_line(f"{p['line']}; {fix_text}")
+                fixes = [f"{fix} {self.found[fix]['verdict'].replace('_', ' ')}" if fix in self.found
+                         else f"{fix} (not run in this session)" for fix in corrected_by.get(p["claim"], ())]
+                tr.write_line(f"{p['line']}; " + (f"corrected: {'; '.join(fixes)}" if fixes
+                                                  else "no corrected claim in the catalogue"))
         unsure = [p for p in self.found.values() if p["verdict"] == "inconclusive"]
         if unsure:
             tr.write_sep("=", f"inconclusive claims ({len(unsure)})")

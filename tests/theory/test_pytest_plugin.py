@@ -24,10 +24,18 @@ def _claim(name, recorded, found, corrects=None):
 CLAIMS = {CLAIMS}
 PAPER = Paper(key="fake", reference="A fake paper", text="fake.txt", claims=CLAIMS)
 
+_SAVED = {}
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    _SAVED.update(papers=registry.papers, claims=registry.claims)
     registry.papers = lambda: (PAPER,)
     registry.claims = lambda paper_key=None: CLAIMS
+
+
+def pytest_unconfigure(config):
+    registry.papers, registry.claims = _SAVED["papers"], _SAVED["claims"]
 '''
 
 

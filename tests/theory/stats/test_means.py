@@ -14,7 +14,8 @@ from ...strategies import seeds
 @given(seed=seeds)
 def test_true_mean_holds_when_resolved(seed):
     x = np.random.default_rng(seed).exponential(size=20000)
-    assert mean_equals(x, 1.0, alpha=1e-6, tol=0.05).verdict == Verdict.HOLDS
+    # half-width about 5 se = 0.035 and |mean - 1| below 5 se unless rejected: inside +-0.1
+    assert mean_equals(x, 1.0, alpha=1e-6, tol=0.1).verdict == Verdict.HOLDS
 
 
 @given(seed=seeds)

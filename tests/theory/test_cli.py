@@ -1,0 +1,39 @@
+"""The command line: readable evidence, filters, and one-line errors with exit status 2."""
+import json
+
+import pytest
+
+from theory.cli import main
+
+
+def test_list_filters_by_paper_and_verdict(capsys):
+    assert main(["list", "--paper", "arpit2019", "--verdict", "fails"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and all(x.startswith("arpit2019.") and x.endswith("fails") for x in lines)
+
+
+def test_check_renders_the_evidence_as_text_and_json(capsys):
+    assert main(["check", "arpit2019.thm3.range"]) == 0
+    text = capsys.readouterr().out
+    assert "Verdict: holds (recorded: holds)" in text and 'Rerun: pytest "theory/catalogue.py::arpit2019.thm3.range"' in text
+    assert main(["check", "arpit2019.thm3.range", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "holds"
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["check", "arpit2019.thm3.rnage"], "claim id 'arpit2019.thm3.rnage' is not in the catalogue; closest: arpit2019.thm3.range"),
+    (["list", "--paper", "nope"], "paper must be one of"),
+    (["--mc-scale", "0", "list"], "--mc-scale must be a finite number > 0, got 0.0"),
+    (["--mc-scale", "nan", "list"], "--mc-scale must be a finite number > 0, got nan"),
+    (["--seed", "-2", "list"], "--seed must be a non-negative integer, got -2"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_unknown_option_value_exits_2(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--backend", "torch", "list"])
+    assert e.value.code == 2 and len(capsys.readouterr().err.strip().splitlines()) == 1
