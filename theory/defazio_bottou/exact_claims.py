@@ -7,7 +7,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..judging import judge_exact
+from ..judges import judge_exact
 from . import calculus as c
 
 __all__ = ["table1_measure", "judge_symbolic", "init_measure", "judge_constant_gamma", "input_scaling_measure",
@@ -99,7 +99,7 @@ def judge_constant_gamma(meas, ctx, init: str = "geometric", expect_constant: bo
 
 def input_scaling_measure(ctx) -> dict:
     out = {}
-    for d in (ctx.dps, ctx.dps + 20):
+    for d in ctx.precisions:
         with mpmath.workdps(d + 10):
             f = mpmath.mpf(3 * 3**2) ** mpmath.mpf(-0.25)
             out[d] = {"E[x0^2]": 1 / mpmath.sqrt(3 * 3**2), "factor": f, "factor_squared": f * f}
@@ -118,7 +118,7 @@ def judge_input_scaling(meas, ctx, printed: float = 0.2, tolerance: float = 0.02
     """Sec. 8.1: gamma_0 = gamma_0b gives E[x_0^2] = 1/sqrt(n_0 k_0^2) (sympy), which is
     about 0.2 for RGB 3x3 (within ``tolerance``: the printed value has one digit), and the
     forward factor (n_0 k^2)^(-1/4) gives unit-variance data that second moment."""
-    lo, hi = ctx.dps, ctx.dps + 20
+    lo, hi = ctx.precisions
     sol = meas["solution"]
     v = meas[hi]["E[x0^2]"]
     checks = [
@@ -127,9 +127,11 @@ def judge_input_scaling(meas, ctx, printed: float = 0.2, tolerance: float = 0.02
         {"label": f"1/sqrt(27) ~ {printed} (one printed digit)", "ok": abs(float(v) - printed) <= tolerance,
          "measured": mpmath.nstr(v, 15), "expected": printed,
          "counterexample": {"value": mpmath.nstr(v, 15), "printed": printed}},
-        {"label": "factor^2 = 1/sqrt(27)", "ok": _close(meas[lo]["factor_squared"], meas[lo]["E[x0^2]"], lo),
-         "measured": mpmath.nstr(meas[lo]["factor"], 15), "expected": "27^(-1/4)"},
-    ]
+    ] + [
+        {"label": f"factor^2 = 1/sqrt(27) at {d} digits", "ok": _close(meas[d]["factor_squared"], meas[d]["E[x0^2]"], d),
+         "measured": mpmath.nstr(meas[d]["factor"], 15), "expected": "27^(-1/4)"} for d in (lo, hi)
+    ] + [{"label": f"the {lo}- and {hi}-digit values agree", "ok": _close(meas[lo]["E[x0^2]"], meas[hi]["E[x0^2]"], lo),
+          "measured": mpmath.nstr(meas[lo]["E[x0^2]"] - meas[hi]["E[x0^2]"], 5), "expected": 0}]
     return judge_exact(checks, f"sympy solve; mpmath at {lo}/{hi} digits", f"printed precision +-{tolerance}")
 
 
