@@ -16,13 +16,14 @@ from functools import partial
 
 import numpy as np
 
-from simulations.convnet import draw_net, mlp_spec
-from simulations.gauss_newton import scaling_vs_hessian
+from simulations import to_host
+from simulations.convnet import draw_net, mlp_spec, net_forward
+from simulations.gauss_newton import output_jacobians, scaling_vs_hessian
 from simulations.lenet_experiment import INITS, lenet_setup
 from ..core import Block, Row, Sampling
 
-__all__ = ["THM2_WIDTHS", "ORDER_WIDTHS", "THM2_LAYERS", "THM2_ORDER", "THM2_MEAN", "LENET", "thm2_block",
-           "thm2_order_block", "lenet_block"]
+__all__ = ["THM2_WIDTHS", "ORDER_WIDTHS", "THM2_LAYERS", "THM2_ORDER", "THM2_MEAN", "LENET", "BIAS", "thm2_block",
+           "thm2_order_block", "lenet_block", "bias_block"]
 
 #: Width ladder of the limit of main / actual.
 THM2_WIDTHS = (16, 32, 64, 128, 256)
@@ -60,6 +61,39 @@ def thm2_block(ctx, block: int, widths=THM2_WIDTHS, reps: int = 16, batch: int =
 thm2_order_block = partial(thm2_block, widths=ORDER_WIDTHS)
 
 
+def bias_block(ctx, block: int, width: int = 64, reps: int = 16, batch: int = 32, classes: int = 10) -> Block:
+    """Eq. 7 (Sec. 8): per interior layer and geometric-init MLP [w, w, 2w, w, 10]
+    (Eq. 3, c = 2), the bias b_l of y_l = W_l x_l + b_l (zero at init): its
+    Gauss-Newton block is R_l = Phi_l^T S Phi_l per sample (the bias is a weight on a
+    constant input 1), whose average squared singular value ||R_l||_F^2 / n_{l+1},
+    averaged over the batch, is ``actual``; ``input_index`` = E[dx_l^2] / E[x_l^2]
+    (Eq. 7 as printed) and ``output_index`` = E[dy_l^2] / E[y_l^2] (the layer's output,
+    as Sec. 8.1 uses it), moments over the batch and all entries."""
+    rows = {l: {"actual": [], "input_index": [], "output_index": []} for l in THM2_LAYERS}
+    be = ctx.stream("defazio_bottou.bias", block)
+    xp = be.xp
+    spec = mlp_spec([width, width, 2 * width, width, classes])
+    for _ in range(reps):
+        Ws = draw_net(be, spec, "geometric")
+        fwd = net_forward(spec, Ws, be.normal((batch, width)), xp)
+        R = be.normal((classes, classes))
+        S = R + R.T
+        phis = output_jacobians(spec, Ws, fwd, xp)
+        Sz = fwd["z"] @ S
+        for l in THM2_LAYERS:
+            phi = phis[l]  # (B, c, n_{l+1})
+            dy = xp.einsum("bk,bko->bo", Sz, phi)
+            dx = dy @ Ws[l]
+            SA = S @ (phi @ xp.swapaxes(phi, -1, -2))  # S Phi Phi^T, (B, c, c)
+            frob = xp.sum(SA * xp.swapaxes(SA, -1, -2), axis=(-1, -2))  # tr(S A S A) = ||Phi^T S Phi||_F^2
+            moments = [float(to_host(xp.mean(v * v))) for v in (dx, fwd["x"][l], dy, fwd["y"][l])]
+            rows[l]["actual"].append(float(to_host(xp.mean(frob))) / spec[l]["out"])
+            rows[l]["input_index"].append(moments[0] / moments[1])
+            rows[l]["output_index"].append(moments[2] / moments[3])
+    return Block([Row({"layer": l}, {k: np.asarray(v) for k, v in rows[l].items()}) for l in THM2_LAYERS],
+                 meta={"width": width, "batch": batch, "init": "geometric"})
+
+
 def lenet_block(ctx, block: int, per_init: int = 1, batch: int = 1024, size: int = 32) -> Block:
     """Per initialization, ``per_init`` strided-LeNet setups
     (:func:`simulations.lenet_experiment.lenet_setup`): ratios of Eq. 2's gamma (rho_l
@@ -80,3 +114,4 @@ THM2_MEAN = Sampling(draw=thm2_block, first=8, budget=32, threads=1, seconds=600
 #: batch-1024 convolutions ran many times slower with threads competing; blocks are
 #: independent, so an executor (``--workers``) parallelizes them instead.
 LENET = Sampling(draw=lenet_block, first=4, budget=25, threads=1)
+BIAS = Sampling(draw=bias_block, first=2, budget=16, threads=1)

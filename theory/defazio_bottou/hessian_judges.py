@@ -23,7 +23,7 @@ from ..judges import judge_comparison, judge_limit
 from .mc_judges import per_group
 
 __all__ = ["THM2_REQUIRED", "GROWTH_TOL", "judge_thm2_mean", "judge_not_growing", "judge_thm2_order",
-           "judge_thm2_main_over_order", "judge_lenet_ratio", "judge_fig2"]
+           "judge_thm2_main_over_order", "log_ratio_band", "judge_lenet_ratio", "judge_bias_index", "judge_fig2"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 #: Relative tolerance of the limit of main / actual.
@@ -113,34 +113,30 @@ def judge_thm2_main_over_order(m, ctx, extra_power: float = 0.0, tol: float = GR
     return judge_not_growing(m, ctx, stat, "main / O-term", tol, _METHOD)
 
 
-def judge_lenet_ratio(m, ctx, reading: str = "ratio_rho_in", target: float = 1.0, factor: float = 2.0):
-    """Figure 1's 'close to 1', read as: per layer, the geometric mean of the ratio over
-    the setups (the four inits together, as the paper's 100 setups) lies within a factor
-    ``factor`` of ``target``: Student-t interval of the mean log ratio (setups of
-    different inits are independent; pooling the strata overstates the variance, so
-    the interval is conservative). Holds if inside, fails if disjoint."""
-    alpha = ctx.split(len(LAYERS))
+def log_ratio_band(items, target: float, factor: float, method: str, ctx, label: str = "layer") -> Evidence:
+    """Per item (label, ratios of independent replicates): the geometric mean of the
+    ratio lies within a factor ``factor`` of ``target`` (Student-t interval of the mean
+    log ratio, alpha split over the items). Holds if every interval is inside the band,
+    fails if one is disjoint from it, inconclusive otherwise."""
+    alpha = ctx.split(len(items))
     band = (math.log(target / factor), math.log(target * factor))
     details, verdicts, rows = [], [], []
-    for l, name in enumerate(LAYERS):
-        x = np.log(np.concatenate([m.row(init=i)[reading][:, l] for i in INITS]))
-        e = stats.estimate(x)
+    for name, ratios in items:
+        e = stats.estimate(np.log(ratios))
         lo, hi = e.interval(alpha)
         v = band_verdict(lo, hi, *band)
         verdicts.append(v)
-        details.append({"layer": name, "geometric_mean_ratio": math.exp(e.mean), "interval": [math.exp(lo), math.exp(hi)],
-                        "setups": e.n, "verdict": v.value})
-        rows.append({"label": name, "mean": math.exp(e.mean), "interval": [math.exp(lo), math.exp(hi)],
+        details.append({label: name, "geometric_mean_ratio": math.exp(e.mean), "interval": [math.exp(lo), math.exp(hi)],
+                        "replicates": e.n, "verdict": v.value})
+        rows.append({"label": str(name), "mean": math.exp(e.mean), "interval": [math.exp(lo), math.exp(hi)],
                      "target": target, "band": [target / factor, target * factor]})
     verdict = combine(verdicts)
     bad = [d for d in details if d["verdict"] != "holds"]
-    half = max((math.log(d["interval"][1] / d["interval"][0]) / 2 for d in details))
+    half = max(math.log(d["interval"][1] / d["interval"][0]) / 2 for d in details)
     inc = [d for d in details if d["verdict"] == "inconclusive"]
     return Evidence(
         verdict=verdict, measured=(bad or details)[0], expected=f"within [{target / factor:.3g}, {target * factor:.3g}]",
-        method=f"strided LeNet, batch {m.meta['batch']}, {m.meta['size']}x{m.meta['size']} N(0,1) inputs, loss z^T R z, "
-               f"{details[0]['setups']} setups over 4 inits; Student-t interval of the mean log ratio, alpha = "
-               f"{alpha:.2e} per layer",
+        method=f"{method}; Student-t interval of the mean log ratio, alpha = {alpha:.2e} per {label}",
         resolution=f"largest interval half-width {half:.3f} in log ratio (band half-width {math.log(factor):.3f})",
         margin=min(min(math.log(d["interval"][0]) - band[0], band[1] - math.log(d["interval"][1])) for d in details),
         margin_unit="log-ratio units from the nearer interval end to the band (negative: outside)",
@@ -148,6 +144,27 @@ def judge_lenet_ratio(m, ctx, reading: str = "ratio_rho_in", target: float = 1.0
         shortfall=half / max(1e-12, math.log(factor) - max(abs(math.log(d["geometric_mean_ratio"] / target)) for d in inc))
         if inc else None,
         plot={"kind": "means", "rows": rows})
+
+
+def judge_lenet_ratio(m, ctx, reading: str = "ratio_rho_in", target: float = 1.0, factor: float = 2.0):
+    """Figure 1's 'close to 1', read as: per layer, the geometric mean of the ratio over
+    the setups (the four inits together, as the paper's 100 setups) lies within a factor
+    ``factor`` of ``target``. Setups of different inits are independent; pooling the
+    strata overstates the variance, so the interval is conservative."""
+    items = [(name, np.concatenate([m.row(init=i)[reading][:, l] for i in INITS])) for l, name in enumerate(LAYERS)]
+    n = len(items[0][1])
+    return log_ratio_band(items, target, factor, f"strided LeNet, batch {m.meta['batch']}, {m.meta['size']}x"
+                          f"{m.meta['size']} N(0,1) inputs, loss z^T R z, {n} setups over 4 inits", ctx)
+
+
+def judge_bias_index(m, ctx, index: str = "input_index", target: float = 1.0, factor: float = 2.0):
+    """Eq. 7: the bias scaling factor (``index`` "input_index" as printed, or
+    "output_index") over the bias block's actual average squared singular value is
+    within a factor ``factor`` of ``target`` in every interior layer (the reading of
+    Figure 1's 'close to 1')."""
+    items = [(r.layer, r[index] / r["actual"]) for r in m.rows]
+    return log_ratio_band(items, target, factor, f"geometric-init ReLU MLPs [w, w, 2w, w, 10] at width "
+                          f"{m.meta['width']}, batch {m.meta['batch']}, loss z^T R z; one network per replicate", ctx)
 
 
 def _spread(blocks) -> np.ndarray:

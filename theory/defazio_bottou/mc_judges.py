@@ -24,8 +24,10 @@ H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdi
 #: Relative tolerance of the extrapolated limit nu/gamma: about the finite-width gap at
 #: the widest networks measured (a 2% band needs about three times the networks).
 THM1_REQUIRED = 0.03
-#: Relative tolerance of "the same in every layer" for the mini-batch ratios.
-MINIBATCH_REQUIRED = 0.05
+#: Relative tolerance of "the same in every layer" for the mini-batch ratios (the
+#: per-example ratios of single networks at width 128 differ between layers by a few
+#: percent at finite width; a 5% band needs thousands of networks).
+MINIBATCH_REQUIRED = 0.10
 
 
 def per_group(groups: dict, judge, ctx: JudgeContext, label: str) -> Evidence:
@@ -111,18 +113,19 @@ def _log_layer_ratio(m, B: int, layer: int, ref: int) -> np.ndarray:
     return np.log(m.row(B=B, layer=layer)["ratio"] / m.row(B=B, layer=ref)["ratio"])
 
 
-def judge_minibatch_layers(m, ctx, sizes=(2,), layers=(1, 2), ref: int = 0, tol: float = MINIBATCH_REQUIRED):
+def judge_minibatch_layers(m, ctx, sizes=(2,), layers=(1, 2), ref: int = 0, tol: float = MINIBATCH_REQUIRED,
+                           target: float = 1.0):
     """Sec. 2, 'all conclusions hold using mini-batches': with batch size B, the
     conclusion of Theorem 1 (constant gamma_l gives constant nu_l) needs nu_l^B/gamma_l
     to be the same in every layer. Per network (the replicate) and layer l in
     ``layers``, the log of the ratio in layer l over the ratio in layer ``ref``; its
-    mean must be 0 within log(1 + tol). Any normalization of the batch gradient (sum or
+    mean must be log(``target``) = 0 within log(1 + tol). Any normalization of the batch gradient (sum or
     mean over the batch) cancels in this ratio. The output layer (10 units) is left
     out by default: its ratio is too noisy to resolve the tolerance cheaply."""
     rows = [{"B": B, "layer": l, "x": _log_layer_ratio(m, B, l, ref)} for B in sizes for l in layers]
-    ev = judge_means(rows, lambda r: r["x"], lambda r: 0.0, ("B", "layer"), math.log1p(tol),
+    ev = judge_means(rows, lambda r: r["x"], lambda r: math.log(target), ("B", "layer"), math.log1p(tol),
                      f"geometric-init ReLU MLPs [w, w, 2w, w, 10] at width {m.meta['width']}; gradient of the loss summed "
                      f"over B examples; per network, log of nu/gamma in each layer over layer {ref}", ctx,
                      relative=False)
-    ev.expected = f"log ratio 0 within +-log(1 + {tol:g}) (the same nu/gamma in every layer)"
+    ev.expected = f"log ratio {math.log(target):.3g} within +-log(1 + {tol:g}) (the same nu/gamma in every layer)"
     return ev

@@ -88,3 +88,18 @@ def test_fig2_flat_geometric_holds_and_swapped_fails():
     ev = judge_fig2(m, CTX)
     assert ev.verdict == H and "welch_df" in ev.details[0]
     assert judge_fig2(m, CTX, flat="he_fan_in").verdict == F
+
+
+def test_bias_index_band():
+    rng = np.random.default_rng(6)
+    rows = []
+    for layer in (1, 2):
+        actual = np.exp(rng.standard_normal(40))
+        noise = np.exp(0.3 * rng.standard_normal(40))
+        rows.append(Row({"layer": layer}, {"actual": actual, "output_index": actual * noise,
+                                           "input_index": 4 * actual * noise}))
+    m = Samples([Block(rows, meta={"width": 64, "batch": 32})])
+    from theory.defazio_bottou.hessian_judges import judge_bias_index
+    assert judge_bias_index(m, CTX, index="output_index").verdict == H
+    ev = judge_bias_index(m, CTX, index="input_index")
+    assert ev.verdict == F and ev.counterexample["geometric_mean_ratio"] > 2
