@@ -180,13 +180,13 @@ def _frobenius():
 
 def _output_scale():
     """Sec. 7's output-variance range against Sec. 10's output standard deviation
-    ('following Sect. 7') and Sec. 11.2's final scalar."""
+    ('following Sect. 7')."""
     lo, hi, std = sp.Rational(1, 100), sp.Rational(1, 10), sp.Rational(5, 100)
     return {"sec7.output_scale": {
         "printed": [Step("Sec. 10: output std 0.05, i.e. variance 0.0025, lies in Sec. 7's variance range [0.01, 0.1]",
                          sp.And(lo <= std**2, std**2 <= hi), kind="true")],
-        "corrected": [Step("Sec. 7's range read as standard deviations: std 0.05 lies in [0.01, 0.1] (Sec. 10 and the "
-                           "0.05 final scalar of Sec. 11.2)", sp.And(lo <= std, std <= hi), kind="true")]}}
+        "corrected": [Step("Sec. 7's range read as standard deviations: Sec. 10's std 0.05 lies in [0.01, 0.1]",
+                           sp.And(lo <= std, std <= hi), kind="true")]}}
 
 
 def _kernel():

@@ -143,9 +143,9 @@ SEC10_12 = (
           "standard deviation 0.05)",
           "Sec. 10's output scaling follows Sec. 7: an output standard deviation of 0.05 is an output variance in "
           "[0.01, 0.1]", "sec7.output_scale", variant="printed", recorded=F, kind="inequality"),
-    _step("sec7.output_scale_corrected", "Sec. 7 and Sec. 10-11.2 (corrected: the range read as standard deviations)",
-          "Read as standard deviations, Sec. 7's range [0.01, 0.1] contains Sec. 10's output standard deviation 0.05 and "
-          "Sec. 11.2's 0.05 final scalar", "sec7.output_scale", variant="corrected", corrects="sec7.output_scale",
+    _step("sec7.output_scale_corrected", "Sec. 7 and Sec. 10 (corrected: the range read as standard deviations)",
+          "Read as standard deviations, Sec. 7's range [0.01, 0.1] contains Sec. 10's output standard deviation 0.05",
+          "sec7.output_scale", variant="corrected", corrects="sec7.output_scale",
           kind="inequality",
           note="The other consistent reading, variance 0.05 in Sec. 10, is not what Sec. 10 prints; either way only "
                "the stated output scale of the experiments is affected, not the scaling calculus."),
