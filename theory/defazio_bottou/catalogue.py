@@ -275,8 +275,7 @@ CLAIMS = tuple(sorted(_CLAIMS + step_claims.SEC3_5 + step_claims.SEC51 + step_cl
 
 PAPER = Paper(
     key="defazio_bottou",
-    reference="Defazio & Bottou, A scaling calculus for the design and initialization of ReLU networks (scaling "
-              "factors and geometric initialization)",
+    reference="Defazio & Bottou, scaling factors and geometric initialization",
     text="defazio_bottou_scaling_geometric_init.txt",
     claims=CLAIMS,
     left_out=(
