@@ -3,9 +3,12 @@ sequential ReLU network with a quadratic loss z^T R z (Defazio & Bottou, Sec. 5.
 Theorem 2 and Figures 1-2), for numpy and CuPy.
 
 For one input (the paper's batch size 1, Sec. 2), with J_l = dz/dW_l (c x P_l) and
-S = R + R^T the Hessian of the loss in z, the Hessian block of weights (l, r) is
-G_lr = J_l^T S J_r; for a bias-free ReLU net it equals the true Hessian block almost
-everywhere (the network is piecewise linear). Its squared Frobenius norm is
+S = R + R^T the Hessian of the loss in z, the Gauss-Newton block of weights (l, r)
+is G_lr = J_l^T S J_r. On the diagonal (l = r) it equals the true Hessian block of a
+bias-free ReLU net almost everywhere: the output is linear in W_l alone (the masks
+are locally constant), so d^2 z / dW_l^2 = 0. Off the diagonal it does not: z is
+bilinear in (W_l, W_r), and the Hessian block adds sum_k (dloss/dz_k) d^2 z_k /
+dW_l dW_r to G_lr (tests/simulations/test_gauss_newton.py). Its squared Frobenius norm is
 
     ||G_lr||_F^2 = tr(S M_l S M_r),   M_l = J_l J_l^T (c x c),
 

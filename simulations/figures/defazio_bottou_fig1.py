@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .defazio_bottou_lenet import INITS, LABELS, LAYERS, lenet_setups
+from ..lenet_experiment import INITS, LABELS, LAYERS, lenet_setups
 
 DEFAULTS = {"setups": 100, "batch": 1024, "size": 32}
 QUICK = {"setups": 4, "batch": 16, "size": 32}

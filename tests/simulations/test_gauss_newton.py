@@ -83,6 +83,35 @@ def test_gauss_newton_block_is_the_hessian_of_a_relu_net():
         assert np.allclose(col, G[:, j], rtol=1e-5, atol=1e-7)
 
 
+def test_offdiagonal_hessian_block_is_not_the_gauss_newton_block():
+    """Off the diagonal the Hessian adds sum_k (dloss/dz_k) d^2 z_k / dW_0 dW_1 (z is
+    bilinear in two layers' weights): central differences of the gradient in W_1
+    along W_0 differ from G_01 = J_0^T S J_1 (the module docstring's caveat)."""
+    be = get_backend(seed=12)
+    spec = mlp_spec([4, 5, 3])
+    Ws = draw_net(be, spec, "he_fan_in")
+    x = be.normal((1, 4))
+    R = be.normal((3, 3))
+    S = R + R.T
+
+    def grad_w1(W0):
+        Wl = [W0, Ws[1]]
+        fwd = net_forward(spec, Wl, x)
+        dy = net_backward(spec, Wl, fwd, fwd["z"] @ S)["dy"][1]
+        return (dy[0][:, None] * fwd["x"][1][0][None, :]).ravel()
+
+    fwd = net_forward(spec, Ws, x)
+    J0, J1 = (J[0] for J in _explicit_jacobians(spec, Ws, fwd, output_jacobians(spec, Ws, fwd)))
+    G01 = J1.T @ S @ J0  # (P_1, P_0): rows W_1, columns W_0
+    eps = 1e-6
+    H01 = np.empty_like(G01)
+    for j in range(param_count(spec[0])):
+        E = np.zeros(param_count(spec[0]))
+        E[j] = eps
+        H01[:, j] = (grad_w1(Ws[0] + E.reshape(Ws[0].shape)) - grad_w1(Ws[0] - E.reshape(Ws[0].shape))) / (2 * eps)
+    assert np.linalg.norm(H01 - G01) > 0.05 * np.linalg.norm(G01)
+
+
 def test_hutchinson_estimate_agrees():
     """E_r[(G r)_i^2] over Rademacher probes r equals ||G||_F^2 / P (paper's E[(G_l r)^2])."""
     be = get_backend(seed=2)

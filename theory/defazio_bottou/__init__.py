@@ -1,1 +1,7 @@
-"""(being ported to theory.core: no PAPER declared yet)"""
+"""Defazio & Bottou, scaling factors and geometric initialization: the sympy
+second-moment calculus (calculus), its exact checks (exact_claims), Theorem 1 on
+random MLPs (montecarlo, mc_judges), Theorem 2 and Figures 1-2 (hessian_checks,
+hessian_judges) and the claim catalogue (catalogue)."""
+from .catalogue import PAPER
+
+__all__ = ["PAPER"]

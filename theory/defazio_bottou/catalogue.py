@@ -1,115 +1,294 @@
-"""Checkable claims of Defazio & Bottou (scaling factors, geometric initialization),
-declared once, as data. Locations refer to
-../shared/papers/defazio_bottou_scaling_geometric_init.txt."""
+"""Every checkable claim of Defazio & Bottou (scaling factors, geometric
+initialization), declared once, as data.
+
+Locations refer to ../shared/papers/defazio_bottou_scaling_geometric_init.txt.
+"""
 from __future__ import annotations
 
-from ..evidence import Claim, Mutation, Verdict
-from . import exact_claims as X
-from . import hessian_checks as G
-from . import montecarlo as M
-from ..judging import judge_scaling
+import re
 
-H, HA, F, I = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
-P = "defazio_bottou"
+from ..core import Claim, Mutation, Paper, Verdict
+from . import exact_claims as exact
+from . import hessian_checks as hessian
+from . import hessian_judges
+from . import mc_judges
+from . import montecarlo as mc
+from . import step_claims
+from .coverage import COVERAGE
+
+H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 _PERTURB = (Mutation("one side off by 1%", {"perturb": True}),)
 
 
-def _thm1_judge(m, ctx, target: float = 1.0):
-    """Asymptotic: the per-network ratio's error vanishes with width, limit = target."""
-    return judge_scaling(m["rows"], "ratio", target, 0.02, "geometric-init ReLU MLPs [w, w, 2w, w, 10], layers 1-2, "
-                         "batch 32, random quadratic loss")
+def _symbolic(cid, where, statement, only):
+    return Claim(id=cid, where=where, statement=statement, kind="identity", recorded=H, measure=exact.table1_measure,
+                 judge=exact.judge_symbolic, params={"only": only}, mutations=_PERTURB)
 
 
-def _sym(cid, where, statement, only):
-    return Claim(cid, P, where, statement, "identity", H, X.table1_measure, X.judge_symbolic, {"only": only},
-                 _PERTURB)
-
-
-CLAIMS = (
-    _sym("defazio_bottou.table1.scale_preserving", "Sec. 4, Table 1 and the sqrt(2) example",
-         "ReLU and fixed scalings x -> a x (e.g. sqrt(2) x) keep the activation scaling factor varsigma (Eq. 1)",
-         ("relu keeps", "scaling sqrt(2)", "any fixed scaling")),
-    _sym("defazio_bottou.eq2.extrinsic", "Sec. 4, Eq. 2 and the extrinsic form after it",
-         "gamma_l of Eq. 2 equals n_l k^2 rho^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2]", ("Eq. 2 equals",)),
-    _sym("defazio_bottou.thm1.model", "Sec. 5, Theorem 1",
-         "Under the Sec. 3 model, the weight-to-gradient ratio nu_l = E[dW^2]/E[W^2] equals gamma_l",
-         ("Theorem 1",)),
-    _sym("defazio_bottou.eq6.telescoping", "Sec. 7, Eq. 6 and the telescoping product",
-         "With geometric init (c = 2/k), E[x_{l+1}^2] = sqrt(n_l/n_{l+1}) E[x_l^2], so E[x_L^2] = "
-         "sqrt(n_0/n_L) E[x_0^2] whatever the interior widths", ("Eq. 6",)),
-    _sym("defazio_bottou.sec8.bias_scaling", "Sec. 8, Eq. 7-8 and the sentence after Eq. 8",
-         "gamma^b = varsigma/(n E[x^2]^2), and geometric init keeps n_l E[x_l^2]^2 constant", ("Sec. 8", "Eq. 8")),
-    _sym("defazio_bottou.sec62.kernel_correction", "Sec. 6.2",
-         "With c = 2 (typical k = 1), a 3x3 convolution preceded by alpha = sqrt(1/3) keeps Eq. 6's forward "
-         "scaling", ("Sec. 6.2",)),
-    _sym("defazio_bottou.sec11.branch_scaling", "Sec. 11",
-         "In alpha x + beta F(x), the main branch's scaling factor is beta^2 varsigma and c = beta restores the "
-         "outside gamma", ("Sec. 11",)),
-    Claim("defazio_bottou.thm1.networks", P, "Sec. 5, Theorem 1, on real random networks",
-          "On geometric-init ReLU MLPs with a random quadratic loss, nu_l / gamma_l -> 1 as width grows (the "
-          "model's assumptions become exact)", "approximation", HA, M.thm1_networks, _thm1_judge, {"target": 1.0},
-          (Mutation("limit 1.05", {"target": 1.05}),), monte_carlo=True,
-          note="At finite width nu_l exceeds gamma_l (per-sample gradient and input magnitudes are correlated): "
-               "the gap roughly halves per doubling of width (details)."),
-    Claim("defazio_bottou.sec6.geometric_constant_gamma", P, "Sec. 6, Eq. 3",
-          "Geometric initialization E[W^2] = c/(k sqrt(n_l n_{l+1})) gives the same gamma_l in every layer",
-          "identity", H, X.init_measure, X.judge_constant_gamma, {"init": "geometric"},
-          (Mutation("Kaiming fan-in is constant", {"init": "kaiming_fan_in"}, F),)),
-    Claim("defazio_bottou.sec61.others_not_constant", P, "Sec. 6.1, Eq. 4-5 and Figure 2",
-          "Kaiming fan-in, fan-out and Xavier do not give constant gamma_l when widths differ", "identity", H,
-          X.init_measure, X.judge_constant_gamma,
-          {"init": ("kaiming_fan_in", "kaiming_fan_out", "xavier"), "expect_constant": False},
-          (Mutation("geometric is not constant", {"init": "geometric", "expect_constant": False}, F),),
-          note="Exception found: on a geometric width ladder (n_{l+1}/n_l constant, e.g. 1, 2, 4, ..., 32) all three "
-               "give constant gamma_l too (see 'constant_on' in the details)."),
-    Claim("defazio_bottou.sec81.input_scaling", P, "Sec. 8.1",
-          "gamma_0 = gamma_0b gives E[x_0^2] = 1/sqrt(n_0 k_0^2), about 0.2 for RGB 3x3, reached by the forward "
-          "factor 1/(n_0 k^2)^(1/4)", "identity", H, X.input_scaling_measure, X.judge_input_scaling, {},
-          (Mutation("printed value 0.25", {"printed": 0.25}),)),
-    Claim("defazio_bottou.sec111.bottleneck", P, "Sec. 11.1 (main branch x_0..x_9; last step reconstructed)",
-          "The fixed scalar x_9 = sqrt(m/(beta n)) x_8 makes the bottleneck branch output E[F(x)^2] = E[x^2]",
-          "identity", F, X.bottleneck_measure, X.judge_bottleneck, {"target": "E[x^2]", "variant": "printed"},
-          (Mutation("v/sqrt(beta) alone, Eq. 6 target", {"target": "eq6", "variant": "v_only"}, H),),
-          note="Our reading of 'the final sequence mirrors the initial operation': ReLU, sqrt(2/beta), bias, "
-               "1x1 conv to m with c = beta. Then E[x_9^2] = sqrt(m/n) E[x^2]: right for m = n, off by sqrt(m/n) "
-               "otherwise (2 at n = 64, m = 256)."),
-    Claim("defazio_bottou.sec111.bottleneck_corrected", P, "Sec. 11.1 (corrected)",
-          "Without the extra sqrt(m/n) (x_9 = x_8 / sqrt(beta)), the branch output is E[x_9^2] = sqrt(n/m) E[x^2], "
-          "Eq. 6's geometric scaling across the block", "identity", H, X.bottleneck_measure, X.judge_bottleneck,
-          {"target": "eq6", "variant": "v_only"}, (Mutation("printed scalar", {"target": "eq6", "variant": "printed"}, F),),
+_CLAIMS = (
+    # --- Sec. 2: the mini-batch remark (Monte Carlo) ---------------------------------------------
+    Claim(id="defazio_bottou.sec2.minibatch",
+          where="Sec. 2, 'although all conclusions hold using mini-batches as well'",
+          statement="Theorem 1's conclusion holds with mini-batches: with the gradient of a batch of B = 2 examples, "
+                    "nu_l / gamma_l is the same in every layer (so constant gamma_l still gives constant nu_l)",
+          kind="empirical",
+          recorded=F,
+          measure=mc.MINIBATCH,
+          judge=mc_judges.judge_minibatch_layers,
+          params={"sizes": (2,)},
+          mutations=(Mutation("per example (B = 1)", {"sizes": (1,)}, H),),
+          note="Per-example gradients of one network are correlated (post-ReLU inputs have a nonzero mean, and the "
+               "examples share the weights and the loss), so the cross terms of the batch gradient do not cancel and "
+               "their weight differs between layers; the layer dependence does not shrink with width (details at "
+               "one width; checked at several while porting). Theorem 1's per-example conclusion stands "
+               "(defazio_bottou.sec2.minibatch_per_example, defazio_bottou.thm1.networks)."),
+    Claim(id="defazio_bottou.sec2.minibatch_per_example",
+          where="Sec. 2 (corrected: batch size 1, as the calculations assume)",
+          statement="With per-example gradients (batch size 1), nu_l / gamma_l is the same in every hidden layer "
+                    "(within 10%)",
+          kind="empirical",
+          recorded=H,
+          measure=mc.MINIBATCH,
+          judge=mc_judges.judge_minibatch_layers,
+          params={"sizes": (1,)},
+          mutations=(Mutation("layers differ by 10% (the tolerance)", {"sizes": (1,), "target": 1.1}),),
+          corrects="defazio_bottou.sec2.minibatch"),
+    # --- Sec. 4-5: the scaling calculus under the Sec. 3 model (sympy) ------------------------
+    _symbolic("defazio_bottou.table1.scale_preserving", "Sec. 4, Table 1 and the sqrt(2) example",
+              "ReLU and fixed scalings x -> a x (e.g. sqrt(2) x) keep the activation scaling factor varsigma (Eq. 1)",
+              ("relu keeps", "scaling sqrt(2)", "any fixed scaling")),
+    _symbolic("defazio_bottou.eq2.extrinsic", "Sec. 4, Eq. 2 and the extrinsic form after it",
+              "gamma_l of Eq. 2 equals n_l k^2 rho^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] (stride 1)",
+              ("Eq. 2 equals",)),
+    _symbolic("defazio_bottou.thm1.model", "Sec. 5, Theorem 1",
+              "Under the Sec. 3 model, the weight-to-gradient ratio nu_l = E[dW^2]/E[W^2] equals gamma_l",
+              ("Theorem 1",)),
+    _symbolic("defazio_bottou.eq6.telescoping", "Sec. 7, Eq. 6 and the telescoping product",
+              "With geometric init (c = 2/k), E[x_{l+1}^2] = sqrt(n_l/n_{l+1}) E[x_l^2], so E[x_L^2] = "
+              "sqrt(n_0/n_L) E[x_0^2] whatever the interior widths", ("Eq. 6",)),
+    _symbolic("defazio_bottou.sec8.bias_scaling", "Sec. 8, Eq. 7-8 and the sentence after Eq. 8",
+              "gamma^b = varsigma/(n E[x^2]^2), and geometric init keeps n_l E[x_l^2]^2 constant", ("Sec. 8", "Eq. 8")),
+    _symbolic("defazio_bottou.sec62.kernel_correction", "Sec. 6.2",
+              "With c = 2 (typical k = 1), a 3x3 convolution preceded by alpha = sqrt(1/3) keeps Eq. 6's forward "
+              "scaling", ("Sec. 6.2",)),
+    _symbolic("defazio_bottou.sec11.branch_scaling", "Sec. 11",
+              "In alpha x + beta F(x), the main branch's scaling factor is beta^2 varsigma and c = beta restores the "
+              "outside gamma", ("Sec. 11",)),
+    # --- Theorem 1 on real random networks (Monte Carlo) ---------------------------------------
+    Claim(id="defazio_bottou.thm1.networks",
+          where="Sec. 5, Theorem 1, on real random networks",
+          statement="On geometric-init ReLU MLPs with a random quadratic loss, averaged over networks, nu_l / gamma_l "
+                    "-> 1 as width grows in every interior layer (the model's assumptions become exact)",
+          kind="approximation",
+          recorded=HA,
+          measure=mc.THM1,
+          judge=mc_judges.judge_thm1_networks,
+          mutations=(Mutation("limit 1.03 (the tolerance)", {"target": 1.03}),),
+          note="At finite width nu_l exceeds gamma_l (per-sample gradient and input magnitudes are correlated); the "
+               "gap shrinks about as 1/width (details), and single networks concentrate (the spread at the largest "
+               "width is below that at the smallest). The tolerance is about the finite-width gap at the widest "
+               "networks measured."),
+    # --- Sec. 6: initializations (exact) ------------------------------------------------------
+    Claim(id="defazio_bottou.sec6.geometric_constant_gamma",
+          where="Sec. 6, Eq. 3",
+          statement="Geometric initialization E[W^2] = c/(k sqrt(n_l n_{l+1})) gives the same gamma_l in every layer",
+          kind="identity",
+          recorded=H,
+          measure=exact.init_measure,
+          judge=exact.judge_constant_gamma,
+          params={"init": "geometric"},
+          mutations=(Mutation("Kaiming fan-in is constant", {"init": "kaiming_fan_in"}, F),)),
+    Claim(id="defazio_bottou.sec61.others_not_constant",
+          where="Sec. 6.1, Eq. 4-5 and Figure 2",
+          statement="On the strided LeNet's channel ladder (and on other ladders whose consecutive ratios n_{l+1}/n_l "
+                    "differ, also after inversion), Kaiming fan-in, fan-out and Xavier give unequal gamma_l, unlike "
+                    "geometric initialization",
+          kind="identity",
+          recorded=H,
+          measure=exact.init_measure,
+          judge=exact.judge_constant_gamma,
+          params={"init": ("kaiming_fan_in", "kaiming_fan_out", "xavier"), "expect_constant": False,
+                  "ladders": exact.MIXED_LADDERS},
+          mutations=(Mutation("geometric is not constant", {"init": "geometric", "expect_constant": False,
+                                                            "ladders": exact.MIXED_LADDERS}, F),
+                     Mutation("not constant on a geometric ladder either", {"ladders": ((1, 2, 4, 8, 16, 32),)}, F)),
+          note="Not on every ladder with unequal widths: on a geometric ladder (constant n_{l+1}/n_l) all three give "
+               "constant gamma_l, and Xavier also on expand-contract ladders with a constant |log(n_{l+1}/n_l)| "
+               "('constant_on' in the details; defazio_bottou.sec61.constant_gamma_iff). The ladder is LeNet's "
+               "channel counts with one kernel size (the mixed kernel sizes only add a factor k^2 per layer)."),
+    Claim(id="defazio_bottou.eq7.bias_index",
+          where="Sec. 8, Eq. 7 (the bias scaling factor, 'the average singular value notion')",
+          statement="The bias b_l of x_{l+1} = C_l(x_l) + b_l has scaling gamma_l^b = rho^2 E[dx_l^2] / E[x_l^2] (layer "
+                    "input moments): on geometric-init ReLU MLPs it is within a factor 2 of the bias block's actual "
+                    "average squared singular value in every interior layer",
+          kind="empirical",
+          recorded=F,
+          measure=hessian.BIAS,
+          judge=hessian_judges.judge_bias_index,
+          params={"index": "input_index"},
+          mutations=(Mutation("output moments (index l+1)", {"index": "output_index"}, H),),
+          note="Under the model the input-index form is n_l n_{l+1} k^4 E[W^2]^2 = c^2 k^2 times the output-index one "
+               "(4 with geometric c = 2/k), in every layer alike: the conclusion that all biases are equally scaled "
+               "stands, but Sec. 8.1's value needs the output index (which Sec. 8.1 uses)."),
+    Claim(id="defazio_bottou.eq7.bias_index_corrected",
+          where="Sec. 8, Eq. 7 (corrected: the layer output's moments, as Sec. 8.1 uses them)",
+          statement="gamma_l^b = rho_{l+1}^2 E[dx_{l+1}^2] / E[x_{l+1}^2] (layer output moments) is within a factor 2 of "
+                    "the bias block's actual average squared singular value in every interior layer",
+          kind="empirical",
+          recorded=H,
+          measure=hessian.BIAS,
+          judge=hessian_judges.judge_bias_index,
+          params={"index": "output_index"},
+          mutations=(Mutation("close to 4 instead of 1", {"index": "output_index", "target": 4.0}),),
+          corrects="defazio_bottou.eq7.bias_index",
+          note="The reading of 'close' is Figure 1's (a factor 2 on the geometric mean over networks); the bias block "
+               "is Theorem 2's G_l with n_l = 1 and x_l = 1 (a weight on a constant input)."),
+    Claim(id="defazio_bottou.sec81.input_scaling",
+          where="Sec. 8.1",
+          statement="gamma_0 = gamma_0b gives E[x_0^2] = 1/sqrt(n_0 k_0^2), about 0.2 for RGB 3x3, reached by the "
+                    "forward factor 1/(n_0 k^2)^(1/4)",
+          kind="identity",
+          recorded=H,
+          measure=exact.input_scaling_measure,
+          judge=exact.judge_input_scaling,
+          mutations=(Mutation("printed value 0.25", {"printed": 0.25}),)),
+    Claim(id="defazio_bottou.sec111.bottleneck",
+          where="Sec. 11.1 (main branch x_0..x_9; last step reconstructed)",
+          statement="The fixed scalar x_9 = sqrt(m/(beta n)) x_8 makes the bottleneck branch output E[F(x)^2] = E[x^2]",
+          kind="identity",
+          recorded=F,
+          measure=exact.bottleneck_measure,
+          judge=exact.judge_bottleneck,
+          params={"target": "E[x^2]", "variant": "printed"},
+          mutations=(Mutation("v/sqrt(beta) alone, Eq. 6 target", {"target": "eq6", "variant": "v_only"}, H),),
+          note="Our reading of 'the final sequence mirrors the initial operation': ReLU, sqrt(2/beta), bias, 1x1 conv to "
+               "m with c = beta. Then E[x_9^2] = sqrt(m/n) E[x^2]: right for m = n, off by sqrt(m/n) otherwise."),
+    Claim(id="defazio_bottou.sec111.bottleneck_corrected",
+          where="Sec. 11.1 (corrected)",
+          statement="Without the extra sqrt(m/n) (x_9 = x_8 / sqrt(beta)), the branch output is E[x_9^2] = "
+                    "sqrt(n/m) E[x^2], Eq. 6's geometric scaling across the block",
+          kind="identity",
+          recorded=H,
+          measure=exact.bottleneck_measure,
+          judge=exact.judge_bottleneck,
+          params={"target": "eq6", "variant": "v_only"},
+          mutations=(Mutation("printed scalar", {"target": "eq6", "variant": "printed"}, F),),
           corrects="defazio_bottou.sec111.bottleneck"),
-    Claim("defazio_bottou.thm2.mean_ratio", P, "Sec. 5.1, Theorem 2 (main term)",
-          "The average squared singular value of the Gauss-Newton block G_l of a linear layer is "
-          "n_l E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] to leading order: averaged over random networks and losses, "
-          "main term / actual -> 1 as width grows", "approximation", I, G.thm2_networks, G.judge_thm2_mean, {},
-          (Mutation("limit 1.1", {"target": 1.1}),), monte_carlo=True,
-          note="Inconclusive at the required 5% resolution of the limit: the error of the mean shrinks with width "
-               "(error_exponent), but the c + a/w extrapolation resolves the limit only to the stated resolution "
-               "(rerun with --mc-scale; the fitted error exponent is not necessarily 1, so the 1/w extrapolation may "
-               "then be misspecified). Per network the ratio does not converge: rms_error stays of order one at "
-               "every width, because the O-term is of the same order as the main term (next claim)."),
-    Claim("defazio_bottou.thm2.order_term", P, "Sec. 5.1, Theorem 2 (error term)",
-          "actual - main = O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) in n_l, n_{l+1} when ||Phi||_2^2 = O(1) above "
-          "the layer (Kaiming fan-in MLPs)", "approximation", H, G.thm2_networks, G.judge_thm2_order, {},
-          (Mutation("error term smaller by 1/n_{l+1}", {"extra_power": 1.0}),), monte_carlo=True,
-          note="The main term is itself a bounded multiple of the O-term scale at these widths "
-               "(median_main_over_O in the details), so the theorem fixes the order of magnitude, not the constant."),
-    Claim("defazio_bottou.fig1.lenet_ratio_printed", P, "Sec. 5.1, Figure 1 with Eq. 2's extrinsic gamma as printed",
-          "For the strided LeNet (batch 1024, 32x32 random inputs, loss z^T R z), the ratio of the scaling factor "
-          "(Eq. 2, rho_l = the layer's input size) to E[(G_l r)^2] is close to 1 (within a factor 2, our reading) "
-          "for every layer", "empirical", F, G.lenet_measure, G.judge_lenet_ratio, {"reading": "ratio_rho_in"},
-          (Mutation("rho_{l+1} (output size) for the strided convolutions", {"reading": "ratio_rho_out"}, H),),
-          slow=True, monte_carlo=True,
+    # --- Theorem 2 (Monte Carlo) -----------------------------------------------------------------
+    Claim(id="defazio_bottou.thm2.mean_ratio",
+          where="Sec. 5.1, Theorem 2 (main term)",
+          statement="The average squared singular value of the Gauss-Newton block G_l of a linear layer is "
+                    "n_l E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] to leading order: averaged over random networks and "
+                    "losses, main term / actual -> 1 as width grows, in every interior layer",
+          kind="approximation",
+          recorded=INC,
+          measure=hessian.THM2_MEAN,
+          judge=hessian_judges.judge_thm2_mean,
+          mutations=(Mutation("limit 1.3 (about twice the first look's resolution)", {"target": 1.3}),),
+          slow=True,
+          note="Not decidable at an affordable budget: the main term is of the same order as the O-term "
+               "(defazio_bottou.thm2.main_same_order), so the ratio of single networks does not concentrate (its spread "
+               "is about the same at every width) and the limit's interval narrows only as one over the square root of "
+               "the number of networks. The runner's --mc-scale hint assumes the c + a/w model keeps fitting; it does "
+               "not from width 16 (excluded: the lack-of-fit test rejects it and widens every interval), and at the "
+               "budget its lack-of-fit p-value is already close to the test's level, so a few times more networks "
+               "would widen the interval rather than settle it. The limit's estimate is close to 1 and no look "
+               "rejects 1 (details)."),
+    Claim(id="defazio_bottou.thm2.order_term",
+          where="Sec. 5.1, Theorem 2 (error term)",
+          statement="actual - main = O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) in n_l, n_{l+1} when ||Phi||_2^2 = O(1) "
+                    "above the layer (Kaiming fan-in MLPs): |actual - main| / O-term does not grow with width",
+          kind="approximation",
+          recorded=H,
+          measure=hessian.THM2_ORDER,
+          judge=hessian_judges.judge_thm2_order,
+          mutations=(Mutation("error term smaller by 1/n_{l+1}", {"extra_power": 1.0}),
+                     Mutation("main term dropped: actual alone is O(O-term) too", {"main_scale": 0.0}, H)),
+          note="What this can say: under the theorem's assumption the main term is itself O(O-term) "
+               "(defazio_bottou.thm2.main_same_order), so the check cannot tell the printed main term from none at all "
+               "(the second mutation holds); it fails only if the error grows faster than the O-term with width (the "
+               "first mutation). The O-term's scale is also not homogeneous in the layer's own weights "
+               "(defazio_bottou.thm2.order_term_homogeneity)."),
+    Claim(id="defazio_bottou.thm2.main_same_order",
+          where="Sec. 5.1, Theorem 2 (main term against the error term)",
+          statement="Under the theorem's assumption ||Phi||_2^2 = O(1), main / O-term = n_{l+1} E[dx_{l+1}^2] "
+                    "(= ||dx_{l+1}||^2 per sample) does not grow with width: the printed main term is of the same order "
+                    "as the printed error term",
+          kind="approximation",
+          recorded=H,
+          measure=hessian.THM2_ORDER,
+          judge=hessian_judges.judge_thm2_main_over_order,
+          mutations=(Mutation("main term larger by n_{l+1}", {"extra_power": 1.0}),),
+          note="So Theorem 2's expansion fixes the order of magnitude of the average squared singular value, not its "
+               "constant: an error of the main term's own size is within the printed O-term."),
+    # --- Figures 1-2: the strided LeNet (slow) ----------------------------------------------------
+    Claim(id="defazio_bottou.fig1.lenet_ratio_printed",
+          where="Sec. 5.1, Figure 1 with Eq. 2's extrinsic gamma as printed",
+          statement="For the strided LeNet (batch 1024, 32x32 random inputs, loss z^T R z), the ratio of the scaling "
+                    "factor (Eq. 2, rho_l = the layer's input size) to E[(G_l r)^2] is close to 1 (within a factor 2, "
+                    "our reading) for every layer",
+          kind="empirical",
+          recorded=F,
+          measure=hessian.LENET,
+          judge=hessian_judges.judge_lenet_ratio,
+          params={"reading": "ratio_rho_in"},
+          mutations=(Mutation("rho_{l+1} (output size) for the strided convolutions", {"reading": "ratio_rho_out"}, H),),
+          slow=True,
           note="For the stride-2 convolutions rho_l^2 exceeds rho_{l+1}^2 by (32/14)^2 (conv1) and (14/5)^2 (conv2); "
                "dense layers are unaffected. Table 1 (strided layers) is not in the transcription."),
-    Claim("defazio_bottou.fig1.lenet_ratio_output_rho", P, "Sec. 5.1, Figure 1 (corrected: rho_{l+1})",
-          "With rho_{l+1} (the layer's output size) in Eq. 2, the ratio of scaling factor to E[(G_l r)^2] is within a "
-          "factor 2 of 1 for every layer of the strided LeNet", "empirical", H, G.lenet_measure, G.judge_lenet_ratio,
-          {"reading": "ratio_rho_out"}, (Mutation("close to 4 instead of 1", {"reading": "ratio_rho_out", "target": 4.0}),),
-          corrects="defazio_bottou.fig1.lenet_ratio_printed", slow=True, monte_carlo=True),
-    Claim("defazio_bottou.fig2.geometric_flat_diagonal", P, "Sec. 6.1, Figure 2",
-          "Geometric initialization gives a more nearly constant block diagonal of the strided LeNet's Hessian "
-          "(spread over layers of log10 E[(G_l r)^2]) than Kaiming fan-in, Kaiming fan-out and Xavier",
-          "empirical", H, G.lenet_measure, G.judge_fig2, {"flat": "geometric"},
-          (Mutation("Kaiming fan-in is the flattest", {"flat": "he_fan_in"}),), slow=True, monte_carlo=True),
+    Claim(id="defazio_bottou.fig1.lenet_ratio_output_rho",
+          where="Sec. 5.1, Figure 1 (corrected: rho_{l+1})",
+          statement="With rho_{l+1} (the layer's output size) in Eq. 2, the ratio of scaling factor to E[(G_l r)^2] is "
+                    "within a factor 2 of 1 for every layer of the strided LeNet",
+          kind="empirical",
+          recorded=H,
+          measure=hessian.LENET,
+          judge=hessian_judges.judge_lenet_ratio,
+          params={"reading": "ratio_rho_out"},
+          mutations=(Mutation("close to 4 instead of 1", {"reading": "ratio_rho_out", "target": 4.0}),),
+          corrects="defazio_bottou.fig1.lenet_ratio_printed",
+          slow=True),
+    Claim(id="defazio_bottou.fig2.geometric_flat_diagonal",
+          where="Sec. 6.1, Figure 2",
+          statement="Geometric initialization gives a more nearly constant block diagonal of the strided LeNet's Hessian "
+                    "(spread over layers of log10 E[(G_l r)^2]) than Kaiming fan-in, Kaiming fan-out and Xavier",
+          kind="empirical",
+          recorded=H,
+          measure=hessian.LENET,
+          judge=hessian_judges.judge_fig2,
+          params={"flat": "geometric"},
+          mutations=(Mutation("Kaiming fan-in is the flattest", {"flat": "he_fan_in"}),),
+          slow=True),
+)
+
+
+
+def _section(claim) -> tuple:
+    """The paper position of a claim: the first 'Sec. N[.M]' of its location."""
+    found = re.search(r"Sec\. (\d+)(?:\.(\d+))?", claim.where)
+    return (int(found.group(1)), int(found.group(2) or 0)) if found else (99, 0)
+
+
+#: Every claim, in the paper's order (stable: declaration order within a section).
+CLAIMS = tuple(sorted(_CLAIMS + step_claims.SEC3_5 + step_claims.SEC51 + step_claims.SEC6_8 + step_claims.SEC10_12
+                      + step_claims.SEC11 + step_claims.SEC111, key=_section))
+
+PAPER = Paper(
+    key="defazio_bottou",
+    reference="Defazio & Bottou, scaling factors and geometric initialization",
+    text="defazio_bottou_scaling_geometric_init.txt",
+    claims=CLAIMS,
+    left_out=(
+        "Sec. 9-11.2 (LIBSVM, AlexNet/CIFAR-10, ResNet-50/ImageNet training results, Table 2, Figures 3-4): need "
+        "datasets and training runs; out of scope.",
+        "The appendix (proofs of the extrinsic form of Eq. 2 and of Theorems 1-2, experimental details) is not in the "
+        "transcription: the statements are checked, the proofs' steps cannot be.",
+        "Sec. 11.1's last stage ('mirrors the initial operation with a downscaling convolution') is not printed; "
+        "the reading used is stated in the claims.",
+        "Table 1 (which layers keep the scaling factor) is not in the transcription beyond its caption: the rows the "
+        "text names are checked (ReLU and scalings, strided convolutions, average and max pooling).",
+        "Figure 2's colour values are not printed; our heat maps use the mean over the setups per init of the "
+        "per-sample Gauss-Newton block norms (off-diagonal blocks normalized by sqrt(P_l P_r)).",
+    ),
+    coverage=COVERAGE,
 )

@@ -7,15 +7,20 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..judging import judge_exact
+from ..judges import judge_exact
 from . import calculus as c
 
 __all__ = ["table1_measure", "judge_symbolic", "init_measure", "judge_constant_gamma", "input_scaling_measure",
            "judge_input_scaling", "bottleneck_measure", "judge_bottleneck"]
 
 n, m, k, q, g, rho, w, beta, a = sp.symbols("n m k q g rho w beta a", positive=True)
-#: width ladders on which the per-layer gammas are compared (exact arithmetic)
-LADDERS = ((3, 10, 40, 5, 7), (64, 64, 64, 64), (1, 2, 4, 8, 16, 32), (100, 7, 300, 2))
+#: The strided LeNet's channel ladder (3 -> 6 -> 16 channels, then 120, 84, 10 units).
+LENET_LADDER = (3, 6, 16, 120, 84, 10)
+#: Width ladders on which the per-layer gammas are compared (exact arithmetic): mixed
+#: ratios (LeNet's and two others), equal widths, a geometric ladder.
+LADDERS = (LENET_LADDER, (3, 10, 40, 5, 7), (100, 7, 300, 2), (64, 64, 64, 64), (1, 2, 4, 8, 16, 32))
+#: The ladders whose consecutive ratios are neither equal nor equal up to inversion.
+MIXED_LADDERS = LADDERS[:3]
 
 
 def _zero(expr) -> bool:
@@ -72,34 +77,33 @@ def init_measure(ctx) -> dict:
     return {init: {str(ladder): c.layer_gammas(ladder, init) for ladder in LADDERS} for init in c.INITS}
 
 
-def judge_constant_gamma(meas, ctx, init: str = "geometric", expect_constant: bool = True):
-    """Sec. 6 / 6.1: gamma_l is the same for every layer (exact) under ``init``; the
-    printed claim is that geometric does this and Kaiming fan-in/out and Xavier do not
-    (``expect_constant`` False: some ladder with unequal widths must give unequal gammas)."""
+def judge_constant_gamma(meas, ctx, init: str = "geometric", expect_constant: bool = True, ladders=None):
+    """Sec. 6 / 6.1: gamma_l is the same for every layer (exact) under ``init`` on every
+    ladder of ``ladders`` (all of LADDERS if None); with ``expect_constant`` False, the
+    gammas are unequal on every such ladder (the claim that Kaiming fan-in/out and
+    Xavier do not give constant gamma there). The ladders where they are constant
+    anyway are listed in each check's ``constant_on``."""
     inits = (init,) if isinstance(init, str) else tuple(init)
+    wanted = {str(lad) for lad in (ladders or LADDERS)}
     rows = [(i, lad, gam, all(sp.simplify(x - gam[0]) == 0 for x in gam)) for i in inits
             for lad, gam in meas[i].items()]
-    if expect_constant:
-        checks = [{"label": f"{i}, widths {lad}", "ok": const, "measured": [str(x) for x in gam],
-                   "expected": "all equal", "counterexample": None if const else {"init": i, "widths": lad,
-                                                                                  "gammas": [str(x) for x in gam]}}
-                  for i, lad, gam, const in rows]
-    else:
-        checks = []
-        for i in inits:
-            mine = [(lad, gam, const) for j, lad, gam, const in rows if j == i]
-            checks.append({"label": f"{i}: some width ladder gives unequal gammas",
-                           "ok": any(not const for _, _, const in mine),
-                           "measured": {lad: [str(x) for x in gam] for lad, gam, _ in mine},
-                           "expected": "not all equal",
-                           "constant_on": [lad for lad, _, const in mine if const]})
+    checks = []
+    for i, lad, gam, const in rows:
+        if lad not in wanted:
+            continue
+        ok = const == expect_constant
+        checks.append({"label": f"{i}, widths {lad}: gammas {'all equal' if expect_constant else 'not all equal'}",
+                       "ok": ok, "measured": [str(x) for x in gam],
+                       "expected": "all equal" if expect_constant else "not all equal",
+                       "counterexample": None if ok else {"init": i, "widths": lad, "gammas": [str(x) for x in gam]},
+                       "constant_on": [lad2 for j, lad2, _, c2 in rows if j == i and c2]})
     return judge_exact(checks, "exact second-moment propagation (sympy rationals and surds) through ReLU nets "
-                       f"on widths {sorted({r[1] for r in rows})}", "exact")
+                       f"on widths {sorted(wanted)}", "exact")
 
 
 def input_scaling_measure(ctx) -> dict:
     out = {}
-    for d in (ctx.dps, ctx.dps + 20):
+    for d in ctx.precisions:
         with mpmath.workdps(d + 10):
             f = mpmath.mpf(3 * 3**2) ** mpmath.mpf(-0.25)
             out[d] = {"E[x0^2]": 1 / mpmath.sqrt(3 * 3**2), "factor": f, "factor_squared": f * f}
@@ -118,7 +122,7 @@ def judge_input_scaling(meas, ctx, printed: float = 0.2, tolerance: float = 0.02
     """Sec. 8.1: gamma_0 = gamma_0b gives E[x_0^2] = 1/sqrt(n_0 k_0^2) (sympy), which is
     about 0.2 for RGB 3x3 (within ``tolerance``: the printed value has one digit), and the
     forward factor (n_0 k^2)^(-1/4) gives unit-variance data that second moment."""
-    lo, hi = ctx.dps, ctx.dps + 20
+    lo, hi = ctx.precisions
     sol = meas["solution"]
     v = meas[hi]["E[x0^2]"]
     checks = [
@@ -127,9 +131,11 @@ def judge_input_scaling(meas, ctx, printed: float = 0.2, tolerance: float = 0.02
         {"label": f"1/sqrt(27) ~ {printed} (one printed digit)", "ok": abs(float(v) - printed) <= tolerance,
          "measured": mpmath.nstr(v, 15), "expected": printed,
          "counterexample": {"value": mpmath.nstr(v, 15), "printed": printed}},
-        {"label": "factor^2 = 1/sqrt(27)", "ok": _close(meas[lo]["factor_squared"], meas[lo]["E[x0^2]"], lo),
-         "measured": mpmath.nstr(meas[lo]["factor"], 15), "expected": "27^(-1/4)"},
-    ]
+    ] + [
+        {"label": f"factor^2 = 1/sqrt(27) at {d} digits", "ok": _close(meas[d]["factor_squared"], meas[d]["E[x0^2]"], d),
+         "measured": mpmath.nstr(meas[d]["factor"], 15), "expected": "27^(-1/4)"} for d in (lo, hi)
+    ] + [{"label": f"the {lo}- and {hi}-digit values agree", "ok": _close(meas[lo]["E[x0^2]"], meas[hi]["E[x0^2]"], lo),
+          "measured": mpmath.nstr(meas[lo]["E[x0^2]"] - meas[hi]["E[x0^2]"], 5), "expected": 0}]
     return judge_exact(checks, f"sympy solve; mpmath at {lo}/{hi} digits", f"printed precision +-{tolerance}")
 
 

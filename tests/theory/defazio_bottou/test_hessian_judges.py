@@ -1,0 +1,105 @@
+"""Judges of Theorem 2 and Figures 1-2 on synthetic records with known truth."""
+import numpy as np
+
+from simulations.lenet_experiment import INITS
+from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+from theory.defazio_bottou.hessian_judges import (judge_fig2, judge_lenet_ratio, judge_thm2_main_over_order,
+                                                  judge_thm2_mean, judge_thm2_order)
+
+H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
+CTX = JudgeContext(RunContext(), 1e-6)
+
+
+def _thm2(n=400, widths=(32, 64, 128), growth=0.0, limit=1.0, seed=0):
+    """Per network: order = 1/w (any scale), main = 400 order w^growth (lognormal
+    spread), actual = main / (limit - 3/w) with a bounded relative error."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for w in widths:
+        for layer in (1, 2):
+            order = np.full(n, 1.0 / w)
+            main = 400 * order * w**growth * np.exp(0.3 * rng.standard_normal(n))
+            actual = main / (limit - 3.0 / w) * np.exp(0.3 * rng.standard_normal(n))
+            rows.append(Row({"width": w, "layer": layer}, {"actual": actual, "main": main, "order": order}))
+    return Samples([Block(rows)])
+
+
+def test_order_term_bounded_holds_and_a_smaller_error_term_fails():
+    m = _thm2()
+    assert judge_thm2_order(m, CTX).verdict == H
+    assert judge_thm2_order(m, CTX, extra_power=1.0).verdict == F
+
+
+def test_order_term_cannot_see_the_main_term():
+    """The documented limitation: dropping the main term still passes."""
+    assert judge_thm2_order(_thm2(), CTX, main_scale=0.0).verdict == H
+
+
+def test_order_term_underpowered_is_inconclusive():
+    ev = judge_thm2_order(_thm2(n=4), CTX)
+    assert ev.verdict == INC and ev.shortfall > 1
+
+
+def test_main_over_order_growing_fails():
+    assert judge_thm2_main_over_order(_thm2(), CTX).verdict == H
+    ev = judge_thm2_main_over_order(_thm2(growth=1.0), CTX)
+    assert ev.verdict == F and ev.counterexample["exponent_interval"][0] > 0
+
+
+def test_thm2_mean_limit():
+    widths = (16, 32, 64, 128, 256)
+    # exact relative error -> limit shown within 5% with little noise
+    rng = np.random.default_rng(4)
+    rows = []
+    for w in widths:
+        for layer in (1, 2):
+            main = np.ones(2000)
+            ratio = 1 - 3.0 / w + 0.05 * rng.standard_normal(2000)
+            rows.append(Row({"width": w, "layer": layer}, {"actual": main / ratio, "main": main, "order": main}))
+    assert judge_thm2_mean(Samples([Block(rows)]), CTX).verdict == HA
+    assert judge_thm2_mean(Samples([Block(rows)]), CTX, target=1.2).verdict == F
+    assert judge_thm2_mean(_thm2(n=30, widths=widths), CTX).verdict == INC
+
+
+def _lenet(ratio_in, ratio_out, spread_geo=0.2, spread_other=0.8, n=30, seed=5):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for init in INITS:
+        spread = spread_geo if init == "geometric" else spread_other
+        diag = 10.0 ** (np.linspace(0, spread, 5) + 0.05 * rng.standard_normal((n, 5)))
+        blocks = np.zeros((n, 5, 5))
+        blocks[:, range(5), range(5)] = diag
+        noise = np.exp(0.3 * rng.standard_normal((n, 5)))
+        rows.append(Row({"init": init}, {"ratio_rho_in": np.asarray(ratio_in) * noise,
+                                          "ratio_rho_out": np.asarray(ratio_out) * noise, "blocks": blocks}))
+    return Samples([Block(rows, meta={"batch": 1024, "size": 32})])
+
+
+def test_lenet_ratio_band():
+    m = _lenet(ratio_in=[5.0, 7.0, 1, 1, 1], ratio_out=[0.9, 1.0, 1.0, 0.9, 0.8])
+    ev = judge_lenet_ratio(m, CTX, reading="ratio_rho_in")
+    assert ev.verdict == F and ev.counterexample["layer"] in ("conv1", "conv2")
+    assert judge_lenet_ratio(m, CTX, reading="ratio_rho_out").verdict == H
+    assert judge_lenet_ratio(_lenet([1] * 5, [1.8] * 5, n=3), CTX, reading="ratio_rho_out").verdict == INC
+
+
+def test_fig2_flat_geometric_holds_and_swapped_fails():
+    m = _lenet([1] * 5, [1] * 5)
+    ev = judge_fig2(m, CTX)
+    assert ev.verdict == H and "welch_df" in ev.details[0]
+    assert judge_fig2(m, CTX, flat="he_fan_in").verdict == F
+
+
+def test_bias_index_band():
+    rng = np.random.default_rng(6)
+    rows = []
+    for layer in (1, 2):
+        actual = np.exp(rng.standard_normal(40))
+        noise = np.exp(0.3 * rng.standard_normal(40))
+        rows.append(Row({"layer": layer}, {"actual": actual, "output_index": actual * noise,
+                                           "input_index": 4 * actual * noise}))
+    m = Samples([Block(rows, meta={"width": 64, "batch": 32})])
+    from theory.defazio_bottou.hessian_judges import judge_bias_index
+    assert judge_bias_index(m, CTX, index="output_index").verdict == H
+    ev = judge_bias_index(m, CTX, index="input_index")
+    assert ev.verdict == F and ev.counterexample["geometric_mean_ratio"] > 2

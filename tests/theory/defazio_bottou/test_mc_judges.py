@@ -1,0 +1,94 @@
+"""Judges of Theorem 1 on networks and of Sec. 2's mini-batch remark, on synthetic
+records with known truth: exactly true, true but underpowered, and false."""
+import numpy as np
+import pytest
+
+from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+from theory.defazio_bottou.mc_judges import judge_minibatch_layers, judge_thm1_networks, per_group
+from theory.judges import judge_means
+
+H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
+WIDTHS = (16, 32, 64, 128, 256)
+CTX = JudgeContext(RunContext(), 1e-6)
+
+
+def _thm1(limit=1.0, n=400, seed=0, slope=6.0, spread=4.0):
+    """nu/gamma per network: limit + slope/w, spread shrinking as 1/w (as measured)."""
+    rng = np.random.default_rng(seed)
+    rows = [Row({"width": w, "layer": layer}, {"ratio": limit + slope / w + spread / w * rng.standard_normal(n)})
+            for w in WIDTHS for layer in (1, 2)]
+    return Samples([Block(rows, meta={"batch": 32})])
+
+
+def test_thm1_exactly_true_holds_approximately():
+    ev = judge_thm1_networks(_thm1(), CTX)
+    assert ev.verdict == HA
+    assert {d["layer"] for d in ev.details} == {1, 2} and ev.plot["kind"] == "limit"
+
+
+def test_thm1_underpowered_is_inconclusive_with_a_shortfall():
+    ev = judge_thm1_networks(_thm1(n=6, spread=30.0), CTX)
+    assert ev.verdict == INC and ev.shortfall > 1
+
+
+def test_thm1_wrong_limit_fails():
+    ev = judge_thm1_networks(_thm1(limit=1.1), CTX)
+    assert ev.verdict == F and ev.counterexample["layer"] in (1, 2)
+
+
+def test_thm1_one_bad_layer_fails_the_claim():
+    s = _thm1()
+    rows = [Row(r.labels, {"ratio": r["ratio"] + (0.1 if r.layer == 2 else 0.0)}) for r in s.rows]
+    ev = judge_thm1_networks(Samples([Block(rows, meta={"batch": 32})]), CTX)
+    assert ev.verdict == F and ev.measured["layer"] == 2
+
+
+def test_thm1_no_concentration_is_not_shown():
+    """Networks whose spread does not shrink: the concentration part cannot hold."""
+    rng = np.random.default_rng(1)
+    rows = [Row({"width": w, "layer": layer}, {"ratio": 1.0 + 0.05 * rng.standard_normal(4000)})
+            for w in WIDTHS for layer in (1, 2)]
+    ev = judge_thm1_networks(Samples([Block(rows, meta={"batch": 32})]), CTX)
+    assert ev.verdict == INC
+
+
+def test_per_group_splits_alpha_over_groups():
+    seen = []
+
+    def judge(rows, c):
+        seen.append(c.alpha)
+        return judge_means(rows, lambda r: r["x"], lambda r: 1.0, ("g",), 0.1, "m", c)
+
+    rng = np.random.default_rng(2)
+    groups = {g: [{"g": g, "x": 1 + 0.01 * rng.standard_normal(50)}] for g in "abc"}
+    ev = per_group(groups, judge, CTX, "g")
+    assert seen == pytest.approx([CTX.alpha / 3] * 3) and ev.verdict == H
+
+
+def _minibatch(per_layer, n=300, seed=3):
+    """Per (B, layer) ratios nu/gamma = per_layer[B][layer] * lognormal noise, the same
+    network's layers correlated (a shared factor)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for B, means in per_layer.items():
+        shared = rng.standard_normal(n)
+        for layer, mu in enumerate(means):
+            rows.append(Row({"B": B, "layer": layer},
+                            {"ratio": mu * np.exp(0.1 * shared + 0.05 * rng.standard_normal(n))}))
+    return Samples([Block(rows, meta={"width": 128})])
+
+
+def test_minibatch_layer_independent_ratios_hold():
+    m = _minibatch({1: (1.0, 1.0, 1.0), 2: (2.0, 2.0, 2.0)})
+    assert judge_minibatch_layers(m, CTX, sizes=(1, 2), layers=(1, 2)).verdict == H
+
+
+def test_minibatch_layer_dependent_ratios_fail_with_the_layer_named():
+    m = _minibatch({1: (1.0, 1.0, 1.0), 2: (2.0, 2.2, 2.4)})
+    ev = judge_minibatch_layers(m, CTX, sizes=(2,), layers=(1, 2))
+    assert ev.verdict == F and ev.counterexample["B"] == 2
+
+
+def test_minibatch_underpowered_is_inconclusive():
+    m = _minibatch({2: (2.0, 2.0, 2.0)}, n=5)
+    assert judge_minibatch_layers(m, CTX, sizes=(2,), layers=(1, 2)).verdict == INC

@@ -1,0 +1,209 @@
+"""The proof-step claims of Defazio & Bottou (exact: sympy, mpmath, deterministic
+numerics), declared as data by section; :mod:`.catalogue` assembles them with the
+Monte-Carlo claims in the paper's order. Printed errors come in pairs: the printed
+step (recorded fails, its smallest counterexample in the evidence) and the corrected
+one (``corrects=``), whose note says whether the section's conclusion stands.
+"""
+from __future__ import annotations
+
+from ..core import Claim, Mutation, Verdict
+from . import numeric_checks as numeric
+from .proof_steps import judge_steps, steps_measure
+from .residual_steps import residual_measure
+
+H, F = Verdict.HOLDS, Verdict.FAILS
+P = "defazio_bottou."
+
+__all__ = ["SEC3_5", "SEC51", "SEC6_8", "SEC10_12", "SEC11", "SEC111"]
+
+
+def _step(cid, where, statement, key, *, measure=steps_measure, variant="steps", recorded=H, corrects=None, note="",
+          kind="identity"):
+    """A claim that every step of ``measure(ctx)[key][variant]`` holds (judge_steps)."""
+    if recorded == F:
+        mutations = (Mutation("the corrected form", {"variant": "corrected"}, H),)
+    else:
+        mutations = (Mutation("right sides off by 1% (relations negated)", {"perturb": True}),)
+        if variant == "corrected":
+            mutations += (Mutation("the printed form", {"variant": "printed"}, F),)
+    return Claim(id=P + cid, where=where, statement=statement, kind=kind, recorded=recorded, measure=measure,
+                 judge=judge_steps, params={"key": key, "variant": variant}, mutations=mutations,
+                 corrects=P + corrects if corrects else None, note=note)
+
+
+SEC3_5 = (
+    _step("sec3.relu_halving", "Sec. 3, the paragraph after the assumptions",
+          "For a symmetric input (normal, Laplace, uniform), ReLU halves the uncentered second moment, E[relu(x)^2] = "
+          "E[x^2]/2, and halves the back-propagated one, E[(dy 1[x > 0])^2] = E[dy^2]/2",
+          "sec3.relu_halving"),
+    _step("eq2.extrinsic_strided", "Sec. 4, display after Eq. 2 (extrinsic form), for strided layers",
+          "gamma_l = n_l k_l^2 rho_l^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] with rho_l the layer's input size equals "
+          "Eq. 2 for a stride-s convolution as well",
+          "eq2.strided", variant="printed", recorded=F,
+          note="The printed form is s^2 times Eq. 2 (4 at stride 2). Sec. 8.1 itself uses rho_1 (the output size) for "
+               "layer 0; Figure 1's strided LeNet shows the same factor (defazio_bottou.fig1.lenet_ratio_printed)."),
+    _step("eq2.extrinsic_strided_corrected", "Sec. 4, display after Eq. 2 (corrected: rho_{l+1})",
+          "With rho_{l+1} (the layer's output size), the extrinsic form equals Eq. 2 for every stride, and a strided "
+          "convolution keeps varsigma", "eq2.strided", variant="corrected", corrects="eq2.extrinsic_strided",
+          note="Equal to the printed form at stride 1, so every stride-1 and dense conclusion stands."),
+    _step("thm1.model_strided", "Sec. 5, Theorem 1, for strided convolutions",
+          "Under the Sec. 3 model, nu_l = E[dW^2]/E[W^2] equals Eq. 2's gamma_l for a stride-s convolution too "
+          "(E[dW^2] = rho_{l+1}^2 E[dy^2] E[x^2])", "thm1.strided"),
+)
+
+SEC51 = (
+    Claim(id=P + "sec51.hessian_block_is_ggn",
+          where="Sec. 5.1, display G_l = J_l^T R_l J_l",
+          statement="For a bias-free ReLU network, the diagonal Hessian block of the loss in W_l equals J_l^T R_l J_l "
+                    "(the l-th diagonal block of the Gauss-Newton matrix)",
+          kind="identity",
+          recorded=H,
+          measure=numeric.ggn_measure,
+          judge=numeric.judge_ggn,
+          mutations=(Mutation("Gauss-Newton block off by 1%", {"scale": 1.01}),),
+          note="Only on the diagonal: off-diagonal Hessian blocks are not J_l^T R J_r (the output is bilinear in two "
+               "layers' weights; see simulations/gauss_newton.py and its tests). Figure 2's heat maps use the "
+               "Gauss-Newton blocks."),
+    _step("sec51.hutchinson", "Sec. 5.1, text before Figure 1: E[(G_l r)^2] as the actual value",
+          "For r with iid unit-variance entries, E[(G_l r)_i^2] averaged over i is ||G_l||_F^2 / P_l, the average "
+          "squared singular value of G_l", "sec51.hutchinson"),
+    Claim(id=P + "thm2.order_term_homogeneity",
+          where="Sec. 5.1, Theorem 2 (error term) and the sentence after it",
+          statement="The O-term's precise value depends on properties of the remainder of the network above the layer: "
+                    "(actual - main) / (n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) is unchanged when only W_l (or the "
+                    "input x_0) is rescaled",
+          kind="identity",
+          recorded=F,
+          measure=numeric.homogeneity_measure,
+          judge=numeric.judge_homogeneity,
+          params={"variant": "printed"},
+          mutations=(Mutation("homogeneous O-term n_l E[x_l^2]^2 / n_{l+1}", {"variant": "corrected"}, H),),
+          note="W_l -> t W_l leaves G_l and the main term unchanged (positive homogeneity) but scales the printed "
+               "O-term by 1/t^2, so its constant depends on the layer's own weight scale; x_0 -> t x_0 scales actual "
+               "and main by t^4 and the printed O-term by t^2. The width-order statement is unaffected wherever "
+               "E[x_{l+1}^2] stays of order one (defazio_bottou.thm2.order_term)."),
+    Claim(id=P + "thm2.order_term_homogeneity_corrected",
+          where="Sec. 5.1, Theorem 2 (error term, corrected scale)",
+          statement="With the O-term scale n_l E[x_l^2]^2 / n_{l+1} (degree 4 in the input, 0 in W_l, as the actual "
+                    "value and the main term), (actual - main) / O-term is unchanged when only W_l or x_0 is rescaled",
+          kind="identity",
+          recorded=H,
+          measure=numeric.homogeneity_measure,
+          judge=numeric.judge_homogeneity,
+          params={"variant": "corrected"},
+          mutations=(Mutation("printed O-term", {"variant": "printed"}, F),),
+          corrects=P + "thm2.order_term_homogeneity",
+          note="The theorem's width-asymptotic conclusion stands: the two scales differ by E[x_{l+1}^2], of order one "
+               "under a sensible initialization."),
+)
+
+SEC6_8 = (
+    _step("sec61.fanin_fanout_preserve", "Sec. 6.1, text after Eq. 4",
+          "With ReLU, fan-in initialization keeps the forward second moment and fan-out the backward one; fan-in scales "
+          "the backward moment by n_{l+1}/n_l, so both hold at once only if n_l = n_{l+1}", "sec61.fanin_fanout"),
+    _step("sec61.constant_gamma_iff", "Sec. 6.1, Eq. 4-5 (constant gamma_l under each initialization)",
+          "gamma_l / varsigma is k^2/(4 r) (fan-in), k^2 r/4 (fan-out), k^2 (1 + r)^2/(16 r) (Xavier, Eq. 5) and 1/c^2 "
+          "(geometric), r = n_{l+1}/n_l: fan-in and fan-out give constant gamma_l exactly when r is the same in every "
+          "layer, Xavier exactly when |log r| is", "sec61.constant_gamma_iff",
+          note="Examples in the details: Xavier is constant on expand-contract ladders such as 5, 15, 45, 15, 5, all "
+               "three on geometric ladders, none on the strided LeNet's channel ladder."),
+    _step("sec62.general_kernel", "Sec. 6.2 (kernel-size correction in general)",
+          "With c = 2/k_typ, a layer of kernel k preceded by alpha = sqrt(k_typ/k) keeps Eq. 6's E[x_{l+1}^2] = "
+          "sqrt(n_l/n_{l+1}) E[x_l^2]; with c = 2 uncorrected, E[x^2] grows by k per layer", "sec62.general"),
+    _step("eq6.raw_input_convention", "Sec. 7, display after Eq. 6 (telescoping product, first layer)",
+          "When the first convolution acts on the raw input (x_1 = C_0(x_0), as in Secs. 8.1 and 11), the telescoping "
+          "product gives E[x_L^2] = 2 sqrt(n_0/n_L) E[x_0^2]", "eq6.raw_input",
+          note="The printed sqrt(n_0/n_L) E[x_0^2] (defazio_bottou.eq6.telescoping) reads Eq. 6 with a ReLU before "
+               "every convolution, the first included: a convention, not an error; the output moment depends on the "
+               "interior widths in neither reading."),
+    _step("sec81.bias_lr_lower", "Sec. 8.1, text after the displays (unit-variance inputs)",
+          "gamma_0 / gamma_0b = n_0 k_0^2 E[x_0^2]^2, which is 27 > 1 for variance-one RGB 3x3 inputs: the biases' "
+          "effective learning rate is lower than the weights'", "sec81.bias_lr_lower"),
+)
+
+SEC10_12 = (
+    Claim(id=P + "sec10.maxpool_not_scaled",
+          where="Sec. 10, 'max-pooling is not well-scaled by our theory'",
+          statement="A 2x2 stride-2 max-pooling changes the activation scaling factor varsigma (ratio out/in away from "
+                    "1) on zero-mean N(0, 1) inputs and on ReLU outputs",
+          kind="identity",
+          recorded=H,
+          measure=numeric.pool_measure,
+          judge=numeric.judge_pool,
+          mutations=(Mutation("average pooling is not well-scaled either", {"pool": "avg"}),),
+          note="Contrast: average pooling keeps varsigma on zero-mean inputs (defazio_bottou.sec111.avgpool) but not on "
+               "ReLU outputs (details of the mutation)."),
+    _step("sec12.frobenius", "Sec. 12, 'the Frobenius norm is the sum of the squared singular values'",
+          "||A||_F = sum_i sigma_i^2", "sec12.frobenius", variant="printed", recorded=F),
+    _step("sec12.frobenius_corrected", "Sec. 12 (corrected: the squared Frobenius norm)",
+          "||A||_F^2 = sum_i sigma_i^2", "sec12.frobenius", variant="corrected", corrects="sec12.frobenius",
+          note="A wording slip in related work; the paper's own quantity (the average squared singular value, "
+               "||G||_F^2 / P) uses the squared norm correctly."),
+    _step("sec7.output_scale", "Sec. 7 (output variances 0.01 to 0.1) and Sec. 10 ('Following Sect. 7', output "
+          "standard deviation 0.05)",
+          "Sec. 10's output scaling follows Sec. 7: an output standard deviation of 0.05 is an output variance in "
+          "[0.01, 0.1]", "sec7.output_scale", variant="printed", recorded=F, kind="inequality"),
+    _step("sec7.output_scale_corrected", "Sec. 7 and Sec. 10 (corrected: the range read as standard deviations)",
+          "Read as standard deviations, Sec. 7's range [0.01, 0.1] contains Sec. 10's output standard deviation 0.05",
+          "sec7.output_scale", variant="corrected", corrects="sec7.output_scale",
+          kind="inequality",
+          note="The other consistent reading, variance 0.05 in Sec. 10, is not what Sec. 10 prints; either way only "
+               "the stated output scale of the experiments is affected, not the scaling calculus."),
+)
+
+_R = residual_measure
+SEC11 = (
+    _step("sec11.backward_preserved", "Sec. 11, display E[dx^2] = (alpha^2 + beta^2) E[dy^2]",
+          "E[dx^2] = (alpha^2 + beta^2) E[dy^2] = E[dy^2], which needs the main branch F to keep the backward second "
+          "moment: a forward-preserving ReLU/conv chain does exactly when it keeps the channel count",
+          "sec11.backward_preserved", measure=_R),
+    _step("sec11.shortcut_scaling", "Sec. 11, the shortcut's scaling factor and gamma_l = varsigma_R / c_l^2",
+          "The shortcut's scaling factor is alpha^2 varsigma, and a main-branch convolution with geometric numerator "
+          "c_l has gamma_l = varsigma_R / c_l^2", "sec11.shortcut_scaling", measure=_R,
+          note="The text calls the alpha x path the 'residual branch' here, while x_R and varsigma_R denote the main "
+               "branch (a naming slip; the algebra is the shortcut's)."),
+    _step("sec11.match_step", "Sec. 11, 'gamma_l = varsigma_R/a_l^2 = (beta^2/c^2) varsigma_R, i.e. c = beta'",
+          "gamma_l = varsigma_R / c^2 = (beta^2/c^2) varsigma_R, and matching it with the outside gamma = varsigma gives "
+          "c = beta", "sec11.match_step", measure=_R, variant="printed", recorded=F,
+          note="a_l is undefined (read as c_l). As printed, the second equality needs beta = 1, and solving "
+               "(beta^2/c^2) varsigma_R = varsigma gives c = beta^2."),
+    _step("sec11.match_step_corrected", "Sec. 11 (corrected: (beta^2/c_l^2) varsigma)",
+          "gamma_l = varsigma_R / c_l^2 = (beta^2/c_l^2) varsigma, and matching it with the outside gamma = varsigma "
+          "gives c_l = beta", "sec11.match_step", measure=_R, variant="corrected", corrects="sec11.match_step",
+          note="The section's conclusion c = beta stands."),
+)
+
+SEC111 = (
+    _step("sec111.avgpool", "Sec. 11.1, downsampling shortcut: y_0 = AvgPool2D(x, 2, 2)",
+          "On zero-mean iid inputs (the residual stream), 2x2 stride-2 average pooling gives E[y_0^2] = E[x^2]/4 and "
+          "keeps varsigma", "sec111.avgpool", measure=_R,
+          note="After a ReLU (nonzero mean) it does not: the details show the ratio 1 + 3/pi."),
+    _step("sec111.shortcut_down", "Sec. 11.1, downsampling shortcut display (c = alpha/4)",
+          "y_0 = AvgPool(x), y_1 = y_0 + b_0, y_2 = C(y_1, m, 1x1, c = alpha/4), y_3 = y_2 / sqrt(alpha/4) gives "
+          "E[y_3^2] = sqrt(n/m) E[x^2] (as the non-downsampling case) and gamma = varsigma", "sec111.shortcut_down",
+          measure=_R, variant="printed", recorded=F,
+          note="The text beside the display says 'numerator c = alpha'. With the display's c = alpha/4, E[y_3^2] is a "
+               "quarter of the target and gamma is 16 varsigma."),
+    _step("sec111.shortcut_down_corrected", "Sec. 11.1, downsampling shortcut (corrected: c = alpha, as the text)",
+          "With numerator c = alpha and the divisor sqrt(alpha/4), E[y_3^2] = sqrt(n/m) E[x^2] and gamma = varsigma",
+          "sec111.shortcut_down", measure=_R, variant="corrected", corrects="sec111.shortcut_down",
+          note="The 4 of the divisor undoes the pooling's quarter; the shortcut is well scaled as the section intends."),
+    _step("sec111.shortcut_plain", "Sec. 11.1, non-downsampling shortcut display",
+          "y_0 = x + b_0, y_1 = C(y_0, m, 1x1, c = alpha), y_2 = y_1 / sqrt(alpha) gives E[y_2^2] = sqrt(n/m) E[x^2] and "
+          "gamma = varsigma", "sec111.shortcut_plain", measure=_R),
+    _step("sec111.main_branch", "Sec. 11.1, main branch displays x_0..x_8",
+          "x_2 restores E[x^2]; the 1x1 convolution to w gives E[x_4^2] = beta sqrt(n/w) E[x^2]; the 3x3 stage keeps it "
+          "(E[x_8^2] = E[x_4^2], the 3 of Sec. 6.2); every main-branch convolution has gamma = varsigma",
+          "sec111.main_branch", measure=_R),
+    _step("sec111.bottleneck_fourth_root", "Sec. 11.1, the fixed scalar x_9 (corrected: a lost square root)",
+          "With x_9 = (m/n)^(1/4) / sqrt(beta) x_8' ('derived from Eq. 6' with its square root), the branch output is "
+          "E[F(x)^2] = E[x^2], Sec. 11's assumption", "sec111.bottleneck_fourth_root", measure=_R,
+          corrects="sec111.bottleneck",
+          note="An alternative to defazio_bottou.sec111.bottleneck_corrected (which keeps Eq. 6's sqrt(n/m) across "
+               "the block instead); which one the authors meant is not settled by the text."),
+    _step("sec111.block_balance", "Sec. 11.1, the whole block (shortcut and main branch together)",
+          "With the corrected shortcut (c = alpha) and x_9 = x_8'/sqrt(beta), both branches have E[S^2] = E[F^2] = "
+          "sqrt(n/m) E[x^2], with and without downsampling", "sec111.block_balance", measure=_R, variant="corrected",
+          note="With both printed forms (c = alpha/4, sqrt(m/(beta n))) the branches are unbalanced: E[S^2]/E[F^2] = "
+               "n/(4m) (the printed-form mutation)."),
+)
