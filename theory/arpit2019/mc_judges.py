@@ -96,6 +96,12 @@ def judge_orthogonal_variance(m, ctx, better="haar_orthogonal", other="gaussian"
     ev = judge_comparison(pairs, ">", f"squared deviations of ||v||^2 (footnote 8), Var({other}) - Var({better})", ctx,
                           what=f"var_{other}_minus_var_{better}")
     ev.expected = f"Var||v||^2: {better} < {other}"
+    what = f"var_{other}_minus_var_{better}"
+    # plotted as Var(other) / Var(better) against 1 (the difference's limits over Var(better))
+    ev.plot = {"kind": "bounds", "claim": ">=",
+               "rows": [{"label": f"n={d['n']}, m={d['m']}", "mean": 1 + d[what] / d[f"var_{better}"],
+                         "interval": [1 + x / d[f"var_{better}"] for x in d["one_sided_limits"]],
+                         "bound": 1.0, "attainable": None, "informative": True} for d in ev.details]}
     return ev
 
 
@@ -116,13 +122,23 @@ def judge_lemma1(m, ctx, p=0.5):
     v = combine(verdicts)
     worst = min(details, key=lambda d: d["p_value"])
     shortfall = max(d["w_resolution"] for d in details) / MASK_W
+    plot_rows = []
+    for r in m.rows:  # per pattern: observed frequency (exact binomial interval) against the product law
+        k, n = r.m, r["code"].size
+        counts = np.bincount(r["code"], minlength=2**k)
+        for c in range(2**k):
+            q = p ** bin(c).count("1") * (1 - p) ** (k - bin(c).count("1"))
+            lo, hi = stats.binomial_interval(int(counts[c]), n, alpha)
+            half = MASK_W * math.sqrt(q / 2**k)  # a deviation spread evenly that reaches Cohen's w = MASK_W
+            plot_rows.append({"label": f"{r.law}, pattern {c:0{k}b}", "mean": counts[c] / n, "interval": [lo, hi],
+                              "target": q, "band": [q - half, q + half]})
     return Evidence(v, {"chi2": worst["chi2"], "p_value": worst["p_value"]}, f"product Bernoulli({p})",
                     f"chi-square over the {2 ** m.rows[0].m} mask patterns, alpha = {alpha:.1e} per law",
                     f"Cohen's w {max(d['w_resolution'] for d in details):.3f} (required {MASK_W})",
                     margin=math.log10(worst["p_value"] / alpha) if worst["p_value"] > 0 else -math.inf,
                     margin_unit="decades of p-value above alpha (worst law)",
                     counterexample=worst if v == F else None, details=details,
-                    shortfall=shortfall if v == INC else None)
+                    shortfall=shortfall if v == INC else None, plot={"kind": "means", "rows": plot_rows})
 
 
 def judge_gains(m, ctx, backward_ratio="in/out"):
