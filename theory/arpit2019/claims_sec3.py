@@ -81,6 +81,7 @@ CLAIMS = (
           "(Eq. 13-17 with E[max(0, cos theta)^2] = 1/(2n))",
           kind="identity", recorded=H, measure=proof_mc.UNITS, judge=judges.judge_units,
           mutations=(Mutation("K = 1.02 (the tolerance)", {"K": 1.02}),),
+          slow=True,
           note="Units 1 and m of Theorem 1's layer at (n, m) = (4, 4), u = e_1, for Gaussian, Student-t, uniform-ball "
                "and Haar rows; the three iid laws differ in their radial part only. Eq. 10-11 (linearity) and Eq. 13-14 "
                "(R_hat_i^T u = ||u|| cos theta) are algebra inside this expectation."),
