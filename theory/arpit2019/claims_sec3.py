@@ -38,7 +38,10 @@ _EQ9_PRODUCTS = ("Eq. 9 (= Eq. 30) swaps Eq. 3's parity labels, so its products 
 
 CLAIMS = (
     # --- Theorem 1 / 5: the constant K_n (Eq. 3, 9, 30) ---------------------------------
-    _kn("arpit2019.thm1.kn_eq3.n_sphere", "Sec. 3, Theorem 1, Eq. 3 and the sentence after it", "eq3", "n_sphere", H),
+    _kn("arpit2019.thm1.kn_eq3.n_sphere", "Sec. 3, Theorem 1, Eq. 3 and the sentence after it", "eq3", "n_sphere", H,
+        corrects="arpit2019.thm1.kn_eq3.sphere_in_Rn",
+        note="'S_n is the surface area of a unit n-dimensional sphere' read as the n-sphere in R^(n+1): the reading "
+             "under which Eq. 3 is right for every n > 1."),
     _kn("arpit2019.thm1.kn_eq3.sphere_in_Rn", "Sec. 3, Theorem 1, Eq. 3", "eq3", "sphere_in_Rn", F),
     _kn("arpit2019.thm5.kn_eq9.n_sphere", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "n_sphere", F, "literal",
         mutations=(Mutation("read S_n as sphere_in_Rn, products ending at (n-3)/(n-2)",

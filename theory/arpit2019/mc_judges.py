@@ -1,6 +1,7 @@
 """Judges of the Monte-Carlo claims of Arpit et al. (2019). Each applies the claimed
 constants (``params``) to a :class:`~theory.core.records.Samples` record from
-:mod:`.montecarlo`, with the alpha of the look in ``ctx``."""
+:mod:`.montecarlo`, :mod:`.fig1_panels` or :mod:`.proof_mc`, with the alpha of the
+look in ``ctx``."""
 from __future__ import annotations
 
 import math
