@@ -24,7 +24,7 @@ import numpy as np
 
 from simulations import build_mlp, build_resnet, forward, to_host
 from ..core import Block, Row, Sampling
-from .montecarlo import _squared_ratios
+from .montecarlo import squared_ratios
 
 __all__ = ["MLP", "RESNET", "MLP_PANELS", "RESNET_PANELS", "mlp_panels_block", "resnet_panels_block",
            "preactivation_log_grads"]
@@ -101,7 +101,7 @@ def _resnet_group(be, init: str, nets: int) -> tuple:
     xp, B, d, (lo, hi), k = be.xp, RESNET["blocks"], RESNET["d"], RESNET["width"], RESNET["inputs"]
     hidden = [int(w) for w in be.integers(lo, hi + 1, B)]
     ops = build_resnet(be, [d, d], [B], [hidden], init, n_networks=nets, alpha=1.0)
-    lf, lg = (to_host(v) for v in _squared_ratios(ops, be.normal((nets, k, d)), be.normal((nets, k, d)), xp))
+    lf, lg = (to_host(v) for v in squared_ratios(ops, be.normal((nets, k, d)), be.normal((nets, k, d)), xp))
     rate = 1.5 if init == "he" else 1 + 1 / B
     key = "he" if init == "he" else "proposed"
     fwd = [np.exp(lf[..., b]).mean() / rate**b for b in RESNET["forward"][key]]

@@ -19,7 +19,8 @@ from simulations import (CONTROL_LAWS, ISOTROPIC_LAWS, Residual, WNLinear, backw
                          to_host)
 from ..core import Block, Row, Sampling
 
-__all__ = ["THEOREM_SHAPES", "SINGLE_LAYER", "CONTROLS", "LEMMA1", "GAINS", "RESNETS", "RESNET_WIDTHS", "MULTISTAGE"]
+__all__ = ["THEOREM_SHAPES", "squared_ratios", "SINGLE_LAYER", "CONTROLS", "LEMMA1", "GAINS", "RESNETS", "RESNET_WIDTHS",
+           "MULTISTAGE"]
 
 #: (n, m) = (fan-in, fan-out) for the single-layer theorems, m > n included.
 THEOREM_SHAPES = ((8, 8), (16, 4), (4, 16))
@@ -150,7 +151,7 @@ def _flip_branches(ops) -> list:
     return out
 
 
-def _squared_ratios(ops, x, e, xp) -> tuple:
+def squared_ratios(ops, x, e, xp) -> tuple:
     """Per network and input: log of ||h^b||^2/||x||^2 (b = 0..B) and of
     ||dl/dh^b||^2/||dl/dh^B||^2 with dl/dh^B = e (b = 0..B)."""
     tape = forward(ops, x, xp, renormalize=True)
@@ -166,7 +167,7 @@ def _resnet_ratios(be, B: int, d: int, k: int, init: str, N: int, antithetic: bo
     xp = be.xp
     ops = build_resnet(be, [d, d], [B], [k], init, n_networks=N)
     x, e = be.normal((N, 1, d)), be.normal((N, 1, d))
-    lf, lg = _squared_ratios(ops, x, e, xp)
+    lf, lg = squared_ratios(ops, x, e, xp)
     out = {"fwd_norm": to_host(xp.exp(lf[:, 0, -1] / 2)), "bwd_norm": to_host(xp.exp(lg[:, 0, 0] / 2))}
     def pick(f, g):
         return {"fwd": xp.exp(f[:, 0, -1]), "bwd_last": xp.exp(g[:, 0, -2]), "bwd_h1": xp.exp(g[:, 0, 1]),
@@ -174,7 +175,7 @@ def _resnet_ratios(be, B: int, d: int, k: int, init: str, N: int, antithetic: bo
 
     sq = pick(lf, lg)
     if antithetic:
-        twin = pick(*_squared_ratios(_flip_branches(ops), x, e, xp))
+        twin = pick(*squared_ratios(_flip_branches(ops), x, e, xp))
         sq = {k2: (v + twin[k2]) / 2 for k2, v in sq.items()}
     return {**out, **{k2: to_host(v) for k2, v in sq.items()}}
 
