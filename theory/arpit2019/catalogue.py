@@ -1,280 +1,16 @@
-"""Every checkable claim of Arpit, Campos & Bengio (2019), declared once, as data.
+"""Every checkable claim of Arpit, Campos & Bengio (2019), declared once, as data:
+Section 3 and the proofs of Theorems 5-6 in :mod:`.claims_sec3`, Section 4 and the
+proofs of Theorems 7-8 in :mod:`.claims_sec4`; the coverage map in :mod:`.coverage`.
 
 Locations refer to ../shared/papers/arpit2019_weightnorm_resnet_init.txt.
 """
 from __future__ import annotations
 
-from ..core import Claim, Mutation, Paper, Verdict
-from . import exact_claims as exact
-from . import mc_judges as judges
-from . import montecarlo as mc
+from ..core import Paper
+from . import claims_sec3, claims_sec4
+from .coverage import COVERAGE
 
-H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
-
-
-def _kn(cid, where, place, reading, verdict, corrects=None):
-    other = "sphere_in_Rn" if reading == "n_sphere" else "n_sphere"
-    muts = ((Mutation("K_n = 1.01", {"value": "101/100"}),) if verdict == H
-            else (Mutation(f"read S_n as {other}", {"reading": other}, H),))
-    return Claim(id=cid,
-                 where=where,
-                 statement=f"K_n as printed in {place} equals 1 for every integer n > 1, reading S_n as "
-                 + ("the area of the n-sphere in R^(n+1)" if reading == "n_sphere" else "the area of the unit sphere in R^n"),
-                 kind="identity",
-                 recorded=verdict,
-                 measure=exact.kn_measure,
-                 judge=exact.judge_kn,
-                 params={"place": place, "reading": reading},
-                 mutations=muts,
-                 corrects=corrects)
-
-
-CLAIMS = (
-    # --- Theorem 1 / 5: the constant K_n ------------------------------------------------
-    _kn("arpit2019.thm1.kn_eq3.n_sphere", "Sec. 3, Theorem 1, Eq. 3 and the sentence after it", "eq3", "n_sphere", H),
-    _kn("arpit2019.thm1.kn_eq3.sphere_in_Rn", "Sec. 3, Theorem 1, Eq. 3", "eq3", "sphere_in_Rn", F),
-    _kn("arpit2019.thm5.kn_eq9.n_sphere", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "n_sphere", F),
-    _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "sphere_in_Rn", H),
-    Claim(id="arpit2019.thm5.proof.eq22_28",
-          where="App. C, proof of Theorem 5, Eq. 22-28",
-          statement="The sine reduction formula (Eq. 22) and the Wallis products for odd and even powers (Eq. 23-28) hold",
-          kind="identity",
-          recorded=H,
-          measure=exact.proof_measure,
-          judge=exact.judge_wallis,
-          mutations=(Mutation("products off by 1%", {"factor": 1.01}),)),
-    Claim(id="arpit2019.thm5.proof.eq18",
-          where="App. C, proof of Theorem 5, Eq. 18",
-          statement="The angle between a uniform direction in R^n and u has density (S_{n-1}/S_n) sin^{n-1}(theta) on [0, pi]",
-          kind="identity",
-          recorded=F,
-          measure=exact.proof_measure,
-          judge=exact.judge_eq18,
-          params={"variant": "printed"},
-          mutations=(Mutation("corrected density", {"variant": "corrected"}, H),)),
-    Claim(id="arpit2019.thm5.proof.eq18_corrected",
-          where="App. C, proof of Theorem 5, Eq. 18 (corrected)",
-          statement="The angle has density (S_{n-1}/S_n) sin^{n-2}(theta) with S_n the sphere in R^n, and "
-          "E[max(0, cos theta)^2] = 1/(2n)",
-          kind="identity",
-          recorded=H,
-          measure=exact.proof_measure,
-          judge=exact.judge_eq18,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed density", {"variant": "printed"}, F),),
-          corrects="arpit2019.thm5.proof.eq18"),
-    Claim(id="arpit2019.thm5.proof.eq29",
-          where="App. C, proof of Theorem 5, Eq. 29",
-          statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
-          "(1/n) (1/2 3/4 ... (n-2)/(n-1)) pi/2 otherwise",
-          kind="identity",
-          recorded=F,
-          measure=exact.proof_measure,
-          judge=exact.judge_eq29,
-          params={"variant": "printed"},
-          mutations=(Mutation("corrected form", {"variant": "corrected"}, H),)),
-    Claim(id="arpit2019.thm5.proof.eq29_corrected",
-          where="App. C, proof of Theorem 5, Eq. 29 (corrected)",
-          statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
-          "for even n and 1/2 ... (n-2)/(n-1) pi/2 for odd n",
-          kind="identity",
-          recorded=H,
-          measure=exact.proof_measure,
-          judge=exact.judge_eq29,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form", {"variant": "printed"}, F),),
-          corrects="arpit2019.thm5.proof.eq29"),
-    # --- Theorem 1 / 2 by Monte Carlo -----------------------------------------------------
-    Claim(id="arpit2019.thm1.monte_carlo",
-          where="Sec. 3, Theorem 1 (App. C, Theorem 5)",
-          statement="For isotropic iid rows (Gaussian, Student-t, uniform in the ball) or Haar-orthogonal rows/columns, "
-          "E||ReLU(sqrt(2n/m) R_hat u)||^2 = ||u||^2, including m > n",
-          kind="identity",
-          recorded=H,
-          measure=mc.SINGLE_LAYER,
-          judge=judges.judge_thm1,
-          mutations=(Mutation("K = 1.02 (the tolerance)", {"K": 1.02}), Mutation("gain sqrt(2m/n) (fan-in/out swapped)", {"gain": "fan_out_over_fan_in"}))),
-    Claim(id="arpit2019.thm1.isotropy_controls",
-          where="Sec. 3, Theorem 1, hypothesis 'P is any isotropic distribution'",
-          statement="Non-isotropic controls (anisotropic or shifted Gaussian rows) break Theorem 1's identity and are "
-          "rejected; Rademacher rows (not isotropic, symmetric, identity covariance) satisfy it",
-          kind="empirical",
-          recorded=H,
-          measure=mc.SINGLE_LAYER,
-          judge=judges.judge_controls,
-          mutations=(Mutation("claim Rademacher is rejected", {"rejected": ("rademacher",), "accepted": ("shifted_gaussian",)}),)),
-    Claim(id="arpit2019.thm2.monte_carlo",
-          where="Sec. 3, Theorem 2 (App. C, Theorem 6)",
-          statement="For isotropic iid or Haar-orthogonal rows and z iid Bernoulli(1/2), "
-          "E||sqrt(2) z * (R_hat^T u)||^2 = ||u||^2, including m > n",
-          kind="identity",
-          recorded=H,
-          measure=mc.SINGLE_LAYER,
-          judge=judges.judge_thm2,
-          mutations=(Mutation("K = 1.02 (the tolerance)", {"K": 1.02}), Mutation("factor 1 instead of sqrt(2)", {"factor2": 1.0}))),
-    Claim(id="arpit2019.fn8.orthogonal_lower_variance",
-          where="App. C, footnote 8",
-          statement="In Theorem 2's setting with m <= n (orthogonal rows exist), orthogonal initialization is strictly "
-          "better than Gaussian: Var||v||^2 is smaller",
-          kind="inequality",
-          recorded=H,
-          measure=mc.SINGLE_LAYER,
-          judge=judges.judge_orthogonal_variance,
-          mutations=(Mutation("swapped: Gaussian better", {"better": "gaussian", "other": "haar_orthogonal"}),)),
-    Claim(id="arpit2019.fn8.orthogonal_columns",
-          where="App. C, footnote 8, extended to m > n",
-          statement="For m > n (orthonormal columns, rows re-normalized) orthogonal initialization is strictly better than "
-          "Gaussian: Var||v||^2 is smaller",
-          kind="inequality",
-          recorded=H,
-          measure=mc.SINGLE_LAYER,
-          judge=judges.judge_orthogonal_variance,
-          params={"domain": "columns"},
-          mutations=(Mutation("swapped: Gaussian better", {"better": "gaussian", "other": "haar_orthogonal"}),)),
-    Claim(id="arpit2019.lemma1.mask_bernoulli",
-          where="Sec. 3 after Eq. 5; App. C, Lemma 1",
-          statement="Given h^{l-1}, the ReLU mask 1(a^l) is iid Bernoulli(1/2) across units, for Gaussian and "
-          "(beyond the lemma's hypothesis) Haar-orthogonal weights",
-          kind="identity",
-          recorded=H,
-          measure=mc.LEMMA1,
-          judge=judges.judge_lemma1,
-          mutations=(Mutation("p = 0.52", {"p": 0.52}),)),
-    Claim(id="arpit2019.sec3.gain_discrepancy",
-          where="Sec. 3, 'Implementation details' and the gains after Theorems 1-2",
-          statement="With fan-in != fan-out, g = sqrt(2 n_in/n_out) preserves the forward squared norm and scales the "
-          "backward one by n_in/n_out per layer; g = sqrt(2) preserves the backward one and scales the forward "
-          "one by n_out/n_in",
-          kind="identity",
-          recorded=H,
-          measure=mc.GAINS,
-          judge=judges.judge_gains,
-          mutations=(Mutation("swapped ratio n_out/n_in", {"backward_ratio": "out/in"}),)),
-    Claim(id="arpit2019.fig1.mlp_forward",
-          where="Fig. 1 top left; App. A.1",
-          statement="In WN ReLU MLPs the proposed gains keep E||h^L||^2 = ||x||^2 (orthogonal and He directions), while "
-          "g = 1 gives E||h^L||^2 = ||x||^2 n_L/(n_0 2^L) (vanishing)",
-          kind="identity",
-          recorded=Verdict.INCONCLUSIVE,
-          measure=mc.MLPS,
-          judge=judges.judge_mlp,
-          mutations=(Mutation("g = 1 halving exponent L-1", {"he_halvings_offset": 1}), Mutation("scale 1.10 (the tolerance)", {"scale": 1.10})),
-          slow=True,
-          note="Inconclusive at the default scale: products over 20 layers give a relative resolution of about 13% "
-               "with 1500 networks per scheme (required 5%); rerun with --mc-scale 8."),
-    # --- Theorems 3, 4, 7, 8 --------------------------------------------------------------
-    Claim(id="arpit2019.thm3.range",
-          where="Sec. 4, Theorem 3, Eq. 7; App. C, end of proof of Theorem 7",
-          statement="c = (1+1/B)^{B/2} lies in [sqrt(2), sqrt(e)] for every integer B >= 1",
-          kind="inequality",
-          recorded=H,
-          measure=exact.residual_measure,
-          judge=exact.judge_factor_range,
-          mutations=(Mutation("lower bound 1.01 sqrt(2)", {"lo": "1.01*sqrt(2)"}), Mutation("exponent B instead of B/2", {"half": False}))),
-    Claim(id="arpit2019.thm7.eq43",
-          where="App. C, Theorem 7, Eq. 43",
-          statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [sqrt(2), sqrt(e)]",
-          kind="inequality",
-          recorded=F,
-          measure=exact.residual_measure,
-          judge=exact.judge_factor_range,
-          params={"half": False},
-          mutations=(Mutation("corrected range [2, e]", {"lo": "2", "hi": "e"}, H),)),
-    Claim(id="arpit2019.thm7.eq43_corrected",
-          where="App. C, Theorem 7, Eq. 43 (corrected)",
-          statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [2, e) for every integer B >= 1",
-          kind="inequality",
-          recorded=H,
-          measure=exact.residual_measure,
-          judge=exact.judge_factor_range,
-          params={"half": False, "lo": "2", "hi": "e"},
-          mutations=(Mutation("printed range [sqrt(2), sqrt(e)]", {"lo": "sqrt(2)", "hi": "sqrt(e)"}),),
-          corrects="arpit2019.thm7.eq43"),
-    Claim(id="arpit2019.thm3.resnet_exact",
-          where="Sec. 4, Theorem 3; App. C, Eq. 52-53; App. A.2 architecture",
-          statement="For WN ResNets with the proposed gains (alpha absorbed, gamma = 1/B), E||h^B||^2 = (1+1/B)^B ||x||^2 "
-          "exactly at finite width, for orthogonal and Gaussian directions",
-          kind="identity",
-          recorded=H,
-          measure=mc.RESNETS,
-          judge=judges.judge_resnet_forward,
-          mutations=(Mutation("factor off by 2% (the tolerance)", {"scale": 1.02}), Mutation("exponent B/2", {"exponent": "B/2"})),
-          slow=True),
-    Claim(id="arpit2019.thm3.norm_limit",
-          where="Sec. 4, Theorem 3, Eq. 7; Fig. 1 bottom left",
-          statement="||f(x)|| / ||x|| -> (1+1/B)^{B/2} as the width grows",
-          kind="approximation",
-          recorded=HA,
-          measure=mc.RESNET_WIDTHS,
-          judge=judges.judge_norm_scaling,
-          params={"key": "fwd"},
-          mutations=(Mutation("limit off by 2% (the tolerance)", {"scale": 1.02}), Mutation("squared factor", {"power": 1.0})),
-          slow=True),
-    Claim(id="arpit2019.thm4.eq8",
-          where="Sec. 4, Theorem 4, Eq. 8; App. C, Theorem 8, Eq. 55 and 62",
-          statement="||dl/dh^1|| ~ c ||dl/dh^B|| with c in [sqrt(2), sqrt(e)] (from h^B down to h^1 there are B-1 blocks, "
-          "so c = (1+1/B)^{(B-1)/2})",
-          kind="inequality",
-          recorded=F,
-          measure=exact.residual_measure,
-          judge=exact.judge_factor_range,
-          params={"shift": 1},
-          mutations=(Mutation("gradient at the input h^0", {"shift": 0}, H),)),
-    Claim(id="arpit2019.thm4.eq8_corrected",
-          where="Sec. 4, Theorem 4, Eq. 8 (corrected: gradient at the input h^0)",
-          statement="||dl/dh^0|| / ||dl/dh^B|| -> (1+1/B)^{B/2} in [sqrt(2), sqrt(e)] as the width grows",
-          kind="approximation",
-          recorded=HA,
-          measure=mc.RESNET_WIDTHS,
-          judge=judges.judge_norm_scaling,
-          params={"key": "bwd"},
-          mutations=(Mutation("limit off by 2% (the tolerance)", {"scale": 1.02}), Mutation("exponent (B-1)/2 (at h^1)", {"power": 0.5 * 3 / 4})),
-          corrects="arpit2019.thm4.eq8",
-          slow=True),
-    Claim(id="arpit2019.thm8.eq60",
-          where="App. C, proof of Theorem 8, Eq. 60-61",
-          statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor 1/(1 - alpha^2)",
-          kind="identity",
-          recorded=F,
-          measure=mc.RESNETS,
-          judge=judges.judge_eq60,
-          params={"variant": "printed"},
-          mutations=(Mutation("corrected factor 1 + alpha^2", {"variant": "corrected"}, H),),
-          slow=True),
-    Claim(id="arpit2019.thm8.eq60_corrected",
-          where="App. C, proof of Theorem 8, Eq. 60-61 (corrected)",
-          statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of its weights)",
-          kind="identity",
-          recorded=H,
-          measure=mc.RESNETS,
-          judge=judges.judge_eq60,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed factor 1/(1 - alpha^2)", {"variant": "printed"}),),
-          corrects="arpit2019.thm8.eq60",
-          slow=True),
-    # --- Shortcut connections and the Section 5.1 baselines ---------------------------------
-    Claim(id="arpit2019.sec4.shortcut_stagewise",
-          where="Sec. 4 'Shortcut connections' and 'Implementation details'; Sec. 5.1 baselines",
-          statement="With projection shortcuts and gamma = 1/B_k per stage, E||out||^2 = prod_k (1+1/B_k)^{B_k} ||in||^2; "
-          "stage-wise Hanin gives prod_k prod_b (1+0.81^b), PyTorch's default prod_k (d_k/(3 d_{k-1})) (19/18)^{B_k}",
-          kind="identity",
-          recorded=Verdict.INCONCLUSIVE,
-          measure=mc.MULTISTAGE,
-          judge=judges.judge_multistage,
-          mutations=(Mutation("gamma = 1/(total blocks)", {"gamma_per_stage": False}),),
-          slow=True,
-          note="Inconclusive at the default scale (relative resolution about 3% for the Hanin row, required 1%); "
-               "rerun with --mc-scale 10. No row is rejected."),
-    Claim(id="arpit2019.sec5.depth_robustness",
-          where="Sec. 5.1 'Residual networks', Fig. 3 right (10,000 layers)",
-          statement="At 3 stages x 1666 blocks the expected squared-norm gain is bounded for the proposed (< e^3) and "
-          "stage-wise Hanin schemes and diverges (> 1e6) for PyTorch's default WN",
-          kind="inequality",
-          recorded=H,
-          measure=exact.residual_measure,
-          judge=exact.judge_depth_robustness,
-          mutations=(Mutation("PyTorch branch rate 1/18 -> 0", {"pytorch_rate": "0"}),)),
-)
+CLAIMS = claims_sec3.CLAIMS + claims_sec4.CLAIMS
 
 PAPER = Paper(
     key="arpit2019",
@@ -283,15 +19,17 @@ PAPER = Paper(
     text="arpit2019_weightnorm_resnet_init.txt",
     claims=CLAIMS,
     left_out=(
-        "Sec. 5.1-5.3, Figures 2-4, Tables 1-2 (MNIST/CIFAR training accuracy, seed robustness, Hessian spectral "
-        "norms of trained-size WRNs): need the datasets, GPUs and days of training that this suite does not have.",
-        "App. B, Figure 6 (A3C on Atari Pong): reinforcement-learning runs, out of scope.",
+        "Sec. 5.1-5.3, Figures 2-4, Tables 1-4, Fig. 3 and the Hessian norms of Table 2 (MNIST/CIFAR training "
+        "accuracy, seed robustness, Hessian spectral norms of trained-size WRNs): need the datasets, GPUs and days of "
+        "training that this suite does not have; sec5.depth_robustness checks the initialization-time expectation "
+        "behind Fig. 3 (right).",
+        "App. B, Figure 6 and footnote 7 (A3C on Atari Pong): reinforcement-learning runs, out of scope.",
         "Footnote 3 (convolutional fan-in k^2 c): the gain sqrt(2 n_{l-1}/n_l) is the same under the k^2 c and c "
-        "conventions for equal kernel sizes; a convention, not a checkable statement (the convolutional simulators "
-        "of simulations/conv.py would make it checkable for unequal kernels, which the paper does not use).",
-        "Eq. 56 prints h^b := x + alpha F_b(h^{b-1}) (x instead of h^{b-1}): a typo that the rest of the proof does "
-        "not use; Eq. 59 writes dl/dh^{b-1} inside the middle term where dl/dh^b is meant. Recorded here, not checked.",
-        "Eq. 5 multiplies g^{l+1} (length n_{l+1}) with 1(a^l) (length n_l); for scalar gains g 1 this is harmless, "
-        "and the simulators use the correct dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}).",
+        "conventions for equal kernel sizes; a convention, not a checkable statement.",
+        "Notation only, no claim: Eq. 37 writes E[z_j^2] outside the sum with a free index j; Eq. 44 and 48 and the "
+        "proof of Theorem 8 number the blocks F_1..F_B where Eq. 6 uses F_0..F_{B-1}; 'dl/da^l ~ dl/da_L' in Sec. 3 "
+        "lacks the norm on its right side; App. A.1 says 'gamma parameter' where the gain g is meant; Sec. 4 calls "
+        "||F_b(h)|| = ||h|| the 'second' assumption though it is stated first.",
     ),
+    coverage=COVERAGE,
 )

@@ -14,35 +14,40 @@ from ..judges import judge_exact
 from . import residual, sphere
 
 __all__ = [
-    "N_GRID", "kn_measure", "judge_kn", "proof_measure", "judge_wallis", "judge_eq18",
+    "N_GRID", "kn_measure", "judge_kn", "judge_kn_consistent", "proof_measure", "judge_wallis", "judge_eq18",
     "judge_eq29", "residual_measure", "judge_factor_range", "judge_depth_robustness",
 ]
 
-#: n = 2..200, then 60 log-spaced values up to 10^6.
-N_GRID = tuple(sorted(set(range(2, 201)) | {int(round(10 ** (2.3 + 3.7 * i / 59))) for i in range(60)}))
+#: n = 2..100, then 40 log-spaced values up to 10^6.
+N_GRID = tuple(sorted(set(range(2, 101)) | {int(round(10 ** (2 + 4 * i / 39))) for i in range(40)}))
 
 
 def kn_measure(ctx) -> dict:
-    """K_n for each place and reading: sympy forms for n = 2k and 2k+1, and values
-    on ``N_GRID`` at two precisions."""
+    """K_n for each place, reading of S_n and reading of the products (Eq. 9's literal
+    reading differs from the pattern one; Eq. 3's does not): sympy forms for n = 2k and
+    2k+1, and values on ``N_GRID`` at two precisions."""
     out = {}
     for place in sphere.PLACES:
         for reading in sphere.READINGS:
-            sym = {p: sphere.kn_symbolic(place, reading, p) for p in ("even", "odd")}
-            vals = {d: [sphere.kn(n, place, reading, dps=d) for n in N_GRID] for d in ctx.precisions}
-            out[(place, reading)] = {"symbolic": sym, "values": vals}
+            for product in (sphere.PRODUCTS if place == "eq9" else ("pattern",)):
+                sym = {p: sphere.kn_symbolic(place, reading, p, product) for p in ("even", "odd")}
+                vals = {d: [sphere.kn(n, place, reading, dps=d, product=product) for n in N_GRID] for d in ctx.precisions}
+                is_one = {p: sp.simplify(e - 1) == 0 for p, e in sym.items()}
+                out[(place, reading, product)] = {"symbolic": sym, "values": vals, "is_one": is_one}
     return out
 
 
-def judge_kn(m, ctx, place: str, reading: str, value=1):
-    """"K_n = value for all integers n > 1" for K_n printed in ``place`` read with ``reading``."""
-    rec = m[(place, reading)]
+def judge_kn(m, ctx, place: str, reading: str, value=1, product: str = "pattern"):
+    """"K_n = value for all integers n > 1" for K_n printed in ``place`` read with
+    ``reading`` (S_n) and ``product`` (the products; see :mod:`.sphere`)."""
+    rec = m[(place, reading, product if place == "eq9" else "pattern")]
     value = sp.nsimplify(value)
+    kmin = "k >= 2" if (place, product) == ("eq9", "literal") else "k >= 1"
     checks = []
     for parity, expr in rec["symbolic"].items():
-        diff = sp.simplify(expr - value)
-        checks.append({"label": f"sympy, n {parity}", "ok": diff == 0, "measured": str(expr),
-                       "expected": str(value)})
+        ok = rec["is_one"][parity] if value == 1 else sp.simplify(expr - value) == 0
+        checks.append({"label": f"sympy, n {'2k' if parity == 'even' else '2k+1'}, {kmin}", "ok": ok,
+                       "measured": str(expr), "expected": str(value)})
     lo, hi = ctx.precisions
     vlo, vhi = rec["values"][lo], rec["values"][hi]
     with mpmath.workdps(hi + 10):
@@ -51,19 +56,39 @@ def judge_kn(m, ctx, place: str, reading: str, value=1):
         bad = [(n, a) for n, a, b in zip(N_GRID, vlo, vhi) if abs(a - target) > tol or abs(a - b) > tol]
         worst = max(abs(a - target) for a in vlo)
         digits = float(-mpmath.log10(worst)) - (lo - 5) if worst else float(hi - lo + 5)
-    checks.append({
+    checks.insert(0, {
         "label": f"mpmath at {lo} and {hi} digits, n in 2..{N_GRID[-1]} ({len(N_GRID)} values)",
         "ok": not bad, "measured": mpmath.nstr(vlo[0], 20) if not bad else mpmath.nstr(bad[0][1], 20),
         "expected": str(value), "margin_digits": digits,
         "counterexample": {"n": bad[0][0], "K_n": mpmath.nstr(bad[0][1], 20)} if bad else None,
     })
-    return judge_exact(checks, method=f"sympy gammasimp for n = 2k, 2k+1; mpmath at {lo}/{hi} digits",
-                       resolution=f"1e-{lo - 5} absolute at {lo} digits")
+    return judge_exact(checks, method=f"sympy gammasimp for n = 2k, 2k+1; mpmath at {lo}/{hi} digits; products read "
+                       f"'{product}'", resolution=f"1e-{lo - 5} absolute at {lo} digits")
+
+
+def judge_kn_consistent(m, ctx, readings=(("n_sphere", "pattern"), ("n_sphere", "pattern"))):
+    """Eq. 3 and Eq. 9 define the same K_n when Eq. 3 is read with ``readings[0]`` and
+    Eq. 9 with ``readings[1]`` (each a pair: reading of S_n, reading of the products).
+    As printed, one reading of S_n is meant for both."""
+    (r3, p3), (r9, p9) = readings
+    lo, hi = ctx.precisions
+    a, b = m[("eq3", r3, "pattern")]["values"], m[("eq9", r9, p9)]["values"]
+    bad = []
+    with mpmath.workdps(hi + 10):
+        tol = mpmath.mpf(10) ** (-(lo - 5))
+        for i, n in enumerate(N_GRID):
+            if abs(a[lo][i] - b[lo][i]) > tol or abs(a[hi][i] - b[hi][i]) > tol:
+                bad.append({"n": n, "eq3": mpmath.nstr(a[lo][i], 15), "eq9": mpmath.nstr(b[lo][i], 15)})
+                break
+    check = {"label": f"Eq. 3 (S_n: {r3}) vs Eq. 9 (S_n: {r9}, products: {p9}) at {lo} and {hi} digits, n in "
+             f"2..{N_GRID[-1]}", "ok": not bad, "measured": bad[0] if bad else "equal on the grid",
+             "expected": "equal", "counterexample": bad[0] if bad else None}
+    return judge_exact([check], "mpmath on the grid of n", f"1e-{lo - 5} absolute")
 
 
 def proof_measure(ctx) -> dict:
-    """Steps of the appendix proof of Theorem 5 for n = 2..40, at two precisions."""
-    ns = range(2, 41)
+    """Steps of the appendix proof of Theorem 5 for n = 2..30, at two precisions."""
+    ns = range(2, 31)
     out = {"eq22_residual": sphere.eq22_residual(), "n": list(ns)}
     for d in ctx.precisions:
         with mpmath.workdps(d + 10):
@@ -73,11 +98,11 @@ def proof_measure(ctx) -> dict:
 
 def _proof_values(ns, d) -> dict:
     return {
-        "wallis": [sphere.wallis(k, d) for k in range(1, 42)],
+        "wallis": [sphere.wallis(k, d + 10) for k in range(1, 32)],
         "mass": {r: [sphere.eq18_mass(n, r, d) for n in ns] for r in sphere.READINGS},
         "moment": {r: [sphere.eq18_second_moment(n, r, d) for n in ns] for r in sphere.READINGS},
         "true_moment": [sphere.true_second_moment(n, d) for n in ns],
-        "lhs29": [sphere.wallis(n - 1, d) - sphere.wallis(n + 1, d) for n in ns],
+        "lhs29": [sphere.wallis(n - 1, d + 10) - sphere.wallis(n + 1, d + 10) for n in ns],
         "eq29_printed": [sphere.eq29_printed(n, d) for n in ns],
         "eq29_corrected": [sphere.eq29_corrected(n, d) for n in ns],
     }
@@ -96,13 +121,13 @@ def judge_wallis(m, ctx, factor=1):
     for d in ctx.precisions:
         bad = []
         with mpmath.workdps(d + 10):
-            for k in range(1, 42):
+            for k in range(1, 32):
                 pat = "even" if k % 2 else "odd"
                 closed = sphere.pattern_product(k + 1, pat, d) * (1 if k % 2 else mpmath.pi / 2) * factor
                 if not _close(m[d]["wallis"][k - 1], closed, d):
                     bad.append({"k": k, "quadrature": mpmath.nstr(m[d]["wallis"][k - 1], 15),
                                 "product": mpmath.nstr(closed, 15)})
-        checks.append({"label": f"Eq. 23-28 at {d} digits, k = 1..41", "ok": not bad,
+        checks.append({"label": f"Eq. 23-28 at {d} digits, k = 1..31", "ok": not bad,
                        "measured": bad[0] if bad else "all match", "expected": "quadrature = product",
                        "counterexample": bad[0] if bad else None})
     return judge_exact(checks, "sympy differentiation; mpmath quadrature vs closed products",
@@ -131,7 +156,7 @@ def judge_eq18(m, ctx, variant: str = "printed"):
                                "counterexample": {"n": n, **({"found": found})}})
                 break
         else:
-            checks.append({"label": f"n = 2..40 at {d} digits", "ok": True, "measured": "all match",
+            checks.append({"label": f"n = 2..30 at {d} digits", "ok": True, "measured": "all match",
                            "expected": "mass 1 and moment 1/(2n)"})
     return judge_exact(checks, "mpmath quadrature of the density and of its max(0,cos)^2 moment",
                        f"1e-{ctx.dps - 5} relative")
@@ -143,7 +168,7 @@ def judge_eq29(m, ctx, variant: str = "printed"):
     checks = []
     for d in ctx.precisions:
         bad = [(n, lhs, rhs) for n, lhs, rhs in zip(m["n"], m[d]["lhs29"], m[d][key]) if not _close(lhs, rhs, d)]
-        checks.append({"label": f"n = 2..40 at {d} digits", "ok": not bad,
+        checks.append({"label": f"n = 2..30 at {d} digits", "ok": not bad,
                        "measured": mpmath.nstr(bad[0][2], 15) if bad else "all match",
                        "expected": mpmath.nstr(bad[0][1], 15) if bad else "quadrature",
                        "counterexample": {"n": bad[0][0], "printed": mpmath.nstr(bad[0][2], 15),
@@ -151,41 +176,47 @@ def judge_eq29(m, ctx, variant: str = "printed"):
     return judge_exact(checks, "mpmath quadrature of the left side vs the right side", f"1e-{ctx.dps - 5} relative")
 
 
+#: The interval-arithmetic cross-check runs over B = 201..SCAN (exact rationals below).
+SCAN = 5_000
+
+
 def residual_measure(ctx) -> dict:
-    """Symbolic monotonicity and limits of (1+1/B)^B and (1+1/B)^(B-1)."""
-    return {"B": residual.forward_factor_bounds(), "B-1": residual.h1_factor_bounds()}
+    """Symbolic monotonicity and limits of (1+1/B)^B and (1+1/B)^(B-1), the exact
+    factors for B = 1..200 and interval enclosures for B = 201..SCAN (computed once;
+    the judges compare them with the bounds of each statement)."""
+    return {"B": residual.forward_factor_bounds(), "B-1": residual.h1_factor_bounds(),
+            "exact": {s: [residual.squared_factor(B, shift=s) for B in range(1, 201)] for s in (0, 1)},
+            "enclosures": residual.factor_enclosures(SCAN)}
 
 
-def judge_factor_range(m, ctx, shift: int = 0, half: bool = True, lo: str = "sqrt(2)", hi: str = "sqrt(e)",
-                       scan: int = 10000):
+def judge_factor_range(m, ctx, shift: int = 0, half: bool = True, lo: str = "sqrt(2)", hi: str = "sqrt(e)"):
     """For every integer B >= 1, lo <= (1+1/B)^(B-shift) [^(1/2) if half] <= hi.
 
     Proof: the factor increases in B (sympy), so its range is [f(1), lim f). The
     counterexample is the smallest B outside [lo, hi] (exact rationals for B <= 200,
-    interval arithmetic beyond).
+    interval arithmetic beyond). A square root is compared through squares: for
+    positive bounds, sqrt(f) in [lo, hi] iff f in [lo^2, hi^2].
     """
     rec = m["B" if shift == 0 else "B-1"]
     f1 = rec["B1"] if not half else sp.sqrt(rec["B1"])
     lim = rec["limit"] if not half else sp.sqrt(rec["limit"])
     lo_s, hi_s = (sp.sympify(x, locals={"e": sp.E}) for x in (lo, hi))
     ok = bool(rec["increasing"]) and bool(f1 >= lo_s) and bool(lim <= hi_s)
-    bad = []
-    for B in range(1, 201):
-        v = residual.squared_factor(B, half=half, shift=shift)
-        if not (v >= lo_s and v <= hi_s):
-            bad.append(B)
-    tail = residual.interval_scan(scan, lo, hi, exponent=lambda B: B - shift, half=half, start=201)
+    lo2, hi2 = (lo_s**2, hi_s**2) if half else (lo_s, hi_s)
+    bad = [B for B, v in enumerate(m["exact"][shift], start=1) if not (v >= lo2 and v <= hi2)]
+    tail = residual.outside(m["enclosures"][shift], lo, hi, half=half, start=201)
+    first = (bad or tail or [None])[0]
     checks = [{
         "label": f"(1+1/B)^(B-{shift}){'^(1/2)' if half else ''} in [{lo}, {hi}] for all B >= 1",
         "ok": ok and not bad and not tail,
         "measured": {"range": f"[{f1}, {lim})", "increasing": rec["increasing"],
-                     "B_outside_up_to_200": bad[:10], "B_outside_201_to_" + str(scan): tail[:10]},
+                     "B_outside_up_to_200": bad[:10], f"B_outside_201_to_{SCAN}": tail[:10]},
         "expected": f"[{lo}, {hi}]",
-        "counterexample": {"B": (bad or tail)[0], "factor": str(residual.squared_factor((bad or tail)[0], half, shift)),
-                           "value": float(residual.squared_factor((bad or tail)[0], half, shift))} if (bad or tail) else None,
+        "counterexample": {"B": first, "factor": str(residual.squared_factor(first, half, shift)),
+                           "value": float(residual.squared_factor(first, half, shift))} if first else None,
     }]
     return judge_exact(checks, "sympy: sign of d/dB log f, f(1), limit; exact rationals B <= 200; "
-                       f"mpmath.iv interval arithmetic B = 201..{scan}", "exact")
+                       f"mpmath.iv interval arithmetic B = 201..{SCAN}", "exact")
 
 
 def judge_depth_robustness(m, ctx, blocks: int = 1666, stages: int = 3, pytorch_rate: str = "1/18",

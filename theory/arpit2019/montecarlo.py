@@ -15,14 +15,15 @@ import math
 
 import numpy as np
 
-from simulations import (CONTROL_LAWS, ISOTROPIC_LAWS, backward, build_mlp, build_resnet, forward, sample_rows,
+from simulations import (CONTROL_LAWS, ISOTROPIC_LAWS, Residual, WNLinear, backward, build_resnet, forward, sample_rows,
                          to_host)
 from ..core import Block, Row, Sampling
 
-__all__ = ["THEOREM_SHAPES", "SINGLE_LAYER", "LEMMA1", "GAINS", "RESNETS", "RESNET_WIDTHS", "MULTISTAGE", "MLPS"]
+__all__ = ["THEOREM_SHAPES", "squared_ratios", "SINGLE_LAYER", "CONTROLS", "LEMMA1", "GAINS", "RESNETS", "RESNET_WIDTHS",
+           "MULTISTAGE"]
 
 #: (n, m) = (fan-in, fan-out) for the single-layer theorems, m > n included.
-THEOREM_SHAPES = ((16, 16), (32, 8), (8, 32))
+THEOREM_SHAPES = ((8, 8), (16, 4), (4, 16))
 
 
 def _u(law: str, n: int, be):
@@ -45,10 +46,22 @@ def _positive_inputs(be, reps: int, n: int):
     return xp.maximum(be.normal((reps, n)), 0) + 0.1
 
 
-def single_layer_block(ctx, block: int, reps: int = 25_000) -> Block:
-    """Theorems 1 and 2 at unit gain, per (law, n, m):
+def _exact(x, xp):
+    """Per-replicate values rounded to 12 decimals (far below every tolerance): a
+    quantity that is constant on every draw (||R_hat^T u||^2 for orthogonal rows)
+    then has exactly zero sample variance instead of a floating-point one that a
+    t-test would read as signal."""
+    return np.round(to_host(x), 12)
 
-    - ``thm1``: ||ReLU(R_hat u)||^2 / ||u||^2 (times 2n/m gives Theorem 1's ||v||^2);
+
+def single_layer_block(ctx, block: int, reps: int = 4_000) -> Block:
+    """Theorems 1 and 2 at unit gain, per isotropic law (or Haar-orthogonal rows) and
+    shape (n, m):
+
+    - ``thm1``: Theorem 1's ||ReLU(R_hat u)||^2 / ||u||^2 averaged over the antithetic
+      pair R and -R, i.e. ||R_hat u||^2 / (2 ||u||^2) (times 2n/m gives ||v||^2). Every
+      law here is symmetric (R and -R have the same law: isotropic rows, Haar
+      matrices), so the pair average has the same expectation with less variance;
     - ``thm2_masked``: ||z * (R_hat^T u)||^2 / ||u||^2, u in R^m, z iid Bernoulli(1/2)
       (times 2 gives Theorem 2's ||v||^2). Here u = 1/sqrt(m) (all ones): with a basis
       vector u, R_hat^T u is one row and footnote 8's comparison would be vacuous;
@@ -57,7 +70,7 @@ def single_layer_block(ctx, block: int, reps: int = 25_000) -> Block:
       the same mean with the mask's variance removed).
     """
     rows = []
-    for i, law in enumerate(ISOTROPIC_LAWS + CONTROL_LAWS):
+    for i, law in enumerate(ISOTROPIC_LAWS):
         for j, (n, m) in enumerate(THEOREM_SHAPES):
             be = ctx.stream("arpit2019.single_layer", i, j, block)
             xp = be.xp
@@ -66,9 +79,23 @@ def single_layer_block(ctx, block: int, reps: int = 25_000) -> Block:
             back = xp.matmul(xp.swapaxes(Rh, -1, -2), _u("shifted_gaussian", m, be))  # u = 1/sqrt(m)
             z = be.uniform(back.shape) < 0.5
             rows.append(Row({"law": law, "n": n, "m": m},
-                            {"thm1": to_host(xp.sum(xp.maximum(a, 0) ** 2, axis=-1)),
-                             "thm2": to_host(xp.sum(back * back, axis=-1) / 2),
+                            {"thm1": _exact(xp.sum(a * a, axis=-1) / 2, xp),
+                             "thm2": _exact(xp.sum(back * back, axis=-1) / 2, xp),
                              "thm2_masked": to_host(xp.sum((back * z) ** 2, axis=-1))}))
+    return Block(rows)
+
+
+def controls_block(ctx, block: int, reps: int = 4_000) -> Block:
+    """Theorem 1's ||ReLU(R_hat u)||^2 / ||u||^2 at unit gain (no antithetic pairing:
+    the shifted law is not symmetric) for the non-isotropic control laws, u along the
+    distorted direction."""
+    rows = []
+    for i, law in enumerate(CONTROL_LAWS):
+        for j, (n, m) in enumerate(THEOREM_SHAPES):
+            be = ctx.stream("arpit2019.controls", i, j, block)
+            xp = be.xp
+            a = xp.matmul(_unit_rows(sample_rows(law, be, reps, m, n), xp), _u(law, n, be))
+            rows.append(Row({"law": law, "n": n, "m": m}, {"thm1": to_host(xp.sum(xp.maximum(a, 0) ** 2, axis=-1))}))
     return Block(rows)
 
 
@@ -86,10 +113,11 @@ def lemma1_block(ctx, block: int, m: int = 4, n: int = 12, reps: int = 50_000) -
     return Block(rows)
 
 
-def gain_block(ctx, block: int, shapes=((32, 16), (16, 32)), reps: int = 20_000) -> Block:
-    """One WN ReLU layer at unit gain, Haar-orthogonal and Gaussian directions:
-    forward ||ReLU(W_hat h)||^2/||h||^2 and backward ||W_hat^T (mask * e)||^2/||e||^2
-    with e ~ N(0, I) independent of the layer."""
+def gain_block(ctx, block: int, shapes=((16, 8), (8, 16)), reps: int = 4_000) -> Block:
+    """One WN ReLU layer at unit gain, Haar-orthogonal and Gaussian directions, each
+    draw averaged with its antithetic twin -W (both laws are symmetric; -W flips the
+    ReLU mask to its complement): forward ||ReLU(W_hat h)||^2/||h||^2 and backward
+    ||W_hat^T (mask * e)||^2/||e||^2 with e ~ N(0, I) independent of the layer."""
     rows = []
     for i, law in enumerate(("haar_orthogonal", "gaussian")):
         for j, (n_in, n_out) in enumerate(shapes):
@@ -98,36 +126,69 @@ def gain_block(ctx, block: int, shapes=((32, 16), (16, 32)), reps: int = 20_000)
             W = _unit_rows(sample_rows(law, be, reps, n_out, n_in), xp)
             h = _positive_inputs(be, reps, n_in)
             a = xp.matmul(W, h[..., None])[..., 0]
-            fwd = xp.sum(xp.maximum(a, 0) ** 2, axis=-1) / xp.sum(h * h, axis=-1)
+            fwd = xp.sum(a * a, axis=-1) / (2 * xp.sum(h * h, axis=-1))
             e = be.normal((reps, n_out))
-            d = xp.matmul(xp.swapaxes(W, -1, -2), ((a > 0) * e)[..., None])[..., 0]
-            bwd = xp.sum(d * d, axis=-1) / xp.sum(e * e, axis=-1)
-            rows.append(Row({"law": law, "n_in": n_in, "n_out": n_out}, {"fwd": to_host(fwd), "bwd": to_host(bwd)}))
+            Wt = xp.swapaxes(W, -1, -2)
+            d_pos = xp.matmul(Wt, ((a > 0) * e)[..., None])[..., 0]
+            d_neg = xp.matmul(Wt, ((a <= 0) * e)[..., None])[..., 0]
+            bwd = (xp.sum(d_pos * d_pos, axis=-1) + xp.sum(d_neg * d_neg, axis=-1)) / (2 * xp.sum(e * e, axis=-1))
+            rows.append(Row({"law": law, "n_in": n_in, "n_out": n_out}, {"fwd": _exact(fwd, xp), "bwd": _exact(bwd, xp)}))
     return Block(rows)
 
 
-def _resnet_ratios(be, B: int, d: int, k: int, init: str, N: int) -> dict:
+def _flip_branches(ops) -> list:
+    """The antithetic twin of a ResNet: every block's last layer W2 replaced by -W2
+    (F_b -> -F_b). Haar and Gaussian directions are symmetric, so the twin has the
+    same law; their average has the same expectation, and the cross terms
+    2 alpha <h, F_b(h)> of the first block cancel exactly in it."""
+    out = []
+    for op in ops:
+        if isinstance(op, Residual):
+            fc2 = WNLinear(v=-op.fc2.v, g=op.fc2.g, b=op.fc2.b)
+            out.append(Residual(op.fc1, fc2, op.alpha))
+        else:
+            out.append(op)
+    return out
+
+
+def squared_ratios(ops, x, e, xp) -> tuple:
+    """Per network and input: log of ||h^b||^2/||x||^2 (b = 0..B) and of
+    ||dl/dh^b||^2/||dl/dh^B||^2 with dl/dh^B = e (b = 0..B)."""
+    tape = forward(ops, x, xp, renormalize=True)
+    lg, _ = backward(ops, tape, e, xp)
+    return 2 * (tape.log_norms - tape.log_norms[..., :1]), 2 * (lg - lg[..., -1:])
+
+
+def _resnet_ratios(be, B: int, d: int, k: int, init: str, N: int, antithetic: bool = False) -> dict:
     """Per-network squared ratios of N networks: forward ||h^B||^2/||x||^2, backward at
-    the last block ||dl/dh^{B-1}||^2/||dl/dh^B||^2 and at the input
-    ||dl/dh^0||^2/||dl/dh^B||^2, and the (unsquared) norm ratios."""
+    the last block ||dl/dh^{B-1}||^2/||dl/dh^B||^2, at h^1 ||dl/dh^1||^2/||dl/dh^B||^2
+    and at the input ||dl/dh^0||^2/||dl/dh^B||^2 (each averaged with the antithetic
+    twin if ``antithetic``), and the (unsquared) norm ratios of the network itself."""
     xp = be.xp
     ops = build_resnet(be, [d, d], [B], [k], init, n_networks=N)
-    tape = forward(ops, be.normal((N, 1, d)), xp, renormalize=True)
-    lf = tape.log_norms[:, 0, -1] - tape.log_norms[:, 0, 0]
-    lg, _ = backward(ops, tape, be.normal((N, 1, d)), xp)
-    lg = lg[:, 0, :] - lg[:, 0, -1:]
-    return {"fwd": to_host(xp.exp(2 * lf)), "fwd_norm": to_host(xp.exp(lf)), "bwd_last": to_host(xp.exp(2 * lg[:, -2])),
-            "bwd_input": to_host(xp.exp(2 * lg[:, 0])), "bwd_norm": to_host(xp.exp(lg[:, 0]))}
+    x, e = be.normal((N, 1, d)), be.normal((N, 1, d))
+    lf, lg = squared_ratios(ops, x, e, xp)
+    out = {"fwd_norm": to_host(xp.exp(lf[:, 0, -1] / 2)), "bwd_norm": to_host(xp.exp(lg[:, 0, 0] / 2))}
+    def pick(f, g):
+        return {"fwd": xp.exp(f[:, 0, -1]), "bwd_last": xp.exp(g[:, 0, -2]), "bwd_h1": xp.exp(g[:, 0, 1]),
+                "bwd_input": xp.exp(g[:, 0, 0])}
+
+    sq = pick(lf, lg)
+    if antithetic:
+        twin = pick(*squared_ratios(_flip_branches(ops), x, e, xp))
+        sq = {k2: (v + twin[k2]) / 2 for k2, v in sq.items()}
+    return {**out, **{k2: to_host(v) for k2, v in sq.items()}}
 
 
-def resnet_block(ctx, block: int, blocks=(1, 2, 8), reps: int = 5_000) -> Block:
+def resnet_block(ctx, block: int, blocks=(1, 2, 8), reps: int = 1_000) -> Block:
     """WN ResNets with the proposed gains (alpha absorbed into FC2), per init and B,
-    residual width 16 and hidden width 24 (fan-in != fan-out inside the block)."""
+    residual width 16 and hidden width 24 (fan-in != fan-out inside the block); each
+    network averaged with its antithetic twin (W2 -> -W2 in every block)."""
     rows = []
     for i, init in enumerate(("proposed_orthogonal", "proposed_he")):
         for j, B in enumerate(blocks):
             be = ctx.stream("arpit2019.resnets", i, j, block)
-            rows.append(Row({"init": init, "B": B}, _resnet_ratios(be, B, 16, 24, init, reps)))
+            rows.append(Row({"init": init, "B": B}, _resnet_ratios(be, B, 16, 24, init, reps, antithetic=True)))
     return Block(rows)
 
 
@@ -140,48 +201,33 @@ def resnet_width_block(ctx, block: int, B: int = 4, widths=(8, 16, 32, 64, 128),
     return Block(rows)
 
 
-def multistage_block(ctx, block: int, dims=(8, 16, 24), blocks=(3, 6), reps: int = 5_000) -> Block:
+#: Networks per block of the multi-stage check: the Hanin scheme's large early branches
+#: (g = 0.9^b) make its ratio the most variable.
+MULTISTAGE_REPS = {"proposed_orthogonal": 1_000, "hanin_stagewise": 2_000, "pytorch_default": 1_000}
+
+
+def multistage_block(ctx, block: int, dims=(8, 16, 24), blocks=(3, 6)) -> Block:
     """||out||^2/||in||^2 of a multi-stage WN ResNet (projection shortcuts between
-    stages, hidden width = stage width) for the proposed, Hanin and PyTorch schemes."""
+    stages, hidden width = stage width) for the proposed, Hanin and PyTorch schemes,
+    each network averaged with its antithetic twin (W2 -> -W2 in every block; the
+    projections are kept)."""
     rows = []
-    for i, init in enumerate(("proposed_orthogonal", "hanin_stagewise", "pytorch_default")):
+    for i, (init, reps) in enumerate(MULTISTAGE_REPS.items()):
         be = ctx.stream("arpit2019.multistage", i, block)
         xp = be.xp
         ops = build_resnet(be, list(dims), list(blocks), list(dims[1:]), init, n_networks=reps)
-        tape = forward(ops, be.normal((reps, 1, dims[0])), xp, renormalize=True)
-        lf = tape.log_norms[:, 0, -1] - tape.log_norms[:, 0, 0]
-        rows.append(Row({"init": init}, {"fwd": to_host(xp.exp(2 * lf))}))
+        x = be.normal((reps, 1, dims[0]))
+        pair = [forward(o, x, xp, renormalize=True).log_norms for o in (ops, _flip_branches(ops))]
+        ratio = sum(xp.exp(2 * (ln[:, 0, -1] - ln[:, 0, 0])) for ln in pair) / 2
+        rows.append(Row({"init": init}, {"fwd": to_host(ratio)}))
     return Block(rows, meta={"dims": dims, "blocks": blocks})
 
 
-def mlp_block(ctx, block: int, depth: int = 20, n0: int = 500, width=(150, 250), draws: int = 16,
-              nets_per_draw: int = 8) -> Block:
-    """WN ReLU MLPs whose layer widths are drawn iid uniform on ``width``, for He
-    (g = 1) and the proposed gains. Per width draw, ``nets_per_draw`` independent
-    networks share the widths (one batched forward); each network's ||h^L||^2/||x||^2
-    is divided by its exact conditional expectation given the widths (1 for the
-    proposed gains, prod_l n_l/(2 n_{l-1}) = n_L/(n_0 2^L) for g = 1), and the replicate
-    is the mean over the networks of one width draw, so replicates are iid."""
-    rows = []
-    for i, init in enumerate(("proposed_orthogonal", "proposed_he", "he")):
-        vals = np.empty(draws)
-        for r in range(draws):
-            be = ctx.stream("arpit2019.mlps", i, block, r)
-            widths = [n0] + [int(w) for w in be.integers(width[0], width[1] + 1, depth)]
-            ops = build_mlp(be, widths, init, n_networks=nets_per_draw)
-            tape = forward(ops, be.normal((nets_per_draw, 1, n0)), be.xp, renormalize=True)
-            lf = to_host(tape.log_norms[:, 0, -1] - tape.log_norms[:, 0, 0])
-            scale = 1.0 if init != "he" else widths[-1] / (widths[0] * 2.0**depth)
-            vals[r] = float(np.mean(np.exp(2 * lf))) / scale
-        rows.append(Row({"init": init, "depth": depth}, {"ratio_over_prediction": vals}))
-    return Block(rows, meta={"nets_per_draw": nets_per_draw, "depth": depth})
-
-
 # Sampling plans (blocks at the first look and at most, at --mc-scale 1).
-SINGLE_LAYER = Sampling(draw=single_layer_block, first=2, budget=32, threads=1)
+SINGLE_LAYER = Sampling(draw=single_layer_block, first=16, budget=32, threads=1)
+CONTROLS = Sampling(draw=controls_block, first=8, budget=32, threads=1)
 LEMMA1 = Sampling(draw=lemma1_block, first=1, budget=16, threads=1)
-GAINS = Sampling(draw=gain_block, first=4, budget=64, threads=1)
-RESNETS = Sampling(draw=resnet_block, first=4, budget=64, threads=1)
+GAINS = Sampling(draw=gain_block, first=8, budget=32, threads=1)
+RESNETS = Sampling(draw=resnet_block, first=16, budget=32, threads=1)
 RESNET_WIDTHS = Sampling(draw=resnet_width_block, first=4, budget=64, threads=1)
-MULTISTAGE = Sampling(draw=multistage_block, first=2, budget=32, threads=1)
-MLPS = Sampling(draw=mlp_block, first=4, budget=128, threads=1)
+MULTISTAGE = Sampling(draw=multistage_block, first=16, budget=32, threads=1)

@@ -19,7 +19,7 @@ from simulations.validation import check_int
 
 __all__ = [
     "forward_factor_bounds", "h1_factor_bounds", "smallest_b_where_h1_factor_reaches",
-    "interval_scan", "squared_factor", "hanin_factor", "pytorch_factor",
+    "interval_scan", "factor_enclosures", "outside", "squared_factor", "hanin_factor", "pytorch_factor",
 ]
 
 _t = sp.Symbol("t", positive=True)  # t = 1/B
@@ -91,16 +91,45 @@ def interval_scan(n_max: int, lo: str, hi: str, exponent=lambda B: B, half: bool
     """
     n_max = check_int("n_max", n_max, low=1)
     iv = mpmath.iv
-    env = {"sqrt": iv.sqrt, "e": iv.e, "exp": iv.exp}
-    lo_i, hi_i = (iv.mpf(1) * eval(x, {}, env) for x in (lo, hi))  # noqa: S307 - fixed vocabulary
+    bounds = _bounds(lo, hi)
     bad = []
     for B in range(start, n_max + 1):
         x = iv.exp(exponent(B) * iv.log(1 + iv.mpf(1) / B))
         if half:
             x = iv.sqrt(x)
-        if not (x.a > lo_i.b and x.b < hi_i.a):
+        if not _inside(x, *bounds):
             bad.append(B)
     return bad
+
+
+def factor_enclosures(n_max: int, start: int = 201) -> dict:
+    """Enclosures (``mpmath.iv`` intervals, outward rounding) of (1+1/B)^B (key 0) and
+    (1+1/B)^(B-1) (key 1, the first divided by 1+1/B) for B = start..n_max: computed
+    once per measurement, compared with any bounds by :func:`outside`."""
+    n_max = check_int("n_max", n_max, low=1)
+    iv = mpmath.iv
+    base = [1 + iv.mpf(1) / B for B in range(start, n_max + 1)]
+    full = [iv.exp(B * iv.log(b)) for B, b in zip(range(start, n_max + 1), base)]
+    return {0: full, 1: [f / b for f, b in zip(full, base)]}
+
+
+def _bounds(lo: str, hi: str):
+    iv = mpmath.iv
+    env = {"sqrt": iv.sqrt, "e": iv.e, "exp": iv.exp}
+    return tuple(iv.mpf(1) * eval(x, {}, env) for x in (lo, hi))  # noqa: S307 - fixed vocabulary
+
+
+def _inside(x, lo_i, hi_i) -> bool:
+    return bool(x.a > lo_i.b and x.b < hi_i.a)
+
+
+def outside(enclosures, lo: str, hi: str, half: bool = False, start: int = 201) -> list:
+    """The B (numbered from ``start``) whose enclosure of the factor (its square root if
+    ``half``) is not certified strictly inside (lo, hi)."""
+    lo_i, hi_i = _bounds(lo, hi)
+    if half:  # sqrt(x) in (lo, hi) iff x in (lo^2, hi^2) for positive bounds
+        lo_i, hi_i = lo_i * lo_i, hi_i * hi_i
+    return [start + i for i, x in enumerate(enclosures) if not _inside(x, lo_i, hi_i)]
 
 
 def hanin_factor(B: int, dps: int = 30):

@@ -11,6 +11,18 @@ The printed products are read as ``E(n) = prod_{k even, 2<=k<=n-2} k/(k+1)``
 ("1/2 * 3/4 ... (n-2)/(n-1)"); an empty product is 1. ``"eq3"`` uses E for even n
 (main text), ``"eq9"`` uses E for odd n (appendix Eq. 9 and 30).
 
+Under Eq. 3's labels the printed last factor (n-2)/(n-1) always belongs to its
+product's pattern. Under Eq. 9's it never does (for odd n, 2/3 4/5 ... has even
+numerators but n - 2 is odd; for even n, 1/2 3/4 ... has odd numerators). Two
+readings of a product (``product=``):
+
+- ``"pattern"``: the pattern's factors up to numerator n - 2 (for Eq. 9, ending at
+  (n-3)/(n-2), one factor before the printed last one);
+- ``"literal"``: those factors and the printed last factor (n-2)/(n-1) when it is not
+  one of them, unless it precedes the first factor (then the product is empty).
+
+For Eq. 3 both readings agree.
+
 Every mpmath function takes ``dps`` (decimal digits), works with guard digits in
 ``mp.workdps`` and never touches the global precision.
 
@@ -22,6 +34,7 @@ mpf('0.63661977236758138')
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 import mpmath
 import sympy as sp
@@ -29,7 +42,7 @@ import sympy as sp
 from simulations.validation import check_choice, check_int
 
 __all__ = [
-    "READINGS", "PLACES", "sphere_area", "pattern_product", "pattern_product_exact", "kn",
+    "READINGS", "PLACES", "PRODUCTS", "sphere_area", "pattern_product", "pattern_product_exact", "kn",
     "kn_symbolic", "wallis", "eq18_mass", "eq18_second_moment", "true_second_moment",
     "eq29_printed", "eq29_corrected", "eq22_residual",
 ]
@@ -83,29 +96,44 @@ def pattern_product(n: int, pattern: str, dps: int = 50):
         return +out
 
 
-def kn(n: int, place: str, reading: str, dps: int = 50):
-    """K_n as printed in ``place`` ("eq3" main text, "eq9" appendix) under ``reading``."""
+PRODUCTS = ("pattern", "literal")
+
+
+def _printed_last_extra(n: int, pattern: str) -> bool:
+    """True when the literal reading multiplies the pattern product by the printed last
+    factor (n-2)/(n-1): its numerator n - 2 has the other parity than the pattern's
+    numerators and does not precede the first numerator (2 or 1)."""
+    first = 2 if pattern == "even" else 1
+    return (n - 2) % 2 != first % 2 and n - 2 >= first
+
+
+def kn(n: int, place: str, reading: str, dps: int = 50, product: str = "pattern"):
+    """K_n as printed in ``place`` ("eq3" main text, "eq9" appendix) under ``reading``,
+    its products read as ``product`` (see the module docstring)."""
     n = check_int("n", n, low=2)
     check_choice("place", place, PLACES)
     check_choice("reading", reading, READINGS)
+    check_choice("product", product, PRODUCTS)
     even_uses_E = place == "eq3"
     use_E = (n % 2 == 0) == even_uses_E
+    pattern = "even" if use_E else "odd"
     with mpmath.workdps(dps + _GUARD):
         ratio = 2 * sphere_area(n - 1, reading, dps + _GUARD) / sphere_area(n, reading, dps + _GUARD)
-        if use_E:
-            out = ratio * pattern_product(n, "even", dps + _GUARD)
-        else:
-            out = ratio * pattern_product(n, "odd", dps + _GUARD) * mpmath.pi / 2
+        out = ratio * pattern_product(n, pattern, dps + _GUARD) * (1 if use_E else mpmath.pi / 2)
+        if product == "literal" and _printed_last_extra(n, pattern):
+            out *= mpmath.mpf(n - 2) / (n - 1)
     with mpmath.workdps(dps):
         return +out
 
 
-def kn_symbolic(place: str, reading: str, parity: str) -> sp.Expr:
-    """K_n for n = 2k (``parity="even"``) or n = 2k+1 (``"odd"``), k a positive
-    integer symbol, simplified by sympy (gammasimp)."""
+def kn_symbolic(place: str, reading: str, parity: str, product: str = "pattern") -> sp.Expr:
+    """K_n for n = 2k (``parity="even"``) or n = 2k+1 (``"odd"``), simplified by sympy
+    (gammasimp); k is a positive integer symbol, k >= 2 for the literal reading (whose
+    extra factor starts at n = 4)."""
     check_choice("place", place, PLACES)
     check_choice("reading", reading, READINGS)
     check_choice("parity", parity, ("even", "odd"))
+    check_choice("product", product, PRODUCTS)
     k = sp.Symbol("k", integer=True, positive=True)
     half = sp.Rational(1, 2)
 
@@ -125,12 +153,19 @@ def kn_symbolic(place: str, reading: str, parity: str) -> sp.Expr:
         prod = E((n - 2) // 2) if parity == "even" else E(k - 1)
     else:
         prod = (O(k - 1) if parity == "even" else O(k)) * sp.pi / 2
+    if product == "literal" and place == "eq9":  # the printed last factor, outside the pattern (k >= 2)
+        prod = prod * (n - 2) / (n - 1)
     return sp.simplify(sp.gammasimp(sp.combsimp(2 * S(n - 1) / S(n) * prod)))
 
 
 def wallis(k: int, dps: int = 50):
-    """I_k = integral_0^{pi/2} sin^k(theta) d theta by quadrature (Eq. 22-28's subject)."""
-    k = check_int("k", k, low=0)
+    """I_k = integral_0^{pi/2} sin^k(theta) d theta by quadrature (Eq. 22-28's subject),
+    cached per (k, dps): the proof steps of Eq. 18-29 reuse the same integrals."""
+    return _wallis(check_int("k", k, low=0), int(dps))
+
+
+@lru_cache(maxsize=None)
+def _wallis(k: int, dps: int):
     with mpmath.workdps(dps + _GUARD):
         out = mpmath.quad(lambda t: mpmath.sin(t) ** k, [0, mpmath.pi / 2])
     with mpmath.workdps(dps):
@@ -156,12 +191,14 @@ def eq18_second_moment(n: int, reading: str, dps: int = 50):
 
 
 def true_second_moment(n: int, dps: int = 50):
-    """E[max(0, cos theta)^2] for a uniform direction in R^n, by quadrature with the
-    correct density (S_{n-2}/S_{n-1}) sin^{n-2} (sphere_in_Rn reading); equals 1/(2n)."""
+    """E[max(0, cos theta)^2] for a uniform direction in R^n with the correct density
+    (S_{n-1}/S_n) sin^{n-2} (sphere_in_Rn reading): (S_{n-1}/S_n) integral_0^{pi/2}
+    sin^{n-2} cos^2 = (S_{n-1}/S_n) (I_{n-2} - I_n) (cos^2 = 1 - sin^2, Eq. 20), from
+    the quadratures I_k; equals 1/(2n)."""
     n = check_int("n", n, low=2)
     with mpmath.workdps(dps + _GUARD):
         c = sphere_area(n - 1, "sphere_in_Rn", dps + _GUARD) / sphere_area(n, "sphere_in_Rn", dps + _GUARD)
-        out = c * mpmath.quad(lambda t: mpmath.sin(t) ** (n - 2) * mpmath.cos(t) ** 2, [0, mpmath.pi / 2])
+        out = c * (wallis(n - 2, dps + _GUARD) - wallis(n, dps + _GUARD))
     with mpmath.workdps(dps):
         return +out
 
@@ -192,8 +229,13 @@ def eq29_corrected(n: int, dps: int = 50):
 
 
 def eq22_residual() -> sp.Expr:
-    """d/dθ of Eq. 22's right-hand side minus sin^n, for symbolic n (0 means Eq. 22 holds)."""
+    """d/dθ of Eq. 22's right-hand side minus sin^n, for symbolic n (0 means Eq. 22 holds).
+
+    The derivative holds cos only squared; with s = sin θ > 0 (θ in (0, pi)) and
+    cos^2 = 1 - s^2 it becomes s^(n-2) times a polynomial in s, which sympy reduces."""
     n = sp.Symbol("n", positive=True)
     t = sp.Symbol("theta")
+    s = sp.Symbol("s", positive=True)
     rhs_derivative = sp.diff(-sp.sin(t) ** (n - 1) * sp.cos(t) / n, t) + (n - 1) / n * sp.sin(t) ** (n - 2)
-    return sp.simplify(sp.expand(sp.simplify(rhs_derivative - sp.sin(t) ** n).rewrite(sp.cos)))
+    residual = (rhs_derivative - sp.sin(t) ** n).subs(sp.cos(t), sp.sqrt(1 - s**2)).subs(sp.sin(t), s)
+    return sp.simplify(sp.powsimp(sp.expand(residual * s ** (2 - n)), force=True))

@@ -33,3 +33,11 @@ def test_symbolic_bounds():
 def test_bad_b_is_rejected():
     with pytest.raises(ValueError, match="B must be an integer >= 1"):
         residual.squared_factor(0)
+
+
+def test_enclosures_agree_with_the_interval_scan():
+    enc = residual.factor_enclosures(400)
+    for shift, half, lo, hi in ((0, True, "sqrt(2)", "sqrt(e)"), (1, True, "sqrt(2)", "sqrt(e)"), (0, False, "2", "e"),
+                                (0, False, "sqrt(2)", "sqrt(e)")):
+        scan = residual.interval_scan(400, lo, hi, exponent=lambda B, s=shift: B - s, half=half, start=201)
+        assert residual.outside(enc[shift], lo, hi, half=half) == scan

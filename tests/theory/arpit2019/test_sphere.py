@@ -62,3 +62,24 @@ def test_bad_n_is_rejected(bad):
 def test_bad_reading_is_rejected():
     with pytest.raises(ValueError, match="reading must be one of"):
         sphere.kn(3, "eq3", "ball")
+
+
+def test_eq9_literal_reading_adds_the_printed_last_factor():
+    """Eq. 9's products end with (n-2)/(n-1), outside their pattern: read literally the
+    value is (n-2)/(n-1) with S_n in R^n, from n = 4 on (n = 2, 3: empty products)."""
+    with mpmath.workdps(40):
+        for n in range(2, 12):
+            lit = sphere.kn(n, "eq9", "sphere_in_Rn", 30, product="literal")
+            want = mpmath.mpf(1) if n < 4 else mpmath.mpf(n - 2) / (n - 1)
+            assert abs(lit - want) < mpmath.mpf(10) ** -25, n
+
+
+@given(n=st.integers(2, 500))
+def test_eq3_literal_and_pattern_readings_agree(n):
+    for reading in sphere.READINGS:
+        assert sphere.kn(n, "eq3", reading, 30, "literal") == sphere.kn(n, "eq3", reading, 30, "pattern")
+
+
+def test_bad_product_reading_is_rejected():
+    with pytest.raises(ValueError, match="product"):
+        sphere.kn(4, "eq9", "n_sphere", product="typo")

@@ -1,0 +1,161 @@
+"""Judges of the Monte-Carlo claims of Arpit et al. (2019) on synthetic records with
+known truth: exactly true (holds), true but underpowered (inconclusive), false by
+several tolerances (fails)."""
+import numpy as np
+import pytest
+
+from simulations import ISOTROPIC_LAWS
+from theory.arpit2019 import mc_judges as J
+from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+
+H, F, INC = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE
+HA = Verdict.HOLDS_APPROXIMATELY
+CTX = JudgeContext(RunContext(), 1e-6)
+SHAPES = ((8, 8), (16, 4), (4, 16))
+
+
+def _rec(rows, meta=None):
+    return Samples([Block(tuple(Row(lab, {k: np.asarray(v) for k, v in data.items()}) for lab, data in rows),
+                          meta or {})])
+
+
+def _normal(mean, sd, n, seed):
+    """n draws with sample mean exactly ``mean`` and sample sd exactly ``sd``."""
+    x = np.random.default_rng(seed).normal(size=n)
+    return mean + sd * (x - x.mean()) / x.std(ddof=1)
+
+
+# (relative offset of the mean, replicates, expected verdict): exactly true and well
+# resolved; exactly true but too few replicates; false by five tolerances
+CASES = [(0.0, 200_000, H), (0.0, 200, INC), (0.10, 200_000, F)]
+
+
+@pytest.mark.parametrize("offset,n,expect", CASES)
+def test_thm1_and_thm2(offset, n, expect):
+    rows = []
+    for i, law in enumerate(ISOTROPIC_LAWS):
+        for j, (nn, m) in enumerate(SHAPES):
+            x = _normal(1 + offset, 0.5, n, 10 * i + j)
+            rows.append(({"law": law, "n": nn, "m": m}, {"thm1": x * m / (2 * nn), "thm2": x / 2, "thm2_masked": x / 2}))
+    rec = _rec(rows)
+    assert J.judge_thm1(rec, CTX).verdict == expect
+    assert J.judge_thm2(rec, CTX).verdict == expect
+
+
+def test_exact_rows_hold_and_mutations_fail():
+    """A quantity constant on every draw (orthogonal rows) holds exactly; a mutated
+    constant fails; rounding noise cannot fake a signal (values are exact)."""
+    rec = _rec([({"law": "haar_orthogonal", "n": 8, "m": 8}, {"thm1": np.full(50, 0.5), "thm2": np.full(50, 0.5)})])
+    assert J.judge_thm1(rec, CTX, laws=("haar_orthogonal",)).verdict == H
+    assert J.judge_thm1(rec, CTX, laws=("haar_orthogonal",), K=1.02).verdict == F
+    assert J.judge_cross_term(rec, CTX).verdict == H
+    assert J.judge_cross_term(rec, CTX, mean=0.02).verdict == F
+
+
+def test_cross_term_rejects_a_nonzero_orthogonal_draw():
+    x = np.full(100, 0.5)
+    x[3] = 0.5 + 1e-3
+    rec = _rec([({"law": "haar_orthogonal", "n": 8, "m": 8}, {"thm2": x})])
+    assert J.judge_cross_term(rec, CTX).verdict == F
+
+
+@pytest.mark.parametrize("offset,n,expect", CASES)
+def test_controls(offset, n, expect):
+    """Rejected laws far from 1; the accepted law at 1 + offset."""
+    rows = []
+    for i, law in enumerate(("anisotropic_gaussian", "shifted_gaussian", "rademacher")):
+        for j, (nn, m) in enumerate(SHAPES):
+            mean = 2.0 if law != "rademacher" else 1 + offset
+            rows.append(({"law": law, "n": nn, "m": m}, {"thm1": _normal(mean, 0.5, n, 10 * i + j) * m / (2 * nn)}))
+    assert J.judge_controls(_rec(rows), CTX).verdict == expect
+
+
+@pytest.mark.parametrize("gap,n,expect", [(0.3, 100_000, H), (0.3, 30, INC), (-0.3, 100_000, F)])
+def test_orthogonal_variance(gap, n, expect):
+    """Var(gaussian) - Var(haar) = gap (in units of the Haar variance)."""
+    rows = []
+    for j, (nn, m) in enumerate(SHAPES):
+        rows.append(({"law": "haar_orthogonal", "n": nn, "m": m}, {"thm2_masked": _normal(0.5, 0.5, n, j)}))
+        rows.append(({"law": "gaussian", "n": nn, "m": m}, {"thm2_masked": _normal(0.5, 0.5 * np.sqrt(1 + gap), n, 9 + j)}))
+    assert J.judge_orthogonal_variance(_rec(rows), CTX).verdict == expect
+
+
+@pytest.mark.parametrize("p,n,expect", [(0.5, 400_000, H), (0.5, 500, INC), (0.6, 400_000, F)])
+def test_lemma1(p, n, expect):
+    rng = np.random.default_rng(1)
+    codes = (rng.random((n, 4)) < p) @ (2 ** np.arange(4))
+    rec = _rec([({"law": "gaussian", "m": 4, "n": 12}, {"code": codes})])
+    assert J.judge_lemma1(rec, CTX).verdict == expect
+
+
+@pytest.mark.parametrize("offset,n,expect", CASES)
+def test_gains(offset, n, expect):
+    rows = []
+    for j, (n_in, n_out) in enumerate(((16, 8), (8, 16))):
+        f = _normal(1 + offset, 0.4, n, j) * n_out / (2 * n_in)
+        b = _normal(1 + offset, 0.4, n, 5 + j) * n_in / n_out / (2 * n_in / n_out)
+        rows.append(({"law": "gaussian", "n_in": n_in, "n_out": n_out}, {"fwd": f, "bwd": b}))
+    assert J.judge_gains(_rec(rows), CTX).verdict == expect
+
+
+@pytest.mark.parametrize("offset,n,expect", CASES)
+def test_resnet_judges(offset, n, expect):
+    rows = []
+    for j, B in enumerate((1, 2, 8)):
+        t = (1 + 1 / B) ** B
+        rows.append(({"init": "proposed_he", "B": B},
+                     {"fwd": _normal(t * (1 + offset), 0.3 * t, n, j),
+                      "bwd_last": _normal((1 + 1 / B) * (1 + offset), 0.3, n, 3 + j),
+                      "bwd_h1": _normal((1 + 1 / B) ** (B - 1) * (1 + offset), 0.3, n, 6 + j)}))
+    rec = _rec(rows)
+    assert J.judge_resnet_forward(rec, CTX).verdict == expect
+    assert J.judge_eq60(rec, CTX, variant="corrected").verdict == expect
+    assert J.judge_eq62(rec, CTX, exponent="B-1").verdict == expect
+    if expect == H:
+        assert J.judge_eq60(rec, CTX, variant="printed").verdict == F
+        assert J.judge_eq62(rec, CTX, exponent="B").verdict == F
+
+
+@pytest.mark.parametrize("offset,n,expect", CASES)
+def test_multistage_and_deep_blocks(offset, n, expect):
+    dims, blocks = (8, 16, 24), (3, 6)
+    rows = [({"init": init}, {"fwd": _normal(J._stage_targets(init, dims, blocks) * (1 + offset),
+                                              0.4 * J._stage_targets(init, dims, blocks), n, k)})
+            for k, init in enumerate(("proposed_orthogonal", "hanin_stagewise", "pytorch_default"))]
+    assert J.judge_multistage(_rec(rows, {"dims": dims, "blocks": blocks}), CTX).verdict == expect
+    deep = [({"depth": D, "B": 2}, {"fwd": _normal(2.25 * (1 + offset), 0.9, n, D)}) for D in (1, 2, 3)]
+    assert J.judge_deep_block(_rec(deep), CTX).verdict == expect
+
+
+@pytest.mark.parametrize("offset,n,expect", [(0.0, 600_000, H), (0.0, 2_000, INC), (0.5, 20_000, F)])
+def test_units(offset, n, expect):
+    rows = [({"law": law, "unit": u, "n": 4, "m": 4}, {"unit_value": _normal(1 + offset, 1.7, n, k)})
+            for k, (law, u) in enumerate((law, u) for law in ISOTROPIC_LAWS for u in (1, 4))]
+    assert J.judge_units(_rec(rows), CTX).verdict == expect
+
+
+@pytest.mark.parametrize("arch,tol", [("mlp", 0.20), ("resnet", 0.10)])
+@pytest.mark.parametrize("rel,n,expect", [(0.0, 20_000, H), (0.0, 6, INC), (2.0, 20_000, F)])
+def test_panels(arch, tol, rel, n, expect):
+    """Figure 1 panels: ratio / expectation at 1 (holds), 1 with a handful of groups
+    (inconclusive), 1 + 2 tolerances (fails)."""
+    idx = "layer" if arch == "mlp" else "block"
+    rows = [({"init": init, "pass": p, idx: k}, {"ratio_over_prediction": _normal(1 + rel * tol, 0.3, n, 7 * k + i)})
+            for i, init in enumerate(("proposed_orthogonal", "he")) for p in ("forward", "backward") for k in (2, 5)]
+    meta = {"inputs": 8, "nets_per_group": {"he": 4}, ("depth" if arch == "mlp" else "blocks"): 20}
+    ev = J.judge_panel(_rec(rows, meta), CTX, pass_="backward", index=idx, arch=arch)
+    assert ev.verdict == expect
+    assert J.judge_panel(_rec(rows, meta), CTX, pass_="forward", index=idx, arch=arch, he_scale=2.0).verdict in (
+        (F,) if expect != INC else (F, INC))
+
+
+def test_norm_scaling_limit():
+    """A width ladder whose mean converges to the target as c + a/w with single-network
+    errors shrinking like w^-1/2: holds approximately; a wrong limit fails."""
+    B, target = 4, 1.25**2
+    rows = [({"width": w, "B": B}, {"fwd": _normal(target + 0.3 / w, 0.5 / np.sqrt(w), 4000, w),
+                                    "bwd": _normal(target + 0.3 / w, 0.5 / np.sqrt(w), 4000, w + 1)})
+            for w in (8, 16, 32, 64, 128)]
+    rec = _rec(rows)
+    assert J.judge_norm_scaling(rec, CTX).verdict == HA
+    assert J.judge_norm_scaling(rec, CTX, scale=1.05).verdict == F

@@ -1,0 +1,282 @@
+"""Claims of Arpit et al. (2019) about weight-normalized ReLU networks: Section 3
+(Theorems 1-2, Eq. 3-5, the gains, Figure 1 top) and the proofs of Theorems 5-6 and
+Lemma 1 in Appendix C. Locations refer to ../shared/papers/arpit2019_weightnorm_resnet_init.txt.
+"""
+from __future__ import annotations
+
+from ..core import Claim, Mutation, Verdict
+from . import exact_claims as exact
+from . import fig1_panels as panels
+from . import mc_judges as judges
+from . import montecarlo as mc
+from . import proof_mc
+from . import proof_steps as steps
+
+H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
+
+_S = {"n_sphere": "the area of the n-sphere in R^(n+1)", "sphere_in_Rn": "the area of the unit sphere in R^n"}
+
+
+def _kn(cid, where, place, reading, verdict, product="pattern", corrects=None, mutations=None, note=""):
+    if mutations is None:
+        other = "sphere_in_Rn" if reading == "n_sphere" else "n_sphere"
+        mutations = ((Mutation("K_n = 1.01", {"value": "101/100"}),) if verdict == H
+                     else (Mutation(f"read S_n as {other}", {"reading": other}, H),))
+    products = {"pattern": "", "literal": ", each product read literally (ending with its printed last factor "
+                "(n-2)/(n-1))"}[product] if place == "eq9" else ""
+    return Claim(id=cid, where=where,
+                 statement=f"K_n as printed in {'Eq. 3' if place == 'eq3' else 'Eq. 9'} equals 1 for every integer "
+                 f"n > 1, reading S_n as {_S[reading]}{products}",
+                 kind="identity", recorded=verdict, measure=exact.kn_measure, judge=exact.judge_kn,
+                 params={"place": place, "reading": reading, "product": product}, mutations=mutations,
+                 corrects=corrects, note=note)
+
+
+_EQ9_PRODUCTS = ("Eq. 9 (= Eq. 30) swaps Eq. 3's parity labels, so its products end with a factor (n-2)/(n-1) that "
+                 "is not of their own pattern (2/3 4/5 ... has even numerators, but n - 2 is odd for the odd n it is "
+                 "assigned to; likewise for 1/2 3/4 ...). ")
+
+CLAIMS = (
+    # --- Theorem 1 / 5: the constant K_n (Eq. 3, 9, 30) ---------------------------------
+    _kn("arpit2019.thm1.kn_eq3.n_sphere", "Sec. 3, Theorem 1, Eq. 3 and the sentence after it", "eq3", "n_sphere", H,
+        corrects="arpit2019.thm1.kn_eq3.sphere_in_Rn",
+        note="'S_n is the surface area of a unit n-dimensional sphere' read as the n-sphere in R^(n+1): the reading "
+             "under which Eq. 3 is right for every n > 1."),
+    _kn("arpit2019.thm1.kn_eq3.sphere_in_Rn", "Sec. 3, Theorem 1, Eq. 3", "eq3", "sphere_in_Rn", F),
+    _kn("arpit2019.thm5.kn_eq9.n_sphere", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "n_sphere", F, "literal",
+        mutations=(Mutation("read S_n as sphere_in_Rn, products ending at (n-3)/(n-2)",
+                            {"reading": "sphere_in_Rn", "product": "pattern"}, H),),
+        note=_EQ9_PRODUCTS + "With S_n the n-sphere it fails under either reading of the products."),
+    _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "sphere_in_Rn", F,
+        "literal", mutations=(Mutation("products ending at (n-3)/(n-2)", {"product": "pattern"}, H),),
+        note=_EQ9_PRODUCTS + "Read literally, the printed last factor multiplies the value by (n-2)/(n-1) from the "
+             "first n where it is not an empty product; the corrected claim ends each product at its own pattern."),
+    _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn_corrected", "App. C, Theorem 5, Eq. 9 (= Eq. 30), corrected", "eq9",
+        "sphere_in_Rn", H, "pattern", corrects="arpit2019.thm5.kn_eq9.sphere_in_Rn",
+        mutations=(Mutation("K_n = 1.01", {"value": "101/100"}), Mutation("printed last factor", {"product": "literal"})),
+        note="Corrected: each product ends with the last factor of its own pattern, (n-3)/(n-2) (2 (S_{n-1}/S_n) "
+             "I_{n-2} with S_n the sphere in R^n, the normalizing constant of the angular density). Theorem 5's "
+             "conclusion K_n = 1 stands."),
+    Claim(id="arpit2019.thm5.kn_eq3_eq9_consistent",
+          where="Sec. 3, Eq. 3 vs App. C, Eq. 9 (= Eq. 30)",
+          statement="Eq. 3 and Eq. 9 define the same K_n under one reading of S_n",
+          kind="identity", recorded=F, measure=exact.kn_measure, judge=exact.judge_kn_consistent,
+          params={"readings": (("n_sphere", "pattern"), ("n_sphere", "literal"))},
+          mutations=(Mutation("Eq. 9 with S_n in R^n and products ending at (n-3)/(n-2)",
+                              {"readings": (("n_sphere", "pattern"), ("sphere_in_Rn", "pattern"))}, H),
+                     Mutation("both with S_n in R^n", {"readings": (("sphere_in_Rn", "pattern"),
+                                                                     ("sphere_in_Rn", "literal"))})),
+          note="The two printed formulas differ in their parity labels; they agree with each other only when each is "
+               "read with its own convention (the corrected claim)."),
+    Claim(id="arpit2019.thm5.kn_eq3_eq9_consistent_corrected",
+          where="Sec. 3, Eq. 3 vs App. C, Eq. 9, corrected",
+          statement="Eq. 3 with S_n the n-sphere in R^(n+1) and Eq. 9 with S_n the sphere in R^n and its products "
+          "ending at (n-3)/(n-2) define the same K_n (= 1) for every n > 1",
+          kind="identity", recorded=H, measure=exact.kn_measure, judge=exact.judge_kn_consistent,
+          params={"readings": (("n_sphere", "pattern"), ("sphere_in_Rn", "pattern"))},
+          mutations=(Mutation("Eq. 9 read literally", {"readings": (("n_sphere", "pattern"), ("sphere_in_Rn", "literal"))}),),
+          corrects="arpit2019.thm5.kn_eq3_eq9_consistent"),
+    # --- Proof of Theorem 5 (Eq. 10-34) ----------------------------------------------------
+    Claim(id="arpit2019.thm5.proof.eq10_17",
+          where="App. C, proof of Theorem 5, Eq. 10-17",
+          statement="Every unit has the same expectation (Eq. 12, also for orthogonal rows), the radial part of an "
+          "isotropic law drops out (Eq. 15-16), and E[m v_i^2] = 2n E[max(0, cos theta)^2] ||u||^2 = ||u||^2 "
+          "(Eq. 13-17 with E[max(0, cos theta)^2] = 1/(2n))",
+          kind="identity", recorded=H, measure=proof_mc.UNITS, judge=judges.judge_units,
+          mutations=(Mutation("K = 1.02 (the tolerance)", {"K": 1.02}),),
+          slow=True,
+          note="Units 1 and m of Theorem 1's layer at (n, m) = (4, 4), u = e_1, for Gaussian, Student-t, uniform-ball "
+               "and Haar rows; the three iid laws differ in their radial part only. Eq. 10-11 (linearity) and Eq. 13-14 "
+               "(R_hat_i^T u = ||u|| cos theta) are algebra inside this expectation."),
+    Claim(id="arpit2019.thm5.proof.eq18",
+          where="App. C, proof of Theorem 5, Eq. 18",
+          statement="The angle between a uniform direction in R^n and u has density (S_{n-1}/S_n) sin^{n-1}(theta) on "
+          "[0, pi]",
+          kind="identity", recorded=F, measure=exact.proof_measure, judge=exact.judge_eq18,
+          params={"variant": "printed"}, mutations=(Mutation("corrected density", {"variant": "corrected"}, H),)),
+    Claim(id="arpit2019.thm5.proof.eq18_corrected",
+          where="App. C, proof of Theorem 5, Eq. 18 (corrected)",
+          statement="The angle has density (S_{n-1}/S_n) sin^{n-2}(theta) with S_n the sphere in R^n, and "
+          "E[max(0, cos theta)^2] = 1/(2n)",
+          kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq18,
+          params={"variant": "corrected"}, mutations=(Mutation("printed density", {"variant": "printed"}, F),),
+          corrects="arpit2019.thm5.proof.eq18",
+          note="Eq. 18's exponent and Eq. 29's prefactor err in opposite directions and cancel: Theorem 5's conclusion "
+               "stands."),
+    Claim(id="arpit2019.thm5.proof.eq19_21",
+          where="App. C, proof of Theorem 5, Eq. 19-21",
+          statement="int_0^pi |sin^(n-1)| max(0, cos)^2 = int_0^(pi/2) sin^(n-1) cos^2 (Eq. 19) = "
+          "int_0^(pi/2) sin^(n-1) - sin^(n+1) (Eq. 20-21)",
+          kind="identity", recorded=H, measure=steps.eq19_21_measure, judge=steps.judge_eq19_21,
+          mutations=(Mutation("exponents shifted by one", {"shift": 1}),)),
+    Claim(id="arpit2019.thm5.proof.eq22_28",
+          where="App. C, proof of Theorem 5, Eq. 22-28",
+          statement="The sine reduction formula (Eq. 22) and the Wallis products for odd and even powers (Eq. 23-28) hold",
+          kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_wallis,
+          mutations=(Mutation("products off by 1%", {"factor": 1.01}),)),
+    Claim(id="arpit2019.thm5.proof.eq29",
+          where="App. C, proof of Theorem 5, Eq. 29",
+          statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
+          "(1/n) (1/2 3/4 ... (n-2)/(n-1)) pi/2 otherwise",
+          kind="identity", recorded=F, measure=exact.proof_measure, judge=exact.judge_eq29,
+          params={"variant": "printed"}, mutations=(Mutation("corrected form", {"variant": "corrected"}, H),)),
+    Claim(id="arpit2019.thm5.proof.eq29_corrected",
+          where="App. C, proof of Theorem 5, Eq. 29 (corrected)",
+          statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
+          "for even n and 1/2 ... (n-2)/(n-1) pi/2 for odd n",
+          kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq29,
+          params={"variant": "corrected"}, mutations=(Mutation("printed form", {"variant": "printed"}, F),),
+          corrects="arpit2019.thm5.proof.eq29"),
+    Claim(id="arpit2019.thm5.proof.eq31_34",
+          where="App. C, proof of Theorem 5, Eq. 31-34",
+          statement="Eq. 31 (int p(R_hat) max(0, cos)^2 = 0.5 K_n / n) follows from the printed Eq. 21, 29 and 30, and "
+          "Eq. 32-34 give E||v||^2 = m (2n/m) ||u||^2 0.5 K_n / n = K_n ||u||^2",
+          kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_eq31_34,
+          mutations=(Mutation("gain^2 n/m in Eq. 33", {"gain2": "n/m"}),),
+          note="Algebra only: Eq. 29 and 30 carry the same parity labels, so Eq. 31 follows from them; its true value "
+               "is 1/(2n) (thm5.proof.eq18_corrected), so Eq. 31 holds exactly when K_n = 1."),
+    # --- Theorems 1, 2 and Lemma 1 by Monte Carlo -------------------------------------------
+    Claim(id="arpit2019.thm1.monte_carlo",
+          where="Sec. 3, Theorem 1 (App. C, Theorem 5)",
+          statement="For isotropic iid rows (Gaussian, Student-t, uniform in the ball) or Haar-orthogonal rows/columns, "
+          "E||ReLU(sqrt(2n/m) R_hat u)||^2 = ||u||^2, including m > n",
+          kind="identity", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_thm1,
+          mutations=(Mutation("K = 1.02 (the tolerance)", {"K": 1.02}),
+                     Mutation("gain sqrt(2m/n) (fan-in/out swapped)", {"gain": "fan_out_over_fan_in"}))),
+    Claim(id="arpit2019.thm1.isotropy_controls",
+          where="Sec. 3, Theorem 1, hypothesis 'P is any isotropic distribution'",
+          statement="Non-isotropic controls (anisotropic or shifted Gaussian rows) break Theorem 1's identity and are "
+          "rejected; Rademacher rows (not isotropic, symmetric, identity covariance) satisfy it",
+          kind="empirical", recorded=H, measure=mc.CONTROLS, judge=judges.judge_controls,
+          mutations=(Mutation("claim Rademacher is rejected",
+                              {"rejected": ("rademacher",), "accepted": ("shifted_gaussian",)}),)),
+    Claim(id="arpit2019.thm2.monte_carlo",
+          where="Sec. 3, Theorem 2 (App. C, Theorem 6)",
+          statement="For isotropic iid or Haar-orthogonal rows and z iid Bernoulli(1/2), "
+          "E||sqrt(2) z * (R_hat^T u)||^2 = ||u||^2, including m > n",
+          kind="identity", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_thm2,
+          mutations=(Mutation("K = 1.02 (the tolerance)", {"K": 1.02}),
+                     Mutation("factor 1 instead of sqrt(2)", {"factor2": 1.0}))),
+    # --- Proof of Theorem 6 (Eq. 35-42) and footnote 8 ------------------------------------
+    Claim(id="arpit2019.thm6.proof.eq35_36",
+          where="App. C, proof of Theorem 6, Eq. 35-36 and 39",
+          statement="E||v||^2 = 2 E||(sum_{i=1}^{n} R_hat_i u_i) * z||^2 = 2 E[sum_{j=1}^{m} (sum_{i=1}^{n} R_hat_ij u_i)^2 "
+          "z_j^2] with u in R^m and R_hat in R^(m x n) (index ranges as printed)",
+          kind="identity", recorded=F, measure=steps.eq35_measure, judge=steps.judge_eq35,
+          params={"variant": "printed"}, mutations=(Mutation("sums over i = 1..m", {"variant": "corrected"}, H),)),
+    Claim(id="arpit2019.thm6.proof.eq35_36_corrected",
+          where="App. C, proof of Theorem 6, Eq. 35-36 and 39 (corrected)",
+          statement="With i running over the m rows and j over the n entries of v, sum_{i=1}^{m} R_hat_i u_i = "
+          "R_hat^T u, so Eq. 35-36 and 39 expand E||sqrt(2) z * (R_hat^T u)||^2",
+          kind="identity", recorded=H, measure=steps.eq35_measure, judge=steps.judge_eq35,
+          params={"variant": "corrected"}, mutations=(Mutation("printed ranges", {"variant": "printed"}),),
+          corrects="arpit2019.thm6.proof.eq35_36",
+          note="An index slip: the rest of the proof and Theorem 6's conclusion stand (thm2.monte_carlo)."),
+    Claim(id="arpit2019.thm6.proof.eq39_41",
+          where="App. C, proof of Theorem 6, Eq. 39-41 and the text after Eq. 41",
+          statement="The cross term sum_{i != j} u_i u_j cos(phi_ij) of Eq. 39-41 has mean 0 for iid isotropic rows and "
+          "is 0 on every draw for orthogonal rows",
+          kind="identity", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_cross_term,
+          mutations=(Mutation("mean 0.02 ||u||^2 (the tolerance)", {"mean": 0.02}),),
+          note="Orthogonal rows exist for m <= n only; for m > n the Haar rows are re-normalized columns and the cross "
+               "term is random with mean 0."),
+    Claim(id="arpit2019.fn8.deterministic",
+          where="App. C, footnote 8",
+          statement="For orthogonal R_hat the result of Theorem 6 holds without the expectation: ||v||^2 = ||u||^2 on "
+          "every draw",
+          kind="identity", recorded=F, measure=steps.fn8_measure, judge=steps.judge_fn8_deterministic,
+          params={"variant": "printed"},
+          mutations=(Mutation("only the mask-free part ||R_hat^T u||^2", {"variant": "corrected"}, H),),
+          note="The mask z keeps ||v||^2 random; footnote 8's conclusion that orthogonal rows are better (smaller "
+               "variance) stands (fn8.orthogonal_lower_variance)."),
+    Claim(id="arpit2019.fn8.deterministic_corrected",
+          where="App. C, footnote 8 (corrected)",
+          statement="For orthogonal rows the mask-free part of Eq. 38, ||R_hat^T u||^2 = ||u||^2, holds on every draw; "
+          "||v||^2 stays random through z",
+          kind="identity", recorded=H, measure=steps.fn8_measure, judge=steps.judge_fn8_deterministic,
+          params={"variant": "corrected"}, mutations=(Mutation("all of ||v||^2", {"variant": "printed"}),),
+          corrects="arpit2019.fn8.deterministic"),
+    Claim(id="arpit2019.fn8.orthogonal_lower_variance",
+          where="App. C, footnote 8; Sec. 3 'strictly better for orthogonal weight matrices'; footnote 2",
+          statement="In Theorem 2's setting with m <= n (orthogonal rows exist), orthogonal initialization is strictly "
+          "better than Gaussian: Var||v||^2 is smaller",
+          kind="inequality", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_orthogonal_variance,
+          mutations=(Mutation("swapped: Gaussian better", {"better": "gaussian", "other": "haar_orthogonal"}),)),
+    Claim(id="arpit2019.fn8.orthogonal_columns",
+          where="App. C, footnote 8, extended to m > n",
+          statement="For m > n (orthonormal columns, rows re-normalized) orthogonal initialization is strictly better "
+          "than Gaussian: Var||v||^2 is smaller",
+          kind="inequality", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_orthogonal_variance,
+          params={"domain": "columns"},
+          mutations=(Mutation("swapped: Gaussian better", {"better": "gaussian", "other": "haar_orthogonal"}),)),
+    Claim(id="arpit2019.lemma1.printed",
+          where="App. C, Lemma 1; Sec. 3 after Eq. 5",
+          statement="For Gaussian zero-mean weights and zero biases, conditioned on h^{l-1}, each unit of 1(a^l) is iid "
+          "Bernoulli(1/2) (for every h^{l-1})",
+          kind="identity", recorded=F, measure=steps.symbolic_measure, judge=steps.judge_lemma1_zero_input,
+          mutations=(Mutation("h^{l-1} != 0", {"h": 1.0}, H),),
+          note="A missing hypothesis: at h^{l-1} = 0, which a finite ReLU layer outputs with positive probability, the "
+               "mask is 0 surely. Where the lemma is used (Theorem 2 inside a network) the event has probability "
+               "2^-n per layer of width n, so the conclusions stand."),
+    Claim(id="arpit2019.lemma1.mask_bernoulli",
+          where="App. C, Lemma 1 (with h^{l-1} != 0); Sec. 3 after Eq. 5",
+          statement="Given h^{l-1} != 0, the ReLU mask 1(a^l) is iid Bernoulli(1/2) across units, for Gaussian and "
+          "(beyond the lemma's hypothesis) Haar-orthogonal weights",
+          kind="identity", recorded=H, measure=mc.LEMMA1, judge=judges.judge_lemma1,
+          mutations=(Mutation("p = 0.52", {"p": 0.52}),), corrects="arpit2019.lemma1.printed",
+          note="The proof needs weights symmetric about 0, not only zero-mean (true for the Gaussian the lemma names); "
+               "Haar matrices are invariant under row sign flips, so the mask is Bernoulli(1/2) for them too."),
+    # --- Sec. 3: backpropagation (Eq. 4-5) and the gains --------------------------------
+    Claim(id="arpit2019.sec3.eq5",
+          where="Sec. 3, Eq. 4-5",
+          statement="dl/da^l = g^{l+1} * 1(a^l) * (W_hat^{l+1 T} dl/da^{l+1})",
+          kind="identity", recorded=F, measure=steps.eq5_measure, judge=steps.judge_eq5,
+          params={"variant": "printed"}, mutations=(Mutation("gain inside W^T", {"variant": "corrected"}, H),),
+          note="g^{l+1} (length n_{l+1}) multiplies 1(a^l) (length n_l): undefined when the widths differ, wrong for "
+               "non-constant gains; exact for the scalar gains g 1 the paper uses, so Theorem 2's use of it stands."),
+    Claim(id="arpit2019.sec3.eq5_corrected",
+          where="Sec. 3, Eq. 4-5 (corrected)",
+          statement="dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}) (Eq. 4 in denominator layout), for any "
+          "widths and gains",
+          kind="identity", recorded=H, measure=steps.eq5_measure, judge=steps.judge_eq5,
+          params={"variant": "corrected"}, mutations=(Mutation("gain outside W^T (printed)", {"variant": "printed"}),),
+          corrects="arpit2019.sec3.eq5"),
+    Claim(id="arpit2019.sec3.gain_discrepancy",
+          where="Sec. 3, 'Implementation details' and the gains after Theorems 1-2",
+          statement="With fan-in != fan-out, g = sqrt(2 n_in/n_out) preserves the forward squared norm and scales the "
+          "backward one by n_in/n_out per layer; g = sqrt(2) preserves the backward one and scales the forward "
+          "one by n_out/n_in",
+          kind="identity", recorded=H, measure=mc.GAINS, judge=judges.judge_gains,
+          mutations=(Mutation("swapped ratio n_out/n_in", {"backward_ratio": "out/in"}),)),
+    # --- Figure 1, top: the MLP panels -----------------------------------------------------
+    Claim(id="arpit2019.fig1.mlp_forward",
+          where="Fig. 1 top left; Sec. 3 after Theorem 1; App. A.1",
+          statement="In the 20-layer WN ReLU MLPs of Figure 1 (inputs in R^500, widths ~U(150, 250)) the proposed gains "
+          "keep E||h^l||^2 = ||x||^2 at every layer l (orthogonal and He directions), while g = 1 gives "
+          "E||h^l||^2 = ||x||^2 n_l/(n_0 2^l) (vanishing)",
+          kind="identity", recorded=H, measure=panels.MLP_PANELS, judge=judges.judge_panel,
+          params={"pass_": "forward", "index": "layer", "arch": "mlp"},
+          mutations=(Mutation("scale 1.20 (the tolerance)", {"scale": 1.20}),
+                     Mutation("g = 1: halving exponent l - 1", {"he_scale": 2.0})),
+          slow=True,
+          note="Checked at layers 1, 5, 10, 15, 20 of the panel's setting (widths drawn per layer, uniform on "
+               "{150, ..., 250}; the authors' notebook draws randint(m0 - 50, m0 + 50) = {150, ..., 249}, "
+               "src/notebooks/synthetic_data_experiment.ipynb cell 3). The panel plots one network per setting with "
+               "error bars over 1000 inputs (cells 3-4); the check averages over independent networks, the "
+               "expectation the theory states. Tolerance: mc_judges.PANEL_REQUIRED."),
+    Claim(id="arpit2019.fig1.mlp_backward",
+          where="Fig. 1 top right; Sec. 3 after Theorem 2; App. A.1",
+          statement="In the MLPs of Figure 1 with an error e injected at the last pre-activation, "
+          "E||dl/da^i||^2 = ||e||^2 n_i/n_L for the proposed gains (orthogonal and He directions) and "
+          "||e||^2 2^-(L-i) for g = 1 (vanishing), at the plotted layers i = 2..19",
+          kind="identity", recorded=H, measure=panels.MLP_PANELS, judge=judges.judge_panel,
+          params={"pass_": "backward", "index": "layer", "arch": "mlp"},
+          mutations=(Mutation("scale 1.20 (the tolerance)", {"scale": 1.20}),
+                     Mutation("g = 1: halving exponent L - i - 1", {"he_scale": 2.0})),
+          slow=True,
+          note="Reading from the authors' notebook (src/notebooks/synthetic_data_experiment.ipynb, cell 3): the "
+               "error is drawn at a^L, the plotted quantity is the pre-activation gradient dl/da^i (the axis label "
+               "says dh^i), and the panel shows i = 2..19 (cell 5 drops i = 1; i = 20 is never filled). With the "
+               "forward gains the expected ratio is n_i/n_L, not 1: 'preserved' holds only on average over width "
+               "draws; the check divides by n_i/n_L given the widths."),
+)

@@ -1,0 +1,396 @@
+"""Exact checks of single displayed steps of Arpit et al. (2019): the backpropagation
+formula (Eq. 4-5), steps of the proofs of Theorems 5-8 (Eq. 19-21, 31-36, 45-49,
+56-61), footnotes 5 and 8, Lemma 1's hypotheses and Table 5's depth count.
+
+Each ``*_measure(ctx)`` computes what its steps need (sympy identities, finite
+differences through small weight-normalized layers, exact counterexamples); each
+``judge_*(m, ctx, variant=...)`` compares the printed (``"printed"``) or corrected
+(``"corrected"``) form with it through :func:`theory.judges.judge_exact`.
+
+>>> m = eq5_measure(None)
+>>> judge_eq5(m, None, variant="printed").verdict.value, judge_eq5(m, None, variant="corrected").verdict.value
+('fails', 'holds')
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from ..judges import judge_exact
+from . import sphere
+
+__all__ = [
+    "eq5_measure", "judge_eq5", "eq19_21_measure", "judge_eq19_21", "judge_eq31_34", "eq35_measure", "judge_eq35",
+    "judge_eq45_49", "eq56_measure", "judge_eq56", "eq59_measure", "judge_eq59", "judge_eq61", "fn8_measure",
+    "judge_fn8_deterministic", "judge_fn5", "judge_table5", "judge_lemma1_zero_input", "symbolic_measure",
+]
+
+_FD_STEP = 1e-6
+
+
+# --- Eq. 4-5: the backward recursion through a WN ReLU layer ----------------------------
+
+def _wn(v, g):
+    """Effective weight diag(g) W_hat of a WN layer with direction parameters v."""
+    return v * (g / np.linalg.norm(v, axis=1))[:, None]
+
+
+def _fd_grad(f, x):
+    """Central finite differences of a scalar function at x."""
+    out = np.empty_like(x)
+    for i in range(x.size):
+        e = np.zeros_like(x)
+        e[i] = _FD_STEP
+        out[i] = (f(x + e) - f(x - e)) / (2 * _FD_STEP)
+    return out
+
+
+def _eq5_case(v, g, a, c):
+    """dl/da^l for l = <c, a^{l+1}>, a^{l+1} = g * W_hat ReLU(a^l): finite differences,
+    the printed Eq. 5 (None when its factors have different lengths) and the corrected
+    form 1(a^l) * W_hat^T (g * c)."""
+    w_hat = v / np.linalg.norm(v, axis=1)[:, None]
+    true = _fd_grad(lambda x: float(c @ (_wn(v, g) @ np.maximum(x, 0))), a)
+    printed = g * (a > 0) * (w_hat.T @ c) if g.size == a.size else None
+    corrected = (a > 0) * (w_hat.T @ (g * c))
+    return {"n_l": a.size, "n_l+1": c.size, "true": true, "printed": printed, "corrected": corrected}
+
+
+def eq5_measure(ctx) -> list:
+    """The smallest counterexample (two units, W_hat a swap, gains (1, 2)), a case with
+    unequal widths, and random cases with unequal widths and gains."""
+    cases = [_eq5_case(np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([1.0, 2.0]), np.array([1.0, 1.0]),
+                       np.array([1.0, 0.0]))]
+    rng = np.random.default_rng(5)
+    for n_l, n_next in ((3, 2), (4, 3), (3, 5), (2, 2)):
+        a = rng.normal(size=n_l)
+        a[np.abs(a) < 0.1] = 0.5  # keep the finite differences away from the ReLU kink
+        cases.append(_eq5_case(rng.normal(size=(n_next, n_l)), rng.uniform(0.5, 2.0, n_next), a,
+                               rng.normal(size=n_next)))
+    return cases
+
+
+def judge_eq5(m, ctx, variant: str = "printed", tol: float = 1e-7):
+    """Eq. 5 printed: dl/da^l = g^{l+1} * 1(a^l) * (W_hat^{l+1 T} dl/da^{l+1});
+    corrected: 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}). Both against finite
+    differences (Eq. 4 in denominator layout)."""
+    checks = []
+    for c in m:
+        form = c[variant]
+        label = f"n_l = {c['n_l']}, n_(l+1) = {c['n_l+1']}"
+        if form is None:
+            checks.append({"label": label, "ok": False, "measured": "undefined: g^(l+1) and 1(a^l) have lengths "
+                           f"{c['n_l+1']} and {c['n_l']}", "expected": np.round(c["true"], 6).tolist(),
+                           "counterexample": {"n_l": c["n_l"], "n_l+1": c["n_l+1"], "printed": "ill-typed"}})
+            continue
+        err = float(np.max(np.abs(form - c["true"])))
+        checks.append({"label": label, "ok": err <= tol * max(1.0, float(np.max(np.abs(c["true"])))),
+                       "measured": np.round(form, 6).tolist(), "expected": np.round(c["true"], 6).tolist(),
+                       "counterexample": {"n_l": c["n_l"], "n_l+1": c["n_l+1"], "form": np.round(form, 6).tolist(),
+                                          "finite_differences": np.round(c["true"], 6).tolist()}})
+    return judge_exact(checks, "central finite differences (step 1e-6) of <c, a^(l+1)> through one WN ReLU layer; "
+                       "the first case is the smallest counterexample (two units)", f"{tol:g} relative")
+
+
+# --- Eq. 19-21: the angular integral -------------------------------------------------
+
+def eq19_21_measure(ctx) -> dict:
+    """Eq. 20 (sympy) and, for n = 2..8 at two precisions, the three integrals of
+    Eq. 19-21 by quadrature: int_0^pi |sin|^(n-1) max(0, cos)^2 (breakpoint pi/2),
+    int_0^(pi/2) sin^(n-1) cos^2, and I_(n-1) - I_(n+1)."""
+    t = sp.Symbol("theta")
+    out = {"eq20": sp.simplify(sp.cos(t) ** 2 - (1 - sp.sin(t) ** 2)), "n": list(range(2, 9))}
+    for d in ctx.precisions:
+        with mpmath.workdps(d + 10):
+            pi = mpmath.pi
+            out[d] = [(mpmath.quad(lambda x: abs(mpmath.sin(x)) ** (n - 1) * max(0, mpmath.cos(x)) ** 2, [0, pi / 2, pi]),
+                       mpmath.quad(lambda x: mpmath.sin(x) ** (n - 1) * mpmath.cos(x) ** 2, [0, pi / 2]),
+                       sphere.wallis(n - 1, d + 10) - sphere.wallis(n + 1, d + 10)) for n in out["n"]]
+    return out
+
+
+def judge_eq19_21(m, ctx, shift: int = 0):
+    """Eq. 19-21: the three integrals agree for every n (``shift`` moves the last
+    one's exponents, for mutation tests)."""
+    checks = [{"label": "Eq. 20: cos^2 - (1 - sin^2) (sympy)", "ok": m["eq20"] == 0, "measured": str(m["eq20"]),
+               "expected": "0"}]
+    for d in ctx.precisions:
+        bad = []
+        with mpmath.workdps(d + 10):
+            tol = mpmath.mpf(10) ** (-(d - 5))
+            for n, (a, b, c) in zip(m["n"], m[d]):
+                if shift:
+                    c = sphere.wallis(n - 1 + shift, d + 10) - sphere.wallis(n + 1 + shift, d + 10)
+                if abs(a - b) > tol or abs(b - c) > tol:
+                    bad.append({"n": n, "eq18_form": mpmath.nstr(a, 12), "eq19": mpmath.nstr(b, 12),
+                                "eq21": mpmath.nstr(c, 12)})
+        checks.append({"label": f"Eq. 19 and 21, n = 2..8 at {d} digits", "ok": not bad,
+                       "measured": bad[0] if bad else "all agree", "expected": "equal integrals",
+                       "counterexample": bad[0] if bad else None})
+    return judge_exact(checks, "sympy (Eq. 20); mpmath quadrature of the three integrands", f"1e-{ctx.dps - 5} absolute")
+
+
+# --- Eq. 31-34, 45-49, footnote 5: symbolic steps ------------------------------------
+
+def symbolic_measure(ctx) -> dict:
+    """Symbols shared by the symbolic steps (the judges do the algebra)."""
+    return {}
+
+
+def judge_eq31_34(m, ctx, gain2: str = "2*n/m"):
+    """Eq. 31 follows from the printed Eq. 21, 29 and 30 (same parity labels), and
+    Eq. 32-34: m (gain^2) ||u||^2 (0.5 K_n / n) = K_n ||u||^2 with gain^2 = 2n/m."""
+    n, mm, u2, S1, S0, P = sp.symbols("n m u2 S_nm1 S_n P", positive=True)
+    lhs31 = S1 / S0 * P / n  # Eq. 21 with Eq. 29: (S_{n-1}/S_n) (1/n) P_n, P_n the printed product
+    K = 2 * S1 / S0 * P  # Eq. 30 with the same product
+    r31 = sp.simplify(lhs31 - sp.Rational(1, 2) * K / n)
+    r34 = sp.simplify(mm * sp.sympify(gain2, locals={"n": n, "m": mm}) * u2 * sp.Rational(1, 2) * K / n - K * u2)
+    checks = [{"label": "Eq. 31 from Eq. 21, 29, 30 (sympy)", "ok": r31 == 0, "measured": str(r31), "expected": "0"},
+              {"label": f"Eq. 32-34 with gain^2 = {gain2} (sympy)", "ok": r34 == 0, "measured": str(r34),
+               "expected": "0", "counterexample": {"residual": str(r34)} if r34 != 0 else None}]
+    return judge_exact(checks, "sympy simplification with symbolic n, m, S_n, S_(n-1), ||u||^2 and product P_n",
+                       "exact")
+
+
+def judge_eq45_49(m, ctx, cross: str = "2"):
+    """Eq. 45-46 and 49: ||x + alpha F||^2 = ||x||^2 + alpha^2 ||F||^2 + (cross) alpha <x, F>
+    for symbolic vectors in R^3 (``cross`` = 2 as printed)."""
+    a = sp.Symbol("alpha", real=True)
+    x = sp.Matrix(sp.symbols("x1:4", real=True))
+    F = sp.Matrix(sp.symbols("F1:4", real=True))
+    r = sp.expand((x + a * F).dot(x + a * F) - (x.dot(x) + a**2 * F.dot(F) + sp.sympify(cross) * a * x.dot(F)))
+    return judge_exact([{"label": "Eq. 45-46 (and Eq. 49 with h^1 for x)", "ok": r == 0, "measured": str(r),
+                         "expected": "0", "counterexample": {"residual": str(r)} if r != 0 else None}],
+                       "sympy expansion with symbolic x, F in R^3 and alpha", "exact")
+
+
+def judge_fn5(m, ctx, gamma: str = "1/B"):
+    """Footnote 5: alpha F_b = alpha W2 ReLU(W1 h) with alpha = 1/sqrt(B) equals the block
+    with alpha absorbed into FC2's gain sqrt(gamma fan_in/fan_out), gamma = 1/B (no bias
+    after FC2); FC2's output is linear in its gain."""
+    B, fi, fo, gw = sp.symbols("B fan_in fan_out w", positive=True)
+    alpha = 1 / sp.sqrt(B)
+    g_absorbed = sp.sqrt(sp.sympify(gamma, locals={"B": B}) * fi / fo)
+    r = sp.simplify(alpha * sp.sqrt(fi / fo) * gw - g_absorbed * gw)
+    return judge_exact([{"label": f"alpha sqrt(fan_in/fan_out) = sqrt(gamma fan_in/fan_out), gamma = {gamma}",
+                         "ok": r == 0, "measured": str(r), "expected": "0",
+                         "counterexample": {"residual": str(r)} if r != 0 else None}],
+                       "sympy with symbolic B, fan-in, fan-out and a pre-gain output w (FC2 is linear in its gain)",
+                       "exact")
+
+
+def judge_table5(m, ctx, depth: str = "6*N+4"):
+    """Table 5: WRN depth 6N + 4 (3 stages of N blocks of 2 layers, the first conv and
+    the classifier) gives 10, 100, 1000 and 10,000 layers for N = 1, 16, 166, 1666
+    ('N = 1666 (10,000 layers)'), and WRN-40 has N = 6."""
+    N = sp.Symbol("N")
+    f = sp.sympify(depth, locals={"N": N})
+    pairs = [(1, 10), (16, 100), (166, 1000), (1666, 10000), (6, 40)]
+    bad = [{"N": a, "depth": int(f.subs(N, a)), "printed": b} for a, b in pairs if f.subs(N, a) != b]
+    return judge_exact([{"label": f"depth = {depth}", "ok": not bad, "measured": bad[0] if bad else "all match",
+                         "expected": "10, 100, 1000, 10000, 40", "counterexample": bad[0] if bad else None}],
+                       "exact integer arithmetic", "exact")
+
+
+# --- Eq. 35-39: index ranges of the proof of Theorem 6 ----------------------------------
+
+def eq35_measure(ctx) -> dict:
+    """Symbolic R (m x n) and u (length m) for (m, n) = (2, 1), (2, 3), (3, 2): the
+    printed sum_{i=1}^{n} R_hat_i u_i, the corrected sum_{i=1}^{m}, and R_hat^T u."""
+    out = []
+    for mm, n in ((2, 1), (2, 3), (3, 2)):
+        R = sp.Matrix(mm, n, lambda i, j: sp.Symbol(f"R{i + 1}{j + 1}", real=True))
+        u = sp.Matrix(mm, 1, lambda i, _: sp.Symbol(f"u{i + 1}", real=True))
+        target = R.T * u
+        printed = None if n > mm else sum((R[i, :].T * u[i] for i in range(n)), sp.zeros(n, 1))
+        corrected = sum((R[i, :].T * u[i] for i in range(mm)), sp.zeros(n, 1))
+        out.append({"m": mm, "n": n, "target": target, "printed": printed, "corrected": corrected})
+    return {"cases": out}
+
+
+def judge_eq35(m, ctx, variant: str = "printed"):
+    """Eq. 35-36, 39: v = sqrt(2) z * (R_hat^T u) needs the sum over the m rows,
+    sum_{i=1}^{m} R_hat_i u_i (and j over the n entries of v). As printed the sum runs
+    to n: undefined (no u_{m+1}) when n > m, missing terms when n < m. The smallest
+    counterexample is (m, n) = (2, 1), u = (0, 1): the printed sum is 0, ||v||^2 = 2 z^2."""
+    checks = []
+    for c in m["cases"]:
+        form = c[variant]
+        label = f"(m, n) = ({c['m']}, {c['n']})"
+        if form is None:
+            checks.append({"label": label, "ok": False, "measured": f"undefined: the sum to n = {c['n']} needs "
+                           f"u_{c['m'] + 1}", "expected": "R_hat^T u",
+                           "counterexample": {"m": c["m"], "n": c["n"], "printed": "needs u beyond u_m"}})
+            continue
+        r = sp.simplify(form - c["target"])
+        ce = None
+        if r != sp.zeros(*r.shape):
+            subs = {s: 0 for s in form.free_symbols | c["target"].free_symbols}
+            subs.update({sp.Symbol(f"u{c['m']}", real=True): 1, **{sp.Symbol(f"R{i + 1}{j + 1}", real=True): 1
+                                                                   for i in range(c["m"]) for j in range(c["n"])}})
+            ce = {"m": c["m"], "n": c["n"], "u": f"e_{c['m']}", "R_hat": "all ones (rows of norm 1 when n = 1)",
+                  "printed_sum": str(form.subs(subs).T), "R_hat^T u": str(c["target"].subs(subs).T)}
+        checks.append({"label": label, "ok": ce is None, "measured": str(r.T), "expected": "0", "counterexample": ce})
+    return judge_exact(checks, "sympy with symbolic R (m x n) and u", "exact")
+
+
+# --- Eq. 56-58: the residual recursion and its Jacobian -----------------------------------
+
+def _block(rng, d, k, alpha):
+    w1, w2 = rng.normal(size=(k, d)), rng.normal(size=(d, k))
+    w1 *= math.sqrt(2 * d / k) / np.linalg.norm(w1, axis=1)[:, None]
+    w2 *= math.sqrt(k / d) / np.linalg.norm(w2, axis=1)[:, None]
+    F = lambda h: w2 @ np.maximum(w1 @ h, 0)  # noqa: E731
+    JF = lambda h: w2 @ ((w1 @ h > 0)[:, None] * w1)  # noqa: E731
+    return F, JF
+
+
+def _fd_jacobian(f, h):
+    cols = []
+    for i in range(h.size):
+        e = np.zeros_like(h)
+        e[i] = _FD_STEP
+        cols.append((f(h + e) - f(h - e)) / (2 * _FD_STEP))
+    return np.stack(cols, axis=1)
+
+
+def eq56_measure(ctx) -> list:
+    """Two-block WN ResNets (d = 3, hidden 4, alpha = 1/sqrt(2)): the finite-difference
+    Jacobian of h^b as a function of h^{b-1} (b = 1, 2) under the printed recursion
+    h^b = x + alpha F_b(h^{b-1}) and under Eq. 6's h^b = h^{b-1} + alpha F_b(h^{b-1}),
+    with the analytic I + alpha dF_b/dh^{b-1} of Eq. 57."""
+    rng = np.random.default_rng(56)
+    d, alpha = 3, 1 / math.sqrt(2)
+    blocks = [_block(rng, d, 4, alpha) for _ in range(2)]
+    x = rng.normal(size=d)
+    out = []
+    for rec in ("printed", "corrected"):
+        h = x
+        for b, (F, JF) in enumerate(blocks, start=1):
+            if rec == "printed":  # x is the network input, fixed while h^{b-1} varies (for b = 1, x = h^0)
+                step = (lambda y, F=F: y + alpha * F(y)) if b == 1 else (lambda y, F=F: x + alpha * F(y))
+            else:
+                step = lambda y, F=F: y + alpha * F(y)  # noqa: E731
+            out.append({"recursion": rec, "b": b, "jacobian": _fd_jacobian(step, h),
+                        "eq57": np.eye(d) + alpha * JF(h)})
+            h = step(h)
+    return out
+
+
+def judge_eq56(m, ctx, variant: str = "printed", tol: float = 1e-6):
+    """Eq. 56-58: the recursion gives dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1} (Eq. 57,
+    whose transpose carries dl/dh^b to dl/dh^{b-1}). Printed recursion (x for h^{b-1})
+    vs Eq. 6's; the smallest counterexample is b = 2 (at b = 1, x = h^0)."""
+    checks = []
+    for c in (r for r in m if r["recursion"] == variant):
+        err = float(np.max(np.abs(c["jacobian"] - c["eq57"])))
+        checks.append({"label": f"b = {c['b']}", "ok": err <= tol, "measured": {"max |J - (I + alpha J_F)|": err},
+                       "expected": f"<= {tol:g}", "counterexample": {"b": c["b"], "max_entry_error": round(err, 6)}})
+    return judge_exact(checks, "central finite differences of h^{b-1} -> h^b through small WN blocks", f"{tol:g} absolute")
+
+
+# --- Eq. 59-61: the norm of Eq. 58 ---------------------------------------------------------
+
+def eq59_measure(ctx) -> dict:
+    """Symbolic Eq. 58-59 in one and two dimensions: g_b (= dl/dh^b), J (= dF_b/dh^{b-1})
+    and g_{b-1} = g_b + alpha J g_b."""
+    a = sp.Symbol("alpha", positive=True)
+    g = sp.Matrix(sp.symbols("g1:3", real=True))
+    J = sp.Matrix(2, 2, sp.symbols("J11 J12 J21 J22", real=True))
+    return {"alpha": a, "g": g, "J": J, "g_prev": g + a * J * g}
+
+
+def judge_eq59(m, ctx, variant: str = "printed"):
+    """Eq. 59: ||g_{b-1}||^2 = ||g_b||^2 + alpha^2 ||J g_{b-1}||^2 + 2 alpha <g_b, J g_{b-1}> as
+    printed; with g_b in both places (corrected) it is the expansion of Eq. 58. The
+    smallest counterexample is one-dimensional, J = 1, g_b = 1, alpha = 1."""
+    a, g, J, gp = m["alpha"], m["g"], m["J"], m["g_prev"]
+    inner = gp if variant == "printed" else g
+    rhs = g.dot(g) + a**2 * (J * inner).dot(J * inner) + 2 * a * g.dot(J * inner)
+    r = sp.expand(gp.dot(gp) - rhs)
+    ce = None
+    if r != 0:
+        one = {a: 1, g[0]: 1, g[1]: 0, J[0, 0]: 1, J[0, 1]: 0, J[1, 0]: 0, J[1, 1]: 0}
+        rot = {a: 1, g[0]: 1, g[1]: 0, J[0, 0]: 0, J[0, 1]: -1, J[1, 0]: 1, J[1, 1]: 0}
+        ce = {"one_dimensional": {"J": 1, "g_b": 1, "alpha": 1, "lhs": int(gp.dot(gp).subs(one)),
+                                  "printed_rhs": int(rhs.subs(one))},
+              "theorem_8_hypotheses_exact": {"J": "rotation by 90 degrees", "g_b": [1, 0], "alpha": 1,
+                                             "lhs": int(gp.dot(gp).subs(rot)), "printed_rhs": int(rhs.subs(rot))}}
+    return judge_exact([{"label": f"Eq. 59 ({variant}) minus ||g_(b-1)||^2 from Eq. 58, symbolic in R^2", "ok": r == 0,
+                         "measured": str(r)[:200], "expected": "0", "counterexample": ce}],
+                       "sympy expansion with symbolic g_b in R^2, J in R^(2x2) and alpha", "exact")
+
+
+def judge_eq61(m, ctx, variant: str = "printed"):
+    """Eq. 60-61 under Theorem 8's hypotheses holding exactly (||J w|| = ||w||,
+    <g_b, J g_b> = 0: J a rotation by 90 degrees in R^2): printed, Eq. 61 reads
+    ||g_b||^2 + alpha^2 ||g_{b-1}||^2 = (1 + alpha^2) ||g_{b-1}||^2 (true only if
+    ||g_b|| = ||g_{b-1}||); corrected, ||g_{b-1}||^2 = (1 + alpha^2) ||g_b||^2."""
+    a, g = m["alpha"], m["g"]
+    J = sp.Matrix([[0, -1], [1, 0]])
+    gp = g + a * J * g
+    lhs = gp.dot(gp)
+    if variant == "printed":
+        r = sp.simplify(g.dot(g) + a**2 * lhs - (1 + a**2) * lhs)
+    else:
+        r = sp.simplify(lhs - (1 + a**2) * g.dot(g))
+    ce = None
+    if r != 0:
+        s = {a: 1, g[0]: 1, g[1]: 0}
+        ce = {"B": 1, "alpha": 1, "g_b": [1, 0], "||g_b||^2": 1, "||g_(b-1)||^2": int(lhs.subs(s)),
+              "eq61_left": int((g.dot(g) + a**2 * lhs).subs(s)), "eq61_right": int(((1 + a**2) * lhs).subs(s))}
+    return judge_exact([{"label": f"Eq. 61 ({variant}) with the hypotheses exact", "ok": r == 0,
+                         "measured": str(r), "expected": "0", "counterexample": ce}],
+                       "sympy with g_b in R^2 symbolic, J a 90-degree rotation, alpha symbolic", "exact")
+
+
+# --- Footnote 8 and Lemma 1: exact counterexamples --------------------------------------
+
+def fn8_measure(ctx) -> dict:
+    """Footnote 8's setting at (m, n) = (1, 1) (R_hat = +-1), and ||R_hat^T u||^2 for
+    2000 Haar matrices with orthonormal rows, (m, n) = (3, 5), u = (1, 1, 1)/sqrt(3)."""
+    from simulations import haar_orthogonal, to_host
+
+    be = ctx.stream("arpit2019.fn8_exact")
+    R = to_host(haar_orthogonal(be, 2000, 3, 5))
+    u = np.ones(3) / math.sqrt(3)
+    return {"one_by_one": sorted({2 * z * z * 1.0 for z in (0, 1)}),
+            "haar_norms": np.einsum("rij,i->rj", R, u)}
+
+
+def judge_fn8_deterministic(m, ctx, variant: str = "printed", tol: float = 1e-12):
+    """Footnote 8: 'for orthogonal R the result holds without the dependence on
+    expectation'. Printed (||v||^2 = ||u||^2 on every draw): fails already at m = n = 1,
+    where ||v||^2 = 2 z^2 ||u||^2 is 0 or 2 ||u||^2. Corrected: the mask-free part of
+    Eq. 38, ||R_hat^T u||^2 = ||u||^2, holds on every draw of orthonormal rows."""
+    if variant == "printed":
+        vals = m["one_by_one"]
+        ok = len(set(vals)) == 1 and vals[0] == 1.0
+        check = {"label": "||v||^2 / ||u||^2 over the draws of z at m = n = 1", "ok": ok, "measured": vals,
+                 "expected": "1 on every draw", "counterexample": None if ok else {"m": 1, "n": 1, "values": vals}}
+    else:
+        dev = float(np.max(np.abs(np.sum(m["haar_norms"] ** 2, axis=-1) - 1.0)))
+        check = {"label": "max over 2000 Haar draws of | ||R_hat^T u||^2 - ||u||^2 |, (m, n) = (3, 5)",
+                 "ok": dev <= tol, "measured": dev, "expected": f"<= {tol:g}"}
+    return judge_exact([check], "exact enumeration of z at m = n = 1; Haar draws for the mask-free part", "exact")
+
+
+def judge_lemma1_zero_input(m, ctx, h: float = 0.0):
+    """Lemma 1 as printed ('conditioned on h^{l-1}', with no restriction): given
+    h^{l-1} = h 1, each a_i = W_i h^{l-1} is N(0, ||h^{l-1}||^2) for Gaussian rows, so
+    P(a_i > 0) = 1/2 exactly when h^{l-1} != 0, but at h^{l-1} = 0 the pre-activation is 0
+    and 1(a^l) = 0 surely. A ReLU layer outputs 0 with positive probability at finite
+    width (every unit inactive: 2^-n for symmetric weights), so the case occurs."""
+    from scipy import stats as st
+
+    norm = abs(float(h)) * math.sqrt(3)
+    p_on = float(st.norm.sf(0.0, scale=norm)) if norm > 0 else 0.0
+    ok = p_on == 0.5
+    return judge_exact([{"label": f"P(a_i > 0 | h^(l-1) = {h:g} (1, 1, 1)), Gaussian rows", "ok": ok,
+                         "measured": p_on, "expected": 0.5,
+                         "counterexample": None if ok else {"h": [float(h)] * 3, "a": [0.0] * 4, "mask": [0] * 4,
+                                                            "P(unit on)": p_on}}],
+                       "exact: a_i ~ N(0, ||h||^2) for Gaussian rows; a = 0 when h = 0", "exact")
