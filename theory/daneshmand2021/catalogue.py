@@ -10,12 +10,14 @@ from . import exact_claims as X
 from . import figure_judges as FJ
 from . import mc_judges as J
 from . import montecarlo as M
+from .catalogue_steps import A1, FIG2, INTRO, SEC5, SEC6, SEC32, SEC41
+from .coverage import COVERAGE
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 _A1 = ("A1(alpha, l) is read as: alpha is the smallest sigma_min(H_k), k = 1..l, over every chain drawn in the row, "
        "so A1 holds on every sampled chain (the text cannot decide between this and conditioning on the event).")
 
-CLAIMS = (
+_PORTED = (
     Claim(id="daneshmand2021.eq1.unit_frobenius",
           where="Sec. 2.1, Eq. 1 and the sentence after it",
           statement="The 1/sqrt(d) scaling makes every H_{l+1} = BN(W_l H_l)/sqrt(d) have unit Frobenius norm",
@@ -81,7 +83,8 @@ CLAIMS = (
           where="Sec. 4.1, Corollary 3, Eq. 5",
           statement="Under A1(alpha, l): W_2(W_l H_l, G/sqrt(n))^2 <= 4 n (1 - 2 alpha/3)^l + 6 n^2 / (alpha sqrt(d))",
           kind="inequality", recorded=H, measure=M.CHAIN_GRID, judge=J.judge_cor3,
-          mutations=(Mutation("no plateau term", {"plateau_term": False}),),
+          mutations=(Mutation("no plateau term", {"plateau_term": False}),
+                     Mutation("re-indexed: exponent l - 1 under A1(alpha, l - 1)", {"index": "corrected"}, H)),
           note="The bound is below the largest W_2^2 (2 - 2/sqrt(n)) only for d > 9 n^5/(1 - 1/sqrt(n))^2 "
                "(alpha <= 1/sqrt(n)): the grid adds n = 2 at d = 4096 and 16384 and n = 4 at d = 65536, where it "
                "bites from l = 10 and l = 20; every other row is reported uninformative. " + _A1),
@@ -141,11 +144,11 @@ CLAIMS = (
                "gap 1/sqrt(2) (the two samples are always anti-aligned)."),
     Claim(id="daneshmand2021.sec21.mean_correction_corrected",
           where="Sec. 2.1 (corrected)",
-          statement="With mean-centred BN, the plateau of V(H_l) tends to the floor 1/sqrt(n(n-1)) as width grows "
+          statement="With mean-centred BN, the plateau of V(H_l)^2 tends to the floor 1/(n(n-1)) as width grows "
                     "(orthogonality within the centred subspace)",
           kind="approximation", recorded=HA, measure=M.CENTERED, judge=FJ.judge_centered,
           params={"variant": "corrected"}, mutations=(Mutation("plain V (limit 0)", {"variant": "printed"}, F),
-                                                      Mutation("floor off by 4% (twice the tolerance)",
+                                                      Mutation("floor of V^2 off by 4% (twice the tolerance)",
                                                                {"variant": "corrected", "scale": 1.04}, F)),
           corrects="daneshmand2021.sec21.mean_correction"),
     Claim(id="daneshmand2021.sec6.relu_stability",
@@ -204,6 +207,30 @@ CLAIMS = (
                "above the curve. For n < 28 the curve (n - 28)^1.8 is not a real number (it is 0 at n = 28)."),
 )
 
+#: The claims in the paper's order (Sec. 1 to Sec. 6).
+ORDER = (
+    "intro.rate_printed", "intro.rate_corrected", "intro.plateau_inverse_width", "intro.plateau_inverse_sqrt_width",
+    "intro.radius_inverse_width", "intro.radius_quarter",
+    "eq1.unit_frobenius", "sec21.mean_correction", "sec21.mean_correction_corrected",
+    "a1.absolute_alpha_printed", "a1.alpha_le_inv_sqrt_n",
+    "fig1.bn_orthogonalizes", "fig1.vanilla_aligns",
+    "thm1.bound", "sec32.exact_inverse", "sec32.exact_inverse_corrected",
+    "sec32.drift_display_printed", "sec32.drift_display_corrected", "sec32.one_step_drift", "sec32.vanilla_gap_grows",
+    "fig2a.exponential_decay", "fig2b.plateau_width_exponent", "fig2b.caption_average", "fig2b.caption_average_corrected",
+    "sec33.smin_printed", "sec33.smin_expectation", "fig3.a1_omega_n2", "fig3.printed_curve",
+    "lemma2.closed_form", "lemma2.w2_bound", "lemma2.l0_printed", "lemma2.l0_corrected",
+    "cor3.index_printed", "cor3.index_corrected", "cor3.bound", "sec41.radius_printed", "sec41.radius_corrected",
+    "table1.radius",
+    "fig4a.init_gap_grows", "sec52.orthogonal_weights", "eq6.decrease_printed", "eq6.decrease_corrected",
+    "eq6.strict_printed", "eq6.equality_cases", "eq6.orthogonal_output", "eq6.orthogonal_output_corrected",
+    "fn2.orthogonal_vprime", "fn2.sliced_vprime",
+    "sec6.relu_stability", "fig6a.authors_setting", "fig6b.convnet", "sec6.layer_norm",
+)
+_BY_ID = {c.id: c for c in _PORTED + INTRO + A1 + SEC32 + SEC41 + FIG2 + SEC5 + SEC6}
+if sorted(_BY_ID) != sorted(f"daneshmand2021.{k}" for k in ORDER):
+    raise ValueError("ORDER must list every claim of the catalogue exactly once")
+CLAIMS = tuple(_BY_ID[f"daneshmand2021.{k}"] for k in ORDER)
+
 PAPER = Paper(
     key="daneshmand2021",
     reference="Daneshmand, Joudaki & Bach (2021), Batch normalization orthogonalizes representations in deep random "
@@ -219,4 +246,5 @@ PAPER = Paper(
         "not printed, so it cannot be checked as stated.",
         "Table 1's vanilla rows (Matthews et al. 2018; Garriga-Alonso et al. 2019): results of other papers.",
     ),
+    coverage=COVERAGE,
 )

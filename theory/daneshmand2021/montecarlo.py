@@ -23,7 +23,8 @@ from .formulas import w2sq_from_spectra
 __all__ = ["GRID", "LAYERS", "chain_grid_block", "decay_block", "width_ladder_block", "fig1_block", "variant_block",
            "centered_block", "smin_block", "drift_block", "phase_block", "per_run_slope",
            "grid_runs", "CHAIN_GRID", "DECAY", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
-           "PHASE"]
+           "PHASE", "one_step_block", "ln_block", "fig6a_block", "fig4a_block", "correlated_input", "ONE_STEP",
+           "LAYER_NORM", "FIG6A", "FIG4A"]
 
 #: (n, d) cells of the bound checks. Theorem 1's bound is below the largest gap
 #: sqrt(1 - 1/n) only for d > 9 n^4/(n - 1) (alpha <= 1/sqrt(n)); Corollary 3's below the
@@ -96,7 +97,7 @@ def decay_block(ctx, block: int, widths=(32, 512), n: int = 4, depth: int = 50, 
 
 
 def width_ladder_block(ctx, block: int, widths=(16, 32, 64, 128, 256, 512), n: int = 4, depth: int = 600,
-                       runs: int = 30) -> Block:
+                       runs: int = 15) -> Block:
     """Figure 2 (right) and Table 1: per width and run, the mean of V(H_l) over layers
     100..600 (the caption), over layers 1..500 (the authors' notebook), the mean
     conditional W_2^2 over 100..600, and the OLS slope of log V over 100..600."""
@@ -132,13 +133,14 @@ def _plateau_rows(ctx, name, variants, widths, n, depth, runs, block):
             rec = simulate_chain(be, initial_representation(be, "gaussian", k, d, n), depth, variant)
             half = depth // 2
             rows.append(Row({"variant": variant, "width": d},
-                            {"plateau": rec.gap[:, half:].mean(axis=1), "first": rec.gap[:, 0], "last": rec.gap[:, -1],
+                            {"plateau": rec.gap[:, half:].mean(axis=1), "plateau_sq": (rec.gap[:, half:] ** 2).mean(axis=1),
+                             "first": rec.gap[:, 0], "last": rec.gap[:, -1],
                              "late_a": rec.gap[:, half:half + depth // 4].mean(axis=1),
                              "late_b": rec.gap[:, half + depth // 4:].mean(axis=1)}))
     return rows
 
 
-def variant_block(ctx, block: int, widths=(32, 128, 512), n: int = 4, depth: int = 200, runs: int = 40) -> Block:
+def variant_block(ctx, block: int, widths=(32, 128, 512), n: int = 4, depth: int = 120, runs: int = 40) -> Block:
     """Per variant (BN, vanilla, and their ReLU versions) and width, per run from
     Gaussian H_0 (``runs`` chains per block up to width 128, half as many above): V at layer 0 and at the last layer, the mean of V over layers
     depth/2..depth, and its two halves (depth/2..3depth/4 and 3depth/4..depth)."""
@@ -165,7 +167,7 @@ def smin_block(ctx, block: int, shapes=((8, 2), (32, 4), (128, 8), (512, 16)), d
     return Block(rows)
 
 
-def drift_block(ctx, block: int, d: int = 16, n: int = 2, depth: int = 60, runs: int = 50) -> Block:
+def drift_block(ctx, block: int, d: int = 16, n: int = 2, depth: int = 60, runs: int = 500) -> Block:
     """Sec. 3.2's geometric-drift display with phi = V: per run, V(H_l) at layers 1, 5
     and its mean over layers 40..60, from a rank-one H_0 (all columns equal), the
     diagonal spike and a Gaussian H_0."""
@@ -180,6 +182,92 @@ def drift_block(ctx, block: int, d: int = 16, n: int = 2, depth: int = 60, runs:
         rows.append(Row({"start": start}, {"gap_1": rec.gap[:, 1], "gap_5": rec.gap[:, 5],
                                            "late": rec.gap[:, 40:].mean(axis=1)}))
     return Block(rows, meta={"d": d, "n": n, "depth": depth})
+
+
+def one_step_block(ctx, block: int, cells=((2, 16), (2, 128), (2, 1024), (4, 128), (4, 1024), (8, 1024)),
+                   kinds=("orthogonal", "gaussian", "linear", "geometric"), reps: int = 200) -> Block:
+    """One layer of the BN chain from fixed H (the same H in every block, drawn from a
+    stream named by the row only): per replicate V(H_+), with V(H) and sigma_min(H) of
+    the fixed H. Spectra of H: equal singular values (orthogonal), iid Gaussian entries,
+    singular values 1..n (linear) and 10^-k (geometric)."""
+    rows = []
+    for i, (n, d) in enumerate(cells):
+        for j, kind in enumerate(kinds):
+            fixed = ctx.stream(_key("one_step.H"), i, j)
+            H = _fixed_h(fixed, kind, d, n)
+            be = ctx.stream(_key("one_step"), i, j, block)
+            rec = simulate_chain(be, np.broadcast_to(H, (reps, d, n)).copy(), 1)
+            rows.append(Row({"n": n, "d": d, "kind": kind},
+                            {"gap_next": rec.gap[:, 1], "gap_H": rec.gap[:, 0], "smin_H": np.exp(rec.log_smin[:, 0])}))
+    return Block(rows)
+
+
+def _fixed_h(be, kind: str, d: int, n: int) -> np.ndarray:
+    rng = be.host_rng
+    if kind == "gaussian":
+        return rng.standard_normal((d, n))
+    U = np.linalg.qr(rng.standard_normal((d, n)))[0]
+    Vt = np.linalg.qr(rng.standard_normal((n, n)))[0]
+    s = {"orthogonal": np.ones(n), "linear": np.arange(1.0, n + 1), "geometric": 10.0 ** -np.arange(n)}[kind]
+    return (U * s) @ Vt
+
+
+def ln_block(ctx, block: int, d: int = 32, depth: int = 50, runs: int = 20) -> Block:
+    """Sec. 6, layer normalization (each sample scaled to unit norm over its features,
+    no centring) against the vanilla chain driven by the same weights, from orthogonal
+    inputs (n = 2): per run the largest difference of |cos| along the path, and the
+    change of the LN chain's |cos| from layer 0 to the last layer."""
+    be = ctx.stream(_key("layer_norm"), block)
+    xp = be.xp
+    H = initial_representation(be, "orthogonal", runs, d, 2)
+    Hv, Hl = H, H
+    cos_v, cos_l = [], []
+    for layer in range(depth + 1):
+        if layer:
+            W = be.normal((runs, d, d)) / np.sqrt(d)
+            Hv, Hl = W @ Hv, W @ Hl
+            Hv = Hv / xp.linalg.norm(Hv.reshape(runs, -1), axis=-1)[:, None, None]  # V is scale-free
+            Hl = Hl / xp.linalg.norm(Hl, axis=-2, keepdims=True)
+        for X, out in ((Hv, cos_v), (Hl, cos_l)):
+            a, b = X[..., 0], X[..., 1]
+            out.append(xp.abs(xp.sum(a * b, -1)) / (xp.linalg.norm(a, axis=-1) * xp.linalg.norm(b, axis=-1)))
+    cv, cl = to_host(xp.stack(cos_v, 1)), to_host(xp.stack(cos_l, 1))
+    return Block((Row({"d": d}, {"max_path_difference": np.max(np.abs(cv - cl), axis=1),
+                                 "ln_change": cl[:, -1] - cl[:, 0]}),), meta={"d": d, "depth": depth})
+
+
+def correlated_input(be, runs: int, d: int, n: int, rho: float):
+    """H_0 whose samples share a common direction: column k = sqrt(rho) g + sqrt(1-rho) g_k
+    (pairwise cosine about rho), a stand-in for natural-image batches."""
+    return np.sqrt(rho) * be.normal((runs, d, 1)) + np.sqrt(1 - rho) * be.normal((runs, d, n))
+
+
+def fig6a_block(ctx, block: int, d: int = 100, n: int = 8, depth: int = 30, runs: int = 25, rho: float = 0.8) -> Block:
+    """Appendix Figure 6 (MLP panel) in the authors' setting (Figure_5.ipynb,
+    paper_fig6a): ReLU -> linear -> torch-style BN (mean-centred) or nothing, width 100,
+    batch 8, 30 layers, from correlated inputs (pairwise cosine ~ ``rho``). Per run: V
+    at layer 0 and at the last layer, and the means of V over layers 20..25 and 25..30."""
+    rows = []
+    for j, variant in enumerate(("bn_centered_relu", "vanilla_relu")):
+        be = ctx.stream(_key("fig6a"), j, block)
+        rec = simulate_chain(be, correlated_input(be, runs, d, n, rho), depth, variant)
+        rows.append(Row({"variant": variant}, {"first": rec.gap[:, 0], "last": rec.gap[:, -1],
+                                               "early": rec.gap[:, 20:26].mean(axis=1),
+                                               "late": rec.gap[:, 25:31].mean(axis=1)}))
+    return Block(rows, meta={"d": d, "n": n, "depth": depth, "rho": rho})
+
+
+def fig4a_block(ctx, block: int, d: int = 800, n: int = 100, depths=(15, 30, 45, 60, 75), runs: int = 8) -> Block:
+    """Figure 4 (left), red curve: the orthogonality gap of the last hidden layer of a
+    random vanilla ReLU MLP (width 800) against depth, on batches of 100 (the training
+    batch is 500; V's growth with depth does not hinge on it, and the cost does). A network of depth L
+    has L - 1 hidden layers after the input layer; one chain per run gives every depth
+    (the prefix of a deeper network has the law of a shallower one). Gaussian inputs
+    stand in for CIFAR-10; the weight scale (Xavier) does not change V."""
+    be = ctx.stream(_key("fig4a"), block)
+    rec = simulate_chain(be, initial_representation(be, "gaussian", runs, d, n), max(depths) - 1, "vanilla_relu")
+    return Block((Row({"d": d, "n": n}, {f"gap_depth_{L}": rec.gap[:, L - 1] for L in depths}),),
+                 meta={"depths": depths, "d": d, "n": n})
 
 
 def phase_block(ctx, block: int, batch_sizes=(2, 4, 8, 16, 24, 32, 48),
@@ -221,5 +309,9 @@ FIG1 = Sampling(draw=fig1_block, first=1, budget=8, threads=1)
 VARIANTS = Sampling(draw=variant_block, first=1, budget=8, threads=1)
 CENTERED = Sampling(draw=centered_block, first=1, budget=8, threads=1)
 SMIN = Sampling(draw=smin_block, first=4, budget=64, threads=1)
-DRIFT = Sampling(draw=drift_block, first=1, budget=8, threads=1)
+DRIFT = Sampling(draw=drift_block, first=2, budget=16, threads=1)
 PHASE = Sampling(draw=phase_block, first=1, budget=1, threads=1)
+ONE_STEP = Sampling(draw=one_step_block, first=1, budget=8, threads=1)
+LAYER_NORM = Sampling(draw=ln_block, first=1, budget=8, threads=1)
+FIG6A = Sampling(draw=fig6a_block, first=1, budget=8, threads=1)
+FIG4A = Sampling(draw=fig4a_block, first=2, budget=8, threads=1)

@@ -119,7 +119,7 @@ def _ladder(exponent, reps, rel_sd=0.02, seed=0, w2_exponent=-1.0):
     g = rng(seed)
     rows = []
     for d in (16, 32, 64, 128, 256, 512):
-        mean = 0.53 * math.sqrt(4) * d**exponent * (1 + 0.3 * d**-0.5)
+        mean = 0.53 * math.sqrt(4) * d**exponent * (1 + 3.0 / d)
         w2 = 0.5 * d**w2_exponent
         rows.append(({"n": 4, "width": d}, {"caption_avg": mean * (1 + g.normal(0, rel_sd, reps)),
                                              "notebook_avg": mean * (1 + g.normal(0, rel_sd, reps)),
@@ -151,10 +151,10 @@ def test_radius_rate():
 
 # --- mean-corrected chain, ReLU, drift, phase diagram ------------------------------------
 def _centered(excess, reps=40, seed=0):
-    floor = centered_gap_floor(4)
+    floor2 = centered_gap_floor(4) ** 2
     g = rng(seed)
     rows = [({"variant": "bn_centered", "width": d},
-             {"plateau": floor + excess / d + g.normal(0, 1e-3, reps)}) for d in (32, 64, 128, 256, 512)]
+             {"plateau_sq": floor2 + excess / d + g.normal(0, 1e-3, reps)}) for d in (32, 64, 128, 256, 512)]
     return samples(rows, n=4, depth=200)
 
 
