@@ -51,10 +51,13 @@ _PORTED = (
                     "(per-run slope over layers 1..10 below 0), at d = 32 and d = 512",
           kind="empirical", recorded=H, measure=M.DECAY, judge=FJ.judge_decay, params={"variant": "bn", "direction": "<"},
           mutations=(Mutation("log V increases", {"direction": ">"}),),
-          note="Settings from the authors' notebook (Figures_1_2_6.ipynb): n = 4, d in {32, 512}, 50 layers, small "
+          note="Settings from the authors' notebook (Figures_1_2_6.ipynb, cell 7): n = 4, d in {32, 512}, 50 layers, small "
                "diagonal entries 1e-6 with H_0[0, 0] = 1; the caption gives neither d nor n. The decay rate depends "
-               "on d; Theorem 1's factor (1 - 2 alpha/3) with the alpha that A1 grants from this H_0 (about 1e-6) "
-               "is not what the figure shows, so the figure does not test Eq. 3's rate."),
+               "on d; Theorem 1's factor (1 - 2 alpha/3) with the alpha that A1 grants from this H_0 (of the order of the "
+               "small entries) "
+               "is not what the figure shows, so the figure does not test Eq. 3's rate. The text's 'linearly for "
+               "l = 1, ..., 20' is loose: log V stays flat for the first layers (the small entries must grow first), "
+               "and at d = 512 the decrease ends well before layer 20."),
     Claim(id="daneshmand2021.fig2b.plateau_width_exponent",
           where="Sec. 3.3, Figure 2 (right), Theorem 1's 1/sqrt(d)",
           statement="After the decay, V(H_l) is flat over layers 100..600 and its average there scales as d^(-1/2) "
@@ -63,7 +66,8 @@ _PORTED = (
           mutations=(Mutation("exponent -1 (inversely proportional to the width)", {"exponent": -1.0}),
                      Mutation("exponent -0.6 (twice the tolerance off)", {"exponent": -0.6}),
                      Mutation("exponent -0.4 (twice the tolerance off)", {"exponent": -0.4})),
-          note="The authors' notebook (Figures_1_2_6.ipynb) averages V over layers 1..500 instead of the caption's "
+          note="The authors' notebook (Figures_1_2_6.ipynb, cell 10: widths 16..512, 20 runs) averages V over layers "
+               "1..500 instead of the caption's "
                "100..600; the details give the exponent under both choices. n = 4 as in the notebook."),
     Claim(id="daneshmand2021.lemma2.w2_bound",
           where="Sec. 4.1, Lemma 2, Eq. 4",
@@ -86,8 +90,8 @@ _PORTED = (
           mutations=(Mutation("no plateau term", {"plateau_term": False}),
                      Mutation("re-indexed: exponent l - 1 under A1(alpha, l - 1)", {"index": "corrected"}, H)),
           note="The bound is below the largest W_2^2 (2 - 2/sqrt(n)) only for d > 9 n^5/(1 - 1/sqrt(n))^2 "
-               "(alpha <= 1/sqrt(n)): the grid adds n = 2 at d = 4096 and 16384 and n = 4 at d = 65536, where it "
-               "bites from l = 10 and l = 20; every other row is reported uninformative. " + _A1),
+               "(alpha <= 1/sqrt(n)): the grid adds n = 2 at d = 4096 and 16384 and n = 4 at d = 65536, the cells "
+               "where it can bite once l is large enough; each row says whether it was informative. " + _A1),
     Claim(id="daneshmand2021.table1.radius",
           where="Sec. 4.2, Table 1 (BN MLP row)",
           statement="The law of the representations lies in a W_2 ball of radius O(width^(-1/4)) around the Gaussian",
@@ -117,7 +121,8 @@ _PORTED = (
                     "50 is below |cos| at layer 0",
           kind="empirical", recorded=H, measure=M.FIG1, judge=FJ.judge_fig1, params={"variant": "bn", "direction": "<"},
           mutations=(Mutation("|cos| rises", {"direction": ">"}),),
-          note="The authors' notebook (Figures_1_2_6.ipynb) uses n = 2, 50 layers, inputs e_1 and e_1 + 1e-3 e_2, "
+          note="The authors' notebook (Figures_1_2_6.ipynb, cell 4) uses n = 2, 20 runs, 50 layers, inputs e_1 and "
+               "(1 - 1e-3) e_1 + 1e-3 e_2 (here e_1 and e_1 + 1e-3 e_2), "
                "and drives the BN and vanilla chains with the same weights; here the chains are independent (the "
                "means are the same)."),
     Claim(id="daneshmand2021.fig1.vanilla_aligns",

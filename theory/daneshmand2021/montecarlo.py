@@ -96,8 +96,8 @@ def decay_block(ctx, block: int, widths=(32, 512), n: int = 4, depth: int = 50, 
     return Block(rows, meta={"n": n, "depth": depth})
 
 
-def width_ladder_block(ctx, block: int, widths=(16, 32, 64, 128, 256, 512), n: int = 4, depth: int = 600,
-                       runs: int = 15) -> Block:
+def width_ladder_block(ctx, block: int, widths=(32, 64, 128, 256, 512), n: int = 4, depth: int = 600,
+                       runs: int = 20) -> Block:
     """Figure 2 (right) and Table 1: per width and run, the mean of V(H_l) over layers
     100..600 (the caption), over layers 1..500 (the authors' notebook), the mean
     conditional W_2^2 over 100..600, and the OLS slope of log V over 100..600."""
