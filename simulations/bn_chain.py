@@ -8,7 +8,8 @@ with batch size ``n`` (columns of H) and width ``d`` (rows); ``phi`` is the iden
 Variants: ``"bn"`` (Eq. 1), ``"bn_centered"`` (the usual BN with mean correction,
 which Sec. 2.1 sets aside), ``"vanilla"`` (H_{l+1} = W_l H_l, tracked at unit
 Frobenius norm with the log-norm kept separately) and the ReLU versions
-``"bn_relu"``, ``"vanilla_relu"``.
+``"bn_relu"``, ``"vanilla_relu"``, ``"bn_centered_relu"`` (ReLU, linear layer, then
+mean-corrected BN: the layer of torch's BatchNorm1d MLPs).
 
 Two samplers of the same chain:
 
@@ -41,7 +42,7 @@ from .validation import check_choice, check_int
 __all__ = ["VARIANTS", "STARTS", "METHODS", "ChainRecord", "orthogonality_gap", "gap_from_gram", "batch_norm",
            "initial_representation", "simulate_chain", "centered_gap_floor", "a1_margin"]
 
-VARIANTS = ("bn", "bn_centered", "vanilla", "bn_relu", "vanilla_relu")
+VARIANTS = ("bn", "bn_centered", "vanilla", "bn_relu", "vanilla_relu", "bn_centered_relu")
 STARTS = ("diagonal_spike", "gaussian", "aligned", "orthogonal")
 METHODS = ("gram", "direct")
 
@@ -168,7 +169,7 @@ def _step(be: Backend, H, variant: str, method: str, factor=None):
         F = factor if factor is not None else _gram_sqrt(xp.swapaxes(X, -1, -2) @ X, xp)
         M = (be.normal((runs, d, n)) / np.sqrt(d)) @ xp.swapaxes(F, -1, -2)
     if variant.startswith("bn"):
-        M = batch_norm(M, xp, centered=variant == "bn_centered")
+        M = batch_norm(M, xp, centered=variant.startswith("bn_centered"))
     norm = xp.linalg.norm(M.reshape(runs, -1), axis=-1)
     if not bool(xp.all(norm > 0)):
         raise FloatingPointError(f"representation vanished in the {variant} chain (all rows zero after ReLU)")

@@ -107,7 +107,7 @@ def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tupl
     bad = [d for d in details if d["verdict"] == "fails"]
     return Evidence(
         verdict=verdict,
-        measured={k: worst[k] for k in (*labels, "mean", "se", "n")},
+        measured={k: worst[k] for k in (*labels, "mean", "se", "replicates")},
         expected=f"{what} {claim} {worst['bound']:.6g}",
         margin=worst["margin_se"] - crit,
         margin_unit=f"standard errors beyond the one-sided line t = {crit:.2f} (worst informative row)",

@@ -40,8 +40,9 @@ def test_relu_chains_stay_in_range(seed):
 @settings(deadline=None, max_examples=10)
 def test_centered_chain_respects_its_floor(seed):
     be = get_backend(seed=seed)
-    rec = simulate_chain(be, initial_representation(be, "gaussian", 2, 16, 3), 5, "bn_centered")
-    assert np.all(rec.gap[:, 1:] >= centered_gap_floor(3) - 1e-12)
+    for variant in ("bn_centered", "bn_centered_relu"):
+        rec = simulate_chain(be, initial_representation(be, "gaussian", 2, 16, 3), 5, variant)
+        assert np.all(rec.gap[:, 1:] >= centered_gap_floor(3) - 1e-12)
 
 
 @pytest.mark.parametrize("variant", ["bn", "vanilla", "bn_relu"])

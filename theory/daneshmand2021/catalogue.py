@@ -5,149 +5,251 @@ the appendices are not in the transcription).
 """
 from __future__ import annotations
 
-from ..evidence import Claim, Mutation, Verdict
+from ..core import Claim, Mutation, Paper, Verdict
 from . import exact_claims as X
+from . import figure_judges as FJ
 from . import mc_judges as J
 from . import montecarlo as M
+from .catalogue_steps import A1, FIG2, INTRO, SEC5, SEC6, SEC32, SEC41
+from .coverage import COVERAGE
 
-H, HA, F = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS
-P = "daneshmand2021"
+H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
+_A1 = ("A1(alpha, l) is read as: alpha is the smallest sigma_min(H_k), k = 1..l, over every chain drawn in the row, "
+       "so A1 holds on every sampled chain (the text cannot decide between this and conditioning on the event).")
 
-
-def smin_measure(ctx) -> dict:
-    """Sec. 3.3: exact n = 1 values and Monte-Carlo sigma_min for n > 1."""
-    return {"exact": X.smin_exact_measure(ctx), "mc": M.smin_rows(ctx)}
-
-
-CLAIMS = (
-    Claim("daneshmand2021.eq1.unit_frobenius", P, "Sec. 2.1, Eq. 1 and the sentence after it",
-          "The 1/sqrt(d) scaling makes every H_{l+1} = BN(W_l H_l)/sqrt(d) have unit Frobenius norm",
-          "identity", H, X.frobenius_measure, X.judge_frobenius, {},
-          (Mutation("scaling 1/d instead of 1/sqrt(d)", {"scale_power": 1.0}),)),
-    Claim("daneshmand2021.sec32.exact_inverse", P, "Sec. 3.2, paragraph after Theorem 1",
-          "Replacing diag(M M^T)^{-1/2} by (M M^T)^{-1/2} in Eq. 1 makes every hidden representation exactly "
-          "orthogonal (the inverse exists)", "identity", F, X.inverse_measure, X.judge_inverse, {"variant": "printed"},
-          (Mutation("pseudo-inverse square root", {"variant": "pseudo"}, H),),
-          note="For d > n, M M^T (d x d) has rank n and no inverse; smallest counterexample d = 2, n = 1."),
-    Claim("daneshmand2021.sec32.exact_inverse_corrected", P, "Sec. 3.2 (corrected)",
-          "With the pseudo-inverse square root, (M M^T)^{+1/2} M = U V^T (polar factor) and V(H) = 0 exactly",
-          "identity", H, X.inverse_measure, X.judge_inverse, {"variant": "pseudo"},
-          (Mutation("printed inverse", {"variant": "printed"}, F),), corrects="daneshmand2021.sec32.exact_inverse"),
-    Claim("daneshmand2021.thm1.bound", P, "Sec. 3.2, Theorem 1, Eq. 3",
-          "Under A1(alpha, l): E[V(H_{l+1})] <= 2 (1 - 2 alpha/3)^l + 3 n / (alpha sqrt(d))",
-          "inequality", H, M.chain_grid, J.judge_thm1_bound, {},
-          (Mutation("no plateau term", {"plateau_term": False}),
-           Mutation("plateau 3n/(alpha d) (exponent off by 1/2)", {"plateau_power": 1.0})),
-          monte_carlo=True,
-          note="alpha <= 1/sqrt(n) since ||H||_F = 1, so the bound is below the largest gap sqrt(1 - 1/n) only "
-               "when d > 9 n^3 roughly; the 'informative' column of each row says where it says anything."),
-    Claim("daneshmand2021.fig2a.exponential_decay", P, "Sec. 3.3, Figure 2 (left) and text",
-          "log V(H_l) decreases linearly in l for l = 1..20 (exponential decay of the orthogonality gap)",
-          "empirical", H, M.decay_rows, J.judge_decay, {"variant": "bn"},
-          (Mutation("same claim for the vanilla chain", {"variant": "vanilla"}),), monte_carlo=True),
-    Claim("daneshmand2021.fig2b.plateau_width_exponent", P, "Sec. 3.3, Figure 2 (right), Theorem 1's 1/sqrt(d)",
-          "After the decay, V(H_l) wiggles around a constant whose average over layers 100..600 scales as "
-          "d^(-1/2) (the O(1/sqrt(d)) dependency is almost tight)",
-          "approximation", HA, M.width_ladder, J.judge_plateau, {},
-          (Mutation("exponent -1", {"exponent": -1.0}), Mutation("exponent -1/4", {"exponent": -0.25})),
-          monte_carlo=True,
-          note="The authors' notebook averages V over layers 1..500 instead of 100..600; the details give the "
-               "exponent under both choices."),
-    Claim("daneshmand2021.lemma2.w2_bound", P, "Sec. 4.1, Lemma 2, Eq. 4",
-          "W_2(W_l H_l, G/sqrt(n))^2 <= 2 n E[V(H_l)]", "inequality", H, M.chain_grid, J.judge_lemma2, {},
-          (Mutation("W2^2 <= (n/8) V^2", {"constant": 1 / 16, "power": 2.0}),), monte_carlo=True,
+_PORTED = (
+    Claim(id="daneshmand2021.eq1.unit_frobenius",
+          where="Sec. 2.1, Eq. 1 and the sentence after it",
+          statement="The 1/sqrt(d) scaling makes every H_{l+1} = BN(W_l H_l)/sqrt(d) have unit Frobenius norm",
+          kind="identity", recorded=H, measure=X.frobenius_measure, judge=X.judge_frobenius,
+          mutations=(Mutation("scaling 1/d instead of 1/sqrt(d)", {"scale_power": 1.0}),)),
+    Claim(id="daneshmand2021.sec32.exact_inverse",
+          where="Sec. 3.2, paragraph after Theorem 1",
+          statement="Replacing diag(M M^T)^{-1/2} by (M M^T)^{-1/2} in Eq. 1 makes every hidden representation exactly "
+                    "orthogonal (the inverse exists)",
+          kind="identity", recorded=F, measure=X.inverse_measure, judge=X.judge_inverse, params={"variant": "printed"},
+          mutations=(Mutation("pseudo-inverse square root", {"variant": "pseudo"}, H),),
+          note="For d > n, M M^T (d x d) has rank n and no inverse; the smallest counterexample is d = 2, n = 1."),
+    Claim(id="daneshmand2021.sec32.exact_inverse_corrected",
+          where="Sec. 3.2 (corrected)",
+          statement="With the pseudo-inverse square root, (M M^T)^{+1/2} M = U V^T (polar factor) and V(H) = 0 exactly",
+          kind="identity", recorded=H, measure=X.inverse_measure, judge=X.judge_inverse, params={"variant": "pseudo"},
+          mutations=(Mutation("printed inverse", {"variant": "printed"}, F),),
+          corrects="daneshmand2021.sec32.exact_inverse"),
+    Claim(id="daneshmand2021.thm1.bound",
+          where="Sec. 3.2, Theorem 1, Eq. 3",
+          statement="Under A1(alpha, l): E[V(H_{l+1})] <= 2 (1 - 2 alpha/3)^l + 3 n / (alpha sqrt(d))",
+          kind="inequality", recorded=H, measure=M.CHAIN_GRID, judge=J.judge_thm1_bound,
+          mutations=(Mutation("no plateau term", {"plateau_term": False}),
+                     Mutation("plateau 3n/(alpha d) (exponent off by 1/2)", {"plateau_power": 1.0})),
+          note="Since ||H_k||_F = 1, alpha <= 1/sqrt(n) and the bound can only be below the largest gap "
+               "sqrt(1 - 1/n) for d > 9 n^4/(n - 1); the grid adds widths up to 65536 where it bites, and each row "
+               "says whether it was informative. " + _A1),
+    Claim(id="daneshmand2021.fig2a.exponential_decay",
+          where="Sec. 3.3, Figure 2 (left) and text",
+          statement="From a diagonal H_0 with one large entry, log V(H_l) decreases with l over the first layers "
+                    "(per-run slope over layers 1..10 below 0), at d = 32 and d = 512",
+          kind="empirical", recorded=H, measure=M.DECAY, judge=FJ.judge_decay, params={"variant": "bn", "direction": "<"},
+          mutations=(Mutation("log V increases", {"direction": ">"}),),
+          note="Settings from the authors' notebook (Figures_1_2_6.ipynb, cell 7): n = 4, d in {32, 512}, 50 layers, small "
+               "diagonal entries 1e-6 with H_0[0, 0] = 1; the caption gives neither d nor n. The decay rate depends "
+               "on d; Theorem 1's factor (1 - 2 alpha/3) with the alpha that A1 grants from this H_0 (of the order of the "
+               "small entries) "
+               "is not what the figure shows, so the figure does not test Eq. 3's rate. The text's 'linearly for "
+               "l = 1, ..., 20' is loose: log V stays flat for the first layers (the small entries must grow first), "
+               "and at d = 512 the decrease ends well before layer 20."),
+    Claim(id="daneshmand2021.fig2b.plateau_width_exponent",
+          where="Sec. 3.3, Figure 2 (right), Theorem 1's 1/sqrt(d)",
+          statement="After the decay, V(H_l) is flat over layers 100..600 and its average there scales as d^(-1/2) "
+                    "(the O(1/sqrt(d)) dependency is almost tight)",
+          kind="approximation", recorded=HA, measure=M.WIDTH_LADDER, judge=FJ.judge_plateau,
+          mutations=(Mutation("exponent -1 (inversely proportional to the width)", {"exponent": -1.0}),
+                     Mutation("exponent -0.6 (twice the tolerance off)", {"exponent": -0.6}),
+                     Mutation("exponent -0.4 (twice the tolerance off)", {"exponent": -0.4})),
+          note="The authors' notebook (Figures_1_2_6.ipynb, cell 10: widths 16..512, 20 runs) averages V over layers "
+               "1..500 instead of the caption's "
+               "100..600; the details give the exponent under both choices. n = 4 as in the notebook."),
+    Claim(id="daneshmand2021.lemma2.w2_bound",
+          where="Sec. 4.1, Lemma 2, Eq. 4",
+          statement="For l >= 1: W_2(W_l H_l, G/sqrt(n))^2 <= 2 n E[V(H_l)]",
+          kind="inequality", recorded=H, measure=M.CHAIN_GRID, judge=J.judge_lemma2,
+          mutations=(Mutation("W2^2 <= (n/8) V^2 (below the sharp n V^2/4)", {"constant": 1 / 16, "power": 2.0}),),
           note="Given H the distance is sum (sqrt(lam_i) - 1/sqrt(n))^2 <= sqrt(n) V(H), a sharper bound "
-               "(formulas.py); the coupling makes E over H an upper bound for the unconditional laws."),
-    Claim("daneshmand2021.lemma2.w2_sampled", P, "Sec. 4.1, Lemma 2, Eq. 4 (W_2 from samples)",
-          "W_2(W_l H_l, G/sqrt(n))^2 <= 2 n E[V(H_l)], with W_2 estimated from samples of the non-Gaussian law "
-          "of W_l H_l (small d n, where optimal transport between samples is informative)", "inequality", H,
-          M.w2_samples, J.judge_lemma2_sampled, {},
-          (Mutation("constant 2 -> 0.02", {"constant": 0.02}),), monte_carlo=True),
-    Claim("daneshmand2021.lemma2.closed_form", P, "Sec. 4.1, Lemma 2 and the paragraph before it",
-          "Given H, W_l H_l is Gaussian with W_2^2 to G/sqrt(n) equal to sum_i (sqrt(lam_i) - 1/sqrt(n))^2, zero "
-          "when H is orthogonal, and at most 2 n V(H)", "identity", H, X.w2_measure, X.judge_w2_closed_form, {},
-          (Mutation("constant 2 -> 0.1", {"constant": 0.1}),)),
-    Claim("daneshmand2021.cor3.bound", P, "Sec. 4.1, Corollary 3, Eq. 5",
-          "Under A1(alpha, l): W_2(W_l H_l, G/sqrt(n))^2 <= 4 n (1 - 2 alpha/3)^l + 6 n^2 / (alpha sqrt(d))",
-          "inequality", H, M.chain_grid, J.judge_cor3, {},
-          (Mutation("no plateau term", {"plateau_term": False}),), monte_carlo=True),
-    Claim("daneshmand2021.table1.radius", P, "Sec. 4.2, Table 1 (BN MLP row)",
-          "The law of the representations lies in a W_2 ball of radius O(width^(-1/4)) around the Gaussian",
-          "approximation", H, M.width_ladder, J.judge_radius, {},
-          (Mutation("radius O(width^-1)", {"bound_exponent": -1.0}),), monte_carlo=True,
-          note="Holds as an upper bound; the measured radius decays as width^(-1/2) (see details), so the "
-               "table's rate is not tight."),
-    Claim("daneshmand2021.sec33.smin_printed", P, "Sec. 3.3, first paragraph after Figure 2",
-          "For H_0 with iid zero-mean unit-variance entries, sigma_min(H_0) is greater than sqrt(d) - sqrt(n)",
-          "inequality", F, smin_measure, J.judge_smin, {"variant": "printed"},
-          (Mutation("in expectation (Gordon)", {"variant": "expectation"}, H),), monte_carlo=True,
-          note="Read as a statement about every draw it fails with probability about 8-14% per draw; the "
-               "true statement is in expectation (Gordon) or asymptotic (Bai-Yin)."),
-    Claim("daneshmand2021.sec33.smin_expectation", P, "Sec. 3.3 (corrected)",
-          "For iid N(0,1) entries, E[sigma_min(H_0)] >= sqrt(d) - sqrt(n)", "inequality", H, smin_measure,
-          J.judge_smin, {"variant": "expectation"},
-          (Mutation("E[sigma_min] >= sqrt(d)", {"variant": "expectation", "drop_sqrt_n": True}),),
-          corrects="daneshmand2021.sec33.smin_printed", monte_carlo=True),
-    Claim("daneshmand2021.fig1.bn_orthogonalizes", P, "Sec. 3.1, Figure 1 (BN curve)",
-          "In a BN chain (d = 32) two nearly aligned samples become increasingly orthogonal: |cos| falls with depth",
-          "empirical", H, M.fig1_rows, J.judge_fig1, {"variant": "bn", "direction": "down"},
-          (Mutation("|cos| rises", {"direction": "up"}),), monte_carlo=True),
-    Claim("daneshmand2021.fig1.vanilla_aligns", P, "Sec. 3.1, Figure 1 (vanilla curve)",
-          "In a vanilla linear chain (d = 32) two orthogonal samples become increasingly aligned: |cos| rises",
-          "empirical", H, M.fig1_rows, J.judge_fig1, {"variant": "vanilla", "direction": "up"},
-          (Mutation("|cos| falls", {"direction": "down"}),), monte_carlo=True),
-    Claim("daneshmand2021.sec32.vanilla_gap_grows", P, "Sec. 3.2 (comparison with vanilla networks), App. D",
-          "Without BN the orthogonality gap increases with depth (rank collapse)", "empirical", H, M.variant_rows,
-          J.judge_variant_growth, {"variant": "vanilla", "direction": "up"},
-          (Mutation("BN gap grows from Gaussian inputs", {"variant": "bn"}),), monte_carlo=True),
-    Claim("daneshmand2021.sec21.mean_correction", P, "Sec. 2.1, after Eq. 1",
-          "Omitting the mean correction does not change the properties qualitatively: with the usual "
-          "(mean-centred) BN the orthogonality gap also vanishes as width grows", "approximation", F, M.variant_rows,
-          J.judge_centered, {"variant": "printed"},
-          (Mutation("V measured against the centring floor", {"variant": "corrected"}, HA),), monte_carlo=True,
-          note="Centring forces H 1 = 0, so V(H) >= 1/sqrt(n(n-1)); n = 2 gives the largest gap 1/sqrt(2) "
-               "(the two samples are always anti-aligned)."),
-    Claim("daneshmand2021.sec21.mean_correction_corrected", P, "Sec. 2.1 (corrected)",
-          "With mean-centred BN, V(H_l) tends to the floor 1/sqrt(n(n-1)) with an excess that vanishes as width "
-          "grows (orthogonality within the centred subspace)", "approximation", HA, M.variant_rows, J.judge_centered,
-          {"variant": "corrected"}, (Mutation("plain V (no floor)", {"variant": "printed"}, F),),
-          corrects="daneshmand2021.sec21.mean_correction", monte_carlo=True),
-    Claim("daneshmand2021.sec6.relu_stability", P, "Sec. 6 (Appendix Figure 6, ReLU MLPs)",
-          "With ReLU, the BN gap stabilizes at a depth-independent level below the vanilla gap, which increases "
-          "with depth", "empirical", H, M.variant_rows, J.judge_relu, {},
-          (Mutation("BN below vanilla by 0.9", {"margin": 0.9}),), monte_carlo=True,
-          note="The BN-ReLU plateau does not vanish with width (non-negative activations keep samples correlated); "
-               "see details."),
-    Claim("daneshmand2021.eq6.decrease_printed", P, "Sec. 5.2, Eq. 6 and 'It is easy to check that V(W H) < V(H)'",
-          "With W of Eq. 6 (V' sliced from V), V(W_l H_l) < V(H_l)", "inequality", F, M.eq6_rows, J.judge_eq6,
-          {"variant": "printed", "check": "decrease"},
-          (Mutation("orthogonal V'", {"variant": "orthogonal"}, H),),
-          note="A slice of V (n x d, n > d) is not orthogonal; with it V(W H) exceeds V(H) on about a third of "
+               "(formulas.py); the coupling (draw H, then couple the Gaussians) makes E over H an upper bound for "
+               "the distance between the unconditional laws."),
+    Claim(id="daneshmand2021.lemma2.closed_form",
+          where="Sec. 4.1, Lemma 2 and the paragraph before it",
+          statement="Given H, W_l H_l is Gaussian with W_2^2 to G/sqrt(n) equal to sum_i (sqrt(lam_i) - 1/sqrt(n))^2, "
+                    "zero when H is orthogonal, and at most 2 n V(H)",
+          kind="identity", recorded=H, measure=X.w2_measure, judge=X.judge_w2_closed_form,
+          mutations=(Mutation("constant 2 -> 0.1", {"constant": 0.1}),)),
+    Claim(id="daneshmand2021.cor3.bound",
+          where="Sec. 4.1, Corollary 3, Eq. 5",
+          statement="Under A1(alpha, l): W_2(W_l H_l, G/sqrt(n))^2 <= 4 n (1 - 2 alpha/3)^l + 6 n^2 / (alpha sqrt(d))",
+          kind="inequality", recorded=H, measure=M.CHAIN_GRID, judge=J.judge_cor3,
+          mutations=(Mutation("no plateau term", {"plateau_term": False}),
+                     Mutation("re-indexed: exponent l - 1 under A1(alpha, l - 1)", {"index": "corrected"}, H)),
+          note="The bound is below the largest W_2^2 (2 - 2/sqrt(n)) only for d > 9 n^5/(1 - 1/sqrt(n))^2 "
+               "(alpha <= 1/sqrt(n)): the grid adds n = 2 at d = 4096 and 16384 and n = 4 at d = 65536, the cells "
+               "where it can bite once l is large enough; each row says whether it was informative. " + _A1),
+    Claim(id="daneshmand2021.table1.radius",
+          where="Sec. 4.2, Table 1 (BN MLP row)",
+          statement="The law of the representations lies in a W_2 ball of radius O(width^(-1/4)) around the Gaussian",
+          kind="approximation", recorded=H, measure=M.WIDTH_LADDER, judge=FJ.judge_radius,
+          mutations=(Mutation("radius O(width^-1)", {"exponent": -1.0}),),
+          note="Holds as an upper bound on the rate; the measured radius decays about as width^(-1/2) (see the "
+               "fitted exponent), so the table's rate is not tight."),
+    Claim(id="daneshmand2021.sec33.smin_printed",
+          where="Sec. 3.3, first paragraph after Figure 2",
+          statement="For H_0 with iid zero-mean unit-variance entries, sigma_min(H_0) is greater than sqrt(d) - sqrt(n)",
+          kind="inequality", recorded=F, measure=X.smin_exact_measure, judge=X.judge_smin_printed,
+          params={"variant": "printed"},
+          mutations=(Mutation("with probability >= 1 - exp(-t^2/2), t = 1 (n = 1)", {"variant": "concentration"}, H),),
+          note="Read as a statement about every draw it fails: for Gaussian entries with n = 1 the violation "
+               "probability is positive from d = 2 on, and Rademacher entries (zero mean, unit variance) give a "
+               "singular H_0 with probability 1/2 at d = n = 2. True forms: in expectation (Gordon), or "
+               "sqrt(d) - sqrt(n) - t with probability 1 - exp(-t^2/2)."),
+    Claim(id="daneshmand2021.sec33.smin_expectation",
+          where="Sec. 3.3 (corrected)",
+          statement="For iid N(0,1) entries, E[sigma_min(H_0)] >= sqrt(d) - sqrt(n)",
+          kind="inequality", recorded=H, measure=M.SMIN, judge=J.judge_smin_expectation,
+          mutations=(Mutation("E[sigma_min] >= sqrt(d)", {"drop_sqrt_n": True}),),
+          corrects="daneshmand2021.sec33.smin_printed"),
+    Claim(id="daneshmand2021.fig1.bn_orthogonalizes",
+          where="Sec. 3.1, Figure 1 (BN curve)",
+          statement="In a BN chain (d = 32) two nearly aligned samples become increasingly orthogonal: |cos| at layer "
+                    "50 is below |cos| at layer 0",
+          kind="empirical", recorded=H, measure=M.FIG1, judge=FJ.judge_fig1, params={"variant": "bn", "direction": "<"},
+          mutations=(Mutation("|cos| rises", {"direction": ">"}),),
+          note="The authors' notebook (Figures_1_2_6.ipynb, cell 4) uses n = 2, 20 runs, 50 layers, inputs e_1 and "
+               "(1 - 1e-3) e_1 + 1e-3 e_2 (here e_1 and e_1 + 1e-3 e_2), "
+               "and drives the BN and vanilla chains with the same weights; here the chains are independent (the "
+               "means are the same)."),
+    Claim(id="daneshmand2021.fig1.vanilla_aligns",
+          where="Sec. 3.1, Figure 1 (vanilla curve)",
+          statement="In a vanilla linear chain (d = 32) two orthogonal samples become increasingly aligned: |cos| at "
+                    "layer 50 is above |cos| at layer 0",
+          kind="empirical", recorded=H, measure=M.FIG1, judge=FJ.judge_fig1,
+          params={"variant": "vanilla", "direction": ">"},
+          mutations=(Mutation("|cos| falls", {"direction": "<"}),),
+          note="'Almost aligned' is not reached at 50 layers (see the per-layer means in the details)."),
+    Claim(id="daneshmand2021.sec32.vanilla_gap_grows",
+          where="Sec. 3.2 (comparison with vanilla networks), App. D",
+          statement="Without BN the orthogonality gap increases with depth (rank collapse)",
+          kind="empirical", recorded=H, measure=M.VARIANTS, judge=FJ.judge_variant_growth,
+          params={"variant": "vanilla", "direction": ">"},
+          mutations=(Mutation("the vanilla gap falls", {"direction": "<"}),)),
+    Claim(id="daneshmand2021.sec21.mean_correction",
+          where="Sec. 2.1, after Eq. 1",
+          statement="Omitting the mean correction does not change the properties qualitatively: with the usual "
+                    "(mean-centred) BN the orthogonality gap also vanishes as width grows",
+          kind="approximation", recorded=F, measure=M.CENTERED, judge=FJ.judge_centered, params={"variant": "printed"},
+          mutations=(Mutation("V tends to the centring floor", {"variant": "corrected"}, HA),),
+          note="Centring forces H 1 = 0, so V(H) >= 1/sqrt(n(n-1)) for every H (sympy); n = 2 gives the largest "
+               "gap 1/sqrt(2) (the two samples are always anti-aligned)."),
+    Claim(id="daneshmand2021.sec21.mean_correction_corrected",
+          where="Sec. 2.1 (corrected)",
+          statement="With mean-centred BN, the plateau of V(H_l)^2 tends to the floor 1/(n(n-1)) as width grows "
+                    "(orthogonality within the centred subspace)",
+          kind="approximation", recorded=HA, measure=M.CENTERED, judge=FJ.judge_centered,
+          params={"variant": "corrected"}, mutations=(Mutation("plain V (limit 0)", {"variant": "printed"}, F),
+                                                      Mutation("floor of V^2 off by 4% (twice the tolerance)",
+                                                               {"variant": "corrected", "scale": 1.04}, F)),
+          corrects="daneshmand2021.sec21.mean_correction"),
+    Claim(id="daneshmand2021.sec6.relu_stability",
+          where="Sec. 6 (Appendix Figure 6, ReLU MLPs)",
+          statement="With ReLU, the BN gap stabilizes at a depth-independent level below the vanilla gap, which "
+                    "increases with depth",
+          kind="empirical", recorded=H, measure=M.VARIANTS, judge=FJ.judge_relu,
+          mutations=(Mutation("BN gap above the vanilla gap", {"order": "bn_above"}),),
+          note="The BN-ReLU plateau does not vanish with width (non-negative activations keep samples correlated). "
+               "Uncentred BN and Gaussian inputs here; the authors' code (Figure_5.ipynb, paper_fig6a) uses torch "
+               "BatchNorm1d (mean-centred), width 100, batch 8, 30 layers, CIFAR-10 inputs."),
+    Claim(id="daneshmand2021.eq6.decrease_printed",
+          where="Sec. 5.2, Eq. 6 and 'It is easy to check that V(W H) < V(H)'",
+          statement="With W of Eq. 6 (V' sliced from V), V(W_l H_l) < V(H_l)",
+          kind="inequality", recorded=F, measure=X.eq6_measure, judge=X.judge_eq6,
+          params={"variant": "printed", "check": "decrease"},
+          mutations=(Mutation("orthogonal V', non-strict", {"variant": "orthogonal", "strict": False}, H),),
+          note="A slice of V (n x d, n > d) is not orthogonal; with it V(W H) exceeds V(H) on a large share of "
                "random draws."),
-    Claim("daneshmand2021.eq6.decrease_corrected", P, "Sec. 5.2, Eq. 6 (corrected)",
-          "With an orthogonal V', V(W H) <= V(H), with equality iff Sigma is a multiple of I (Hoelder: "
-          "(sum s^2)^3 <= (sum s)^2 sum s^4)", "inequality", H, M.eq6_rows, J.judge_eq6,
-          {"variant": "orthogonal", "check": "decrease"}, (Mutation("sliced V'", {"variant": "printed"}, F),),
+    Claim(id="daneshmand2021.eq6.decrease_corrected",
+          where="Sec. 5.2, Eq. 6 (corrected)",
+          statement="With an orthogonal V', V(W H) <= V(H) (Hoelder: (sum s^2)^3 <= (sum s)^2 sum s^4)",
+          kind="inequality", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
+          params={"variant": "orthogonal", "check": "decrease", "strict": False},
+          mutations=(Mutation("sliced V'", {"variant": "printed"}, F),),
           corrects="daneshmand2021.eq6.decrease_printed"),
-    Claim("daneshmand2021.eq6.orthogonal_output", P, "Sec. 5.2, Eq. 6 ('ensures orthogonality')",
-          "Eq. 6 produces representations W H with orthonormal rows (up to scale)", "identity", F, M.eq6_rows,
-          J.judge_eq6, {"variant": "orthogonal", "check": "orthogonal"},
-          (Mutation("Sigma^-1 instead of Sigma^-1/2", {"variant": "whitening"}, H),),
-          note="(W H)(W H)^T = V' Sigma V'^T / tr(Sigma) is not a multiple of I; Sigma^{-1} is needed."),
-    Claim("daneshmand2021.eq6.orthogonal_output_corrected", P, "Sec. 5.2, Eq. 6 (corrected)",
-          "With Sigma^{-1} in place of Sigma^{-1/2}, W H = V' V^T/||.|| has orthonormal rows",
-          "identity", H, M.eq6_rows, J.judge_eq6, {"variant": "whitening", "check": "orthogonal"},
-          (Mutation("printed exponent -1/2", {"variant": "orthogonal"}, F),),
+    Claim(id="daneshmand2021.eq6.orthogonal_output",
+          where="Sec. 5.2, Eq. 6 ('ensures orthogonality')",
+          statement="Eq. 6 produces representations W H with orthonormal rows (up to scale)",
+          kind="identity", recorded=F, measure=X.eq6_measure, judge=X.judge_eq6,
+          params={"variant": "orthogonal", "check": "orthogonal"},
+          mutations=(Mutation("Sigma^-1 instead of Sigma^-1/2", {"variant": "whitening"}, H),),
+          note="(W H)(W H)^T = V' Sigma V'^T / tr(Sigma) is not a multiple of I; Sigma^{-1} is needed (the authors' "
+               "MLP code, improved_init, uses Sigma^{-1})."),
+    Claim(id="daneshmand2021.eq6.orthogonal_output_corrected",
+          where="Sec. 5.2, Eq. 6 (corrected)",
+          statement="With Sigma^{-1} in place of Sigma^{-1/2}, W H = V' V^T/||.|| has orthonormal rows",
+          kind="identity", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
+          params={"variant": "whitening", "check": "orthogonal"},
+          mutations=(Mutation("printed exponent -1/2", {"variant": "orthogonal"}, F),),
           corrects="daneshmand2021.eq6.orthogonal_output"),
-    Claim("daneshmand2021.fig3.a1_omega_n2", P, "Sec. 3.3, Figure 3 and 'A1 holds for d = Omega(n^2)'",
-          "A1(0.1 alpha_0, 1000) holds in all 10 runs once d exceeds a threshold growing no faster than n^2",
-          "empirical", H, M.phase_diagram, J.judge_phase, {"curve": "omega"},
-          (Mutation("threshold grows no faster than n^0.25", {"exponent": 0.25}),), slow=True, monte_carlo=True),
-    Claim("daneshmand2021.fig3.printed_curve", P, "Sec. 3.3, Figure 3 caption (blue curve d = (n - 28)^1.8)",
-          "Every (n, d) with n > 28 and d >= (n - 28)^1.8 satisfies A1(0.1 alpha_0, 1000) in all 10 runs",
-          "empirical", F, M.phase_diagram, J.judge_phase, {"curve": "printed_curve"},
-          (Mutation("Omega(n^2) reading: fitted threshold exponent <= 2", {"curve": "omega"}, H),), slow=True,
-          monte_carlo=True, note="A1 fails above the curve (smallest counterexample n = 32, d = 32: sigma_min "
-          "collapses within 50 layers when d = n); the measured boundary grows like n^1.6 and lies far above "
-          "the curve. For n <= 28 the curve (n - 28)^1.8 is not a real number."),
+    Claim(id="daneshmand2021.fig3.a1_omega_n2",
+          where="Sec. 3.3, Figure 3 and 'A1 holds for d = Omega(n^2)'",
+          statement="A1(0.1 alpha_0, 1000) holds in all 10 runs once d exceeds a threshold growing no faster than n^2",
+          kind="empirical", recorded=H, measure=M.PHASE, judge=FJ.judge_phase, params={"curve": "omega"},
+          mutations=(Mutation("threshold grows no faster than n^0.25", {"exponent": 0.25}),), slow=True,
+          note="No code for this figure in the authors' repository; H_0 is iid Gaussian scaled to unit Frobenius "
+               "norm (with raw unit-variance entries 0.1 alpha_0 would exceed 1/sqrt(n) >= sigma_min(H_k) and A1 "
+               "would fail at every large d)."),
+    Claim(id="daneshmand2021.fig3.printed_curve",
+          where="Sec. 3.3, Figure 3 caption (blue curve d = (n - 28)^1.8)",
+          statement="Every (n, d) with n > 28 and d >= (n - 28)^1.8 satisfies A1(0.1 alpha_0, 1000) in all 10 runs",
+          kind="empirical", recorded=F, measure=M.PHASE, judge=FJ.judge_phase, params={"curve": "printed_curve"},
+          mutations=(Mutation("Omega(n^2) reading: threshold exponent <= 2", {"curve": "omega"}, H),), slow=True,
+          note="A1 fails above the curve (sigma_min collapses when d is close to n); the measured boundary lies far "
+               "above the curve. For n < 28 the curve (n - 28)^1.8 is not a real number (it is 0 at n = 28)."),
+)
+
+#: The claims in the paper's order (Sec. 1 to Sec. 6).
+ORDER = (
+    "intro.rate_printed", "intro.rate_corrected", "intro.plateau_inverse_width", "intro.plateau_inverse_sqrt_width",
+    "intro.radius_inverse_width", "intro.radius_quarter",
+    "eq1.unit_frobenius", "sec21.mean_correction", "sec21.mean_correction_corrected",
+    "a1.absolute_alpha_printed", "a1.alpha_le_inv_sqrt_n",
+    "fig1.bn_orthogonalizes", "fig1.vanilla_aligns",
+    "thm1.bound", "sec32.exact_inverse", "sec32.exact_inverse_corrected",
+    "sec32.drift_display_printed", "sec32.drift_display_corrected", "sec32.one_step_drift", "sec32.vanilla_gap_grows",
+    "fig2a.exponential_decay", "fig2b.plateau_width_exponent", "fig2b.caption_average", "fig2b.caption_average_corrected",
+    "sec33.smin_printed", "sec33.smin_expectation", "fig3.a1_omega_n2", "fig3.printed_curve",
+    "lemma2.closed_form", "lemma2.w2_bound", "lemma2.l0_printed", "lemma2.l0_corrected",
+    "cor3.index_printed", "cor3.index_corrected", "cor3.bound", "sec41.radius_printed", "sec41.radius_corrected",
+    "table1.radius",
+    "fig4a.init_gap_grows", "sec52.orthogonal_weights", "eq6.decrease_printed", "eq6.decrease_corrected",
+    "eq6.strict_printed", "eq6.equality_cases", "eq6.orthogonal_output", "eq6.orthogonal_output_corrected",
+    "fn2.orthogonal_vprime", "fn2.sliced_vprime",
+    "sec6.relu_stability", "fig6a.authors_setting", "fig6b.convnet", "sec6.layer_norm",
+)
+_BY_ID = {c.id: c for c in _PORTED + INTRO + A1 + SEC32 + SEC41 + FIG2 + SEC5 + SEC6}
+if sorted(_BY_ID) != sorted(f"daneshmand2021.{k}" for k in ORDER):
+    raise ValueError("ORDER must list every claim of the catalogue exactly once")
+CLAIMS = tuple(_BY_ID[f"daneshmand2021.{k}"] for k in ORDER)
+
+PAPER = Paper(
+    key="daneshmand2021",
+    reference="Daneshmand, Joudaki & Bach (2021), Batch normalization orthogonalizes representations in deep random "
+              "networks (NeurIPS 2021)",
+    text="daneshmand2021_bn_orthogonalizes.txt",
+    claims=CLAIMS,
+    left_out=(
+        "Sec. 5.1-5.2, Figures 4-5 (CIFAR-10 SGD training: loss after 30 epochs, the gap during training, "
+        "iterative orthogonalization vs Xavier) and Appendices H-I: training experiments, out of scope here; "
+        "the construction of Eq. 6 itself is checked.",
+        "The appendices (proofs, Appendix C's function that decays without A1, Appendix D, Appendix G's formal "
+        "conjecture, Table 2) are not in the transcription; Appendix Eq. 12's drift condition is cited but "
+        "not printed, so it cannot be checked as stated.",
+        "Table 1's vanilla rows (Matthews et al. 2018; Garriga-Alonso et al. 2019): results of other papers.",
+    ),
+    coverage=COVERAGE,
 )

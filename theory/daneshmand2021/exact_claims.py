@@ -4,22 +4,25 @@ behind Lemma 2, the exact n = 1 case of Sec. 3.3 and the mean-corrected floor.
 Numbers are computed at ``ctx.dps`` and ``ctx.dps + 20`` digits."""
 from __future__ import annotations
 
+import itertools
+import math
+
 import mpmath
 import numpy as np
 import sympy as sp
 
 from simulations import batch_norm, orthogonality_gap
-from ..judging import judge_exact
+from ..judges import judge_exact
 from . import formulas as f
 
 __all__ = ["frobenius_measure", "judge_frobenius", "inverse_measure", "judge_inverse", "w2_measure",
-           "judge_w2_closed_form", "smin_exact_measure", "judge_centered_floor"]
+           "judge_w2_closed_form", "smin_exact_measure", "judge_smin_printed", "eq6_measure", "judge_eq6"]
 
 SHAPES = ((2, 1), (3, 2), (8, 4), (64, 8), (512, 32))
 
 
 def _precisions(ctx):
-    return (ctx.dps, ctx.dps + 20)
+    return ctx.precisions
 
 
 def frobenius_measure(ctx) -> dict:
@@ -125,10 +128,104 @@ def smin_exact_measure(ctx) -> dict:
     for p in _precisions(ctx):
         out[p] = {"violation": [f.chi_violation_probability(d, p) for d in ds],
                   "mean": [f.chi_mean(d, p) for d in ds + big]}
+    signs = itertools.product((-1, 1), repeat=4)
+    singular = sum(sp.Matrix(2, 2, list(s)).det() == 0 for s in signs)
+    out["rademacher_2x2_singular"] = sp.Rational(singular, 16)
     return out
 
 
-def judge_centered_floor(expr) -> dict:
-    """Sympy residual of the mean-corrected floor (0 = proved), as a check dict."""
-    return {"label": "sympy: ||P/(n-1) - I/n||_F^2 = 1/(n(n-1)) for symbolic n", "ok": expr == 0,
-            "measured": str(expr), "expected": "0"}
+def judge_smin_printed(m, ctx, variant: str = "printed", t: float = 1.0):
+    """Sec. 3.3. ``printed``: sigma_min(H_0) > sqrt(d) - sqrt(n) for every draw of iid
+    zero-mean unit-variance entries: fails if the violation probability is positive
+    (exact for Gaussian n = 1, P(chi_d <= sqrt(d) - 1), at two precisions; exact
+    enumeration for Rademacher d = n = 2, where sigma_min = 0 with probability 1/2).
+    ``concentration``: the corrected form for n = 1, P(chi_d <= sqrt(d) - 1 - t) <=
+    exp(-t^2/2) (Gaussian concentration of the 1-Lipschitz sigma_min)."""
+    lo, hi = _precisions(ctx)
+    checks = []
+    if variant == "printed":
+        pos = [(d, a, b) for d, a, b in zip(m["d"], m[lo]["violation"], m[hi]["violation"]) if a > 0 and b > 0]
+        d0, a0, _ = pos[0] if pos else (None, 0, 0)
+        checks.append({"label": f"Gaussian n = 1: P(chi_d <= sqrt(d) - 1) = 0 for d = 1..{m['d'][-1]}", "ok": not pos,
+                       "measured": mpmath.nstr(a0, 12) if pos else "0", "expected": "0",
+                       "counterexample": {"entries": "N(0, 1)", "d": d0, "n": 1,
+                                         "P(sigma_min <= sqrt(d) - sqrt(n))": float(a0)} if pos else None})
+        p_zero = m["rademacher_2x2_singular"]
+        checks.append({"label": "Rademacher d = n = 2: P(sigma_min = 0) (exact enumeration of the 16 matrices)",
+                       "ok": p_zero == 0, "measured": str(p_zero), "expected": "0",
+                       "counterexample": {"entries": "Rademacher", "d": 2, "n": 2, "P(sigma_min = 0)": str(p_zero)}})
+        return judge_exact(checks, f"regularized incomplete gamma in mpmath at {lo}/{hi} digits; exact enumeration",
+                           "exact")
+    bad = []
+    for k, d in enumerate(m["d"]):
+        vals = [f.chi_lower_tail(d, math.sqrt(d) - 1 - t, p) for p in (lo, hi)]
+        with mpmath.workdps(hi):
+            cap = mpmath.exp(-mpmath.mpf(t) ** 2 / 2)
+            if not all(v <= cap for v in vals):
+                bad.append({"d": d, "P": float(vals[1]), "exp(-t^2/2)": float(cap)})
+    checks.append({"label": f"P(chi_d <= sqrt(d) - 1 - {t:g}) <= exp(-{t:g}^2/2), d = 1..{m['d'][-1]}", "ok": not bad,
+                   "measured": bad[0] if bad else "every d", "expected": "<= exp(-t^2/2)",
+                   "counterexample": bad[0] if bad else None})
+    return judge_exact(checks, f"regularized incomplete gamma in mpmath at {lo}/{hi} digits", "exact")
+
+
+def eq6_measure(ctx) -> dict:
+    """Eq. 6 on random H (d x n, n >= d; half Gaussian, half with rows scaled by 10^-k
+    to probe the boundary) and on the equality cases Sigma = c I (H = I_2 and
+    H = [2 I_2 | 0]), with the sympy form of the Hoelder step at d = 2."""
+    from .montecarlo import eq6_gaps
+
+    rng = ctx.stream("daneshmand2021.eq6").host_rng
+    rows = []
+    for d, n in ((2, 2), (2, 3), (3, 3), (3, 5), (4, 8), (8, 16)):
+        H = rng.standard_normal((1000, d, n))
+        H[500:] *= (10.0 ** -np.arange(d))[:, None]
+        rows.append({"d": d, "n": n, "reps": 1000, **eq6_gaps(H)})
+    equal = []
+    for name, H in (("I_2", np.eye(2)), ("[2 I_2 | 0]", np.hstack([2 * np.eye(2), np.zeros((2, 1))]))):
+        g = eq6_gaps(H[None], ("orthogonal",))
+        equal.append({"H": name, "gap_H": float(g["gap_H"][0]), "gap_WH": float(g["gap_orthogonal"][0])})
+    s1, s2 = sp.symbols("s1 s2", positive=True)
+    hoelder = sp.factor((s1 + s2) ** 2 * (s1**4 + s2**4) - (s1**2 + s2**2) ** 3)
+    return {"rows": rows, "equal": equal, "hoelder_d2": hoelder}
+
+
+def judge_eq6(m, ctx, variant: str = "printed", check: str = "decrease", strict: bool = True):
+    """Eq. 6. ``decrease``: V(W H) < V(H) (``strict``) or <= V(H) on every draw, and for
+    ``strict`` also on the equality cases Sigma = c I; ``equality``: with an orthogonal
+    V', V(W H) = V(H) exactly when Sigma = c I (the corrected reading of the strict
+    inequality), with the Hoelder step (sum s^2)^3 <= (sum s)^2 sum s^4 by sympy at
+    d = 2. ``orthogonal``: the rows of W H are orthonormal up to scale."""
+    checks = []
+    for r in m["rows"]:
+        if check in ("decrease", "equality"):
+            a, b = r[f"gap_{variant}"], r["gap_H"]
+            viol = a >= b if strict and check == "decrease" else a > b * (1 + 1e-12)
+            k = int(np.argmax(viol))
+            checks.append({"label": f"V(W H) {'<' if strict and check == 'decrease' else '<='} V(H), d={r['d']}, "
+                                    f"n={r['n']}, {r['reps']} draws", "ok": not viol.any(),
+                           "measured": {"violations": int(viol.sum()), "fraction": float(viol.mean())},
+                           "expected": "no violation", "counterexample": {"d": r["d"], "n": r["n"], "V(WH)": float(a[k]),
+                                                                          "V(H)": float(b[k])}})
+        else:
+            worst = float(np.max(r[f"rows_off_{variant}"]))
+            checks.append({"label": f"rows of W H orthonormal up to scale, d={r['d']}, n={r['n']}", "ok": worst <= 1e-8,
+                           "measured": worst, "expected": "<= 1e-8",
+                           "counterexample": {"d": r["d"], "n": r["n"], "row_gram_deviation": worst}})
+    if check == "decrease" and strict and variant != "printed":
+        for e in m["equal"]:
+            checks.append({"label": f"strict decrease at the equality case H = {e['H']}", "ok": e["gap_WH"] < e["gap_H"],
+                           "measured": e, "expected": "V(W H) < V(H)", "counterexample": e})
+    if check == "equality":
+        for e in m["equal"]:
+            ok = abs(e["gap_WH"] - e["gap_H"]) <= 1e-12
+            checks.append({"label": f"equality at Sigma = c I: H = {e['H']}", "ok": ok, "measured": e,
+                           "expected": "V(W H) = V(H)", "counterexample": e})
+        expr = m["hoelder_d2"]
+        s1, s2 = sorted(expr.free_symbols, key=str)
+        want = 2 * s1 * s2 * (s1 - s2) ** 2 * (s1**2 + s1 * s2 + s2**2)
+        checks.append({"label": "sympy: (s1+s2)^2 (s1^4+s2^4) - (s1^2+s2^2)^3 = 2 s1 s2 (s1-s2)^2 (s1^2+s1 s2+s2^2)",
+                       "ok": sp.expand(expr - want) == 0, "measured": str(expr), "expected": str(want)})
+    return judge_exact(checks, f"Eq. 6 ({variant}) applied to random H (half Gaussian, half with rows scaled 10^-k) "
+                       "in float64", "a violation is a counterexample; 1e-8 for orthonormality, 1e-12 relative for "
+                       "equality")

@@ -26,7 +26,7 @@ import sympy as sp
 from simulations.validation import check_int, check_positive
 
 __all__ = ["theorem1_bound", "corollary3_bound", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
-           "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic"]
+           "chi_lower_tail", "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic"]
 
 _GUARD = 10
 
@@ -118,6 +118,21 @@ def chi_violation_probability(d: int, dps: int = 50):
     with mpmath.workdps(dps + _GUARD):
         x = (mpmath.sqrt(d) - 1) ** 2 / 2
         out = mpmath.gammainc(mpmath.mpf(d) / 2, 0, x, regularized=True)
+    return _rounded(out, dps)
+
+
+def chi_lower_tail(d: int, x: float, dps: int = 50):
+    """P(chi_d <= x) for chi_d the norm of d iid N(0, 1) (0 for x <= 0): the regularized
+    lower incomplete gamma P(d/2, x^2/2).
+
+    >>> float(chi_lower_tail(2, 1.0, dps=20)) == float(1 - mpmath.exp(-0.5))
+    True
+    """
+    d = check_int("d", d, low=1)
+    if x <= 0:
+        return mpmath.mpf(0)
+    with mpmath.workdps(dps + _GUARD):
+        out = mpmath.gammainc(mpmath.mpf(d) / 2, 0, mpmath.mpf(x) ** 2 / 2, regularized=True)
     return _rounded(out, dps)
 
 

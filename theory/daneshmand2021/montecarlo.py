@@ -1,197 +1,317 @@
-"""Monte-Carlo measurements for Daneshmand et al. (2021). Each takes a Context (seed,
-scale, backend) and returns host-side records; the unit of replication is one
-independent chain (all weights of all layers drawn afresh).
+"""Monte-Carlo measurements of Daneshmand, Joudaki & Bach (2021), drawn in blocks.
+
+Each ``*_block(ctx, block)`` returns one :class:`~theory.core.records.Block`: per row
+(a setting) a fixed number of replicates, one replicate = one independent chain (all
+weights of all layers drawn afresh). Every random stream is
+``ctx.stream("daneshmand2021.<measurement>", row, block)``, so block b holds the same
+numbers whatever was drawn before. Layers of one chain are never pooled: a per-run
+summary (a mean over layers, a slope) is the replicate.
 
 Chains use the exact Gram-law sampler of :mod:`simulations.bn_chain` (its agreement
-in law with materialized weights is tested in tests/simulations/test_bn_chain.py).
+in law with materialized weights is tested in tests/simulations/test_bn_chain.py),
+which makes widths up to 65536 cheap (cost d n^2 per layer).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from simulations import Backend, a1_margin, get_backend, initial_representation, orthogonality_gap, simulate_chain
+from simulations import a1_margin, initial_representation, orthogonality_gap, simulate_chain, to_host
 from simulations.iterative_orthogonalization import eq6_weight
+from ..core import Block, Row, Sampling
 from .formulas import w2sq_from_spectra
 
-__all__ = ["chain_grid", "w2_samples", "decay_rows", "width_ladder", "fig1_rows", "variant_rows", "smin_rows", "eq6_rows",
-           "phase_diagram", "per_run_slope"]
+__all__ = ["GRID", "LAYERS", "chain_grid_block", "decay_block", "width_ladder_block", "fig1_block", "variant_block",
+           "centered_block", "smin_block", "drift_block", "phase_block", "per_run_slope",
+           "grid_runs", "CHAIN_GRID", "DECAY", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
+           "PHASE", "one_step_block", "ln_block", "fig6a_block", "fig4a_block", "correlated_input", "ONE_STEP",
+           "LAYER_NORM", "FIG6A", "FIG4A"]
 
-#: (n, d) pairs of the bound checks: the bound is informative only when d >> 9 n^3.
-GRID = ((2, 64), (2, 1024), (4, 128), (4, 1024), (8, 512))
-#: layers at which Theorem 1, Lemma 2 and Corollary 3 are evaluated.
-LAYERS = (1, 5, 20, 50, 100)
+#: (n, d) cells of the bound checks. Theorem 1's bound is below the largest gap
+#: sqrt(1 - 1/n) only for d > 9 n^4/(n - 1) (alpha <= 1/sqrt(n)); Corollary 3's below the
+#: largest W_2^2 = 2 - 2/sqrt(n) only for d > 9 n^5/(1 - 1/sqrt(n))^2: n = 2 from d = 4096,
+#: n = 4 at d = 65536 (layers >= 20). The small cells are where Lemma 2 bites.
+GRID = ((2, 64), (4, 128), (8, 512), (2, 1024), (2, 4096), (2, 16384), (4, 16384), (4, 65536))
+#: layers l at which Theorem 1 (V(H_{l+1})), Lemma 2 and Corollary 3 (W_l H_l) are evaluated.
+LAYERS = (1, 5, 10, 20)
 
 
-def _backend(ctx, key: int) -> Backend:
-    return get_backend(ctx.backend, seed=ctx.seed).spawn(2021_0000 + key)
-
-
-def _runs(ctx, base: int, low: int = 30) -> int:
-    return max(low, int(round(base * ctx.scale)))
+def _key(name: str) -> str:
+    return f"daneshmand2021.{name}"
 
 
 def per_run_slope(y: np.ndarray, layers) -> np.ndarray:
-    """OLS slope of y[:, layers] on the layer index, one per run."""
+    """OLS slope of y[:, layers] on the layer index, one per run (a per-run summary,
+    not a fit across replicates).
+
+    >>> per_run_slope(np.array([[0.0, 1.0, 2.0, 3.0]]), range(4)).tolist()
+    [1.0]
+    """
     x = np.asarray(list(layers), float)
     yy = y[:, list(layers)]
     xc = x - x.mean()
     return (yy - yy.mean(axis=1, keepdims=True)) @ xc / np.sum(xc**2)
 
 
-def chain_grid(ctx, grid=GRID, depth: int = max(LAYERS), base: int = 100) -> dict:
-    """Theorem 1 / Lemma 2 / Corollary 3: per (n, d), per layer in LAYERS, the per-run
-    V(H_l), the conditional W_2^2 of W_l H_l, and alpha = min over runs and layers
-    1..l of sigma_min(H_k). Inputs are iid Gaussian (scaled to unit Frobenius norm),
-    where A1 holds with the largest alpha; from the diagonal spike alpha ~ 1e-6."""
+def grid_runs(d: int) -> int:
+    """Chains per block in a grid cell: fewer at the widest cells, where one chain costs
+    most and its gap is least variable."""
+    return 64 if d <= 1024 else (32 if d <= 4096 else (12 if d <= 16384 else 4))
+
+
+def chain_grid_block(ctx, block: int, grid=GRID, layers=LAYERS) -> Block:
+    """Theorem 1, Lemma 2, Corollary 3: per (n, d) cell and layer l, per run: V(H_l),
+    V(H_{l+1}), the conditional W_2^2 of W_l H_l given H_l (closed form of
+    :func:`~.formulas.w2sq_from_spectra`), and sigma_min(H_k) minimized over k = 1..l
+    (``alpha_l``) and over k = 1..l-1 (``alpha_prev``, +inf at l = 1: A1(alpha, 0) is
+    void). H_0 is iid Gaussian scaled to unit Frobenius norm."""
+    depth = max(layers) + 1
     rows = []
     for i, (n, d) in enumerate(grid):
-        be = _backend(ctx, 100 + i)
-        runs = _runs(ctx, base)
+        be = ctx.stream(_key("chain_grid"), i, block)
+        runs = grid_runs(d)
         rec = simulate_chain(be, initial_representation(be, "gaussian", runs, d, n), depth, keep_eigs=True)
         smin = np.exp(rec.log_smin)
         w2 = w2sq_from_spectra(rec.eigs)
-        for ell in LAYERS:
-            rows.append({"n": n, "d": d, "layer": ell, "runs": runs, "gap": rec.gap[:, ell],
-                         "gap_next": rec.gap[:, ell + 1] if ell + 1 <= depth else None,
-                         "w2sq": w2[:, ell], "alpha": float(smin[:, 1:ell + 1].min()),
-                         "alpha_run": smin[:, 1:ell + 1].min(axis=1)})
-    return {"rows": rows, "depth": depth}
-
-
-def w2_samples(ctx, shapes=((2, 2), (4, 2)), layers=(1, 10), base: int = 400, splits: int = 8) -> dict:
-    """Lemma 2 from samples: per (d, n) and layer, ``splits`` independent estimates of the
-    empirical W_2^2 between N samples of W_l H_l (one chain each, from the diagonal
-    spike) and N samples of G/sqrt(n), beside the same estimator between two samples of
-    G/sqrt(n) (its bias floor), and E[V(H_l)]."""
-    from .formulas import w2sq_empirical
-
-    rows = []
-    for i, (d, n) in enumerate(shapes):
-        be = _backend(ctx, 900 + i)
-        N = _runs(ctx, base, low=200)
         for ell in layers:
-            est, floor, gaps = [], [], []
-            for s in range(splits):
-                H0 = initial_representation(be, "diagonal_spike", N, d, n)
-                rec = simulate_chain(be, H0, ell)
-                H = rec.final
-                WH = (be.normal((N, d, d)) / np.sqrt(d)) @ H
-                G = be.normal((N, d, n)) / np.sqrt(d * n)
-                G2 = be.normal((N, d, n)) / np.sqrt(d * n)
-                est.append(w2sq_empirical(WH, G))
-                floor.append(w2sq_empirical(G2, G))
-                gaps.append(rec.gap[:, -1])
-            rows.append({"d": d, "n": n, "layer": ell, "samples": N, "w2sq_hat": np.array(est),
-                         "floor": np.array(floor), "gap": np.concatenate(gaps)})
-    return {"rows": rows}
+            prev = smin[:, 1:ell].min(axis=1) if ell > 1 else np.full(runs, np.inf)
+            rows.append(Row({"n": n, "d": d, "layer": ell},
+                            {"gap": rec.gap[:, ell], "gap_next": rec.gap[:, ell + 1], "w2sq": w2[:, ell],
+                             "alpha_l": smin[:, 1:ell + 1].min(axis=1), "alpha_prev": prev}))
+    return Block(rows, meta={"depth": depth})
 
 
-def decay_rows(ctx, widths=(32, 512), n: int = 4, depth: int = 50, base: int = 200) -> dict:
-    """Figure 2a: log V(H_l) over the first layers from the diagonal spike, BN and vanilla."""
-    out = {}
+def decay_block(ctx, block: int, widths=(32, 512), n: int = 4, depth: int = 50, runs: int = 20) -> Block:
+    """Figure 2 (left), the authors' setting (n = 4, d in {32, 512}, diagonal spike
+    1e-6 with H_0[0, 0] = 1): per run, the OLS slope of log V(H_l) over layers 1..10,
+    for the BN chain and the vanilla chain."""
+    rows = []
     for i, d in enumerate(widths):
         for j, variant in enumerate(("bn", "vanilla")):
-            be = _backend(ctx, 200 + 10 * i + j)
-            runs = _runs(ctx, base)
+            be = ctx.stream(_key("decay"), i, j, block)
             rec = simulate_chain(be, initial_representation(be, "diagonal_spike", runs, d, n), depth, variant)
-            out[(variant, d)] = {"log_gap": np.log(rec.gap), "runs": runs}
-    return {"rows": out, "n": n, "depth": depth}
+            lg = np.log(rec.gap)
+            rows.append(Row({"variant": variant, "d": d},
+                            {"slope_1_10": per_run_slope(lg, range(1, 11)), "log_gap_1": lg[:, 1],
+                             "log_gap_last": lg[:, -1]}))
+    return Block(rows, meta={"n": n, "depth": depth})
 
 
-def width_ladder(ctx, widths=(16, 32, 64, 128, 256, 512), batch_sizes=(4, 8), depth: int = 600,
-                 base: int = 30) -> dict:
-    """Figure 2b: per run, the mean of V(H_l) over layers 100..600 (the caption), over
-    layers 1..500 (the authors' notebook), the mean conditional W_2^2 over 100..600
-    and the slope of V over 100..600."""
+def width_ladder_block(ctx, block: int, widths=(32, 64, 128, 256, 512), n: int = 4, depth: int = 600,
+                       runs: int = 20) -> Block:
+    """Figure 2 (right) and Table 1: per width and run, the mean of V(H_l) over layers
+    100..600 (the caption), over layers 1..500 (the authors' notebook), the mean
+    conditional W_2^2 over 100..600, and the OLS slope of log V over 100..600."""
     rows = []
-    for i, n in enumerate(batch_sizes):
-        for j, d in enumerate(widths):
-            be = _backend(ctx, 300 + 20 * i + j)
-            runs = _runs(ctx, base)
-            rec = simulate_chain(be, initial_representation(be, "diagonal_spike", runs, d, n), depth,
-                                 keep_eigs=True)
-            tail = slice(100, depth + 1)
-            rows.append({"n": n, "width": d, "runs": runs, "caption_avg": rec.gap[:, tail].mean(axis=1),
-                         "notebook_avg": rec.gap[:, 1:501].mean(axis=1),
+    tail = slice(100, depth + 1)
+    for j, d in enumerate(widths):
+        be = ctx.stream(_key("width_ladder"), j, block)
+        rec = simulate_chain(be, initial_representation(be, "diagonal_spike", runs, d, n), depth, keep_eigs=True)
+        rows.append(Row({"n": n, "width": d},
+                        {"caption_avg": rec.gap[:, tail].mean(axis=1), "notebook_avg": rec.gap[:, 1:501].mean(axis=1),
                          "w2sq_avg": w2sq_from_spectra(rec.eigs[:, tail]).mean(axis=1),
-                         "tail_slope": per_run_slope(np.log(rec.gap), range(100, depth + 1))})
-    return {"rows": rows, "depth": depth}
+                         "tail_slope": per_run_slope(np.log(rec.gap), range(100, depth + 1))}))
+    return Block(rows, meta={"depth": depth, "n": n})
 
 
-def fig1_rows(ctx, d: int = 32, depth: int = 50, base: int = 400) -> dict:
-    """Figure 1: |cos| of two samples, BN from nearly aligned, vanilla from orthogonal."""
-    out = {}
-    for j, (variant, start) in enumerate((("bn", "aligned"), ("vanilla", "orthogonal"))):
-        be = _backend(ctx, 400 + j)
-        runs = _runs(ctx, base)
-        rec = simulate_chain(be, initial_representation(be, start, runs, d, 2), depth, variant)
-        out[variant] = {"abs_cos": np.abs(rec.cos01), "gap": rec.gap, "runs": runs}
-    return {"rows": out, "d": d, "depth": depth}
-
-
-def variant_rows(ctx, widths=(32, 128, 512), n: int = 4, depth: int = 200, base: int = 60) -> dict:
-    """Per variant and width: per-run mean V over layers depth/2..depth from Gaussian inputs."""
+def fig1_block(ctx, block: int, d: int = 32, depth: int = 50, runs: int = 20) -> Block:
+    """Figure 1: |cos| of two samples at layers 0..depth; BN chain from nearly aligned
+    inputs (e_1 and e_1 + 1e-3 e_2), vanilla chain from orthogonal inputs."""
     rows = []
-    for i, variant in enumerate(("bn", "bn_centered", "vanilla", "bn_relu", "vanilla_relu")):
+    for j, (variant, start) in enumerate((("bn", "aligned"), ("vanilla", "orthogonal"))):
+        be = ctx.stream(_key("fig1"), j, block)
+        rec = simulate_chain(be, initial_representation(be, start, runs, d, 2), depth, variant)
+        rows.append(Row({"variant": variant, "start": start}, {"abs_cos": np.abs(rec.cos01)}))
+    return Block(rows, meta={"d": d, "depth": depth})
+
+
+def _plateau_rows(ctx, name, variants, widths, n, depth, runs, block):
+    rows = []
+    for i, variant in enumerate(variants):
         for j, d in enumerate(widths):
-            be = _backend(ctx, 500 + 10 * i + j)
-            runs = _runs(ctx, base)
-            rec = simulate_chain(be, initial_representation(be, "gaussian", runs, d, n), depth, variant)
-            rows.append({"variant": variant, "width": d, "n": n, "runs": runs,
-                         "plateau": rec.gap[:, depth // 2:].mean(axis=1), "first": rec.gap[:, 0],
-                         "last": rec.gap[:, -1]})
-    return {"rows": rows, "depth": depth}
+            be = ctx.stream(_key(name), i, j, block)
+            k = runs if d <= 128 else max(2, runs // 2)  # wide chains cost most and vary least
+            rec = simulate_chain(be, initial_representation(be, "gaussian", k, d, n), depth, variant)
+            half = depth // 2
+            rows.append(Row({"variant": variant, "width": d},
+                            {"plateau": rec.gap[:, half:].mean(axis=1), "plateau_sq": (rec.gap[:, half:] ** 2).mean(axis=1),
+                             "first": rec.gap[:, 0], "last": rec.gap[:, -1],
+                             "late_a": rec.gap[:, half:half + depth // 4].mean(axis=1),
+                             "late_b": rec.gap[:, half + depth // 4:].mean(axis=1)}))
+    return rows
 
 
-def smin_rows(ctx, shapes=((2, 1), (8, 2), (32, 4), (128, 8), (512, 16)), base: int = 20000) -> dict:
+def variant_block(ctx, block: int, widths=(32, 128, 512), n: int = 4, depth: int = 120, runs: int = 40) -> Block:
+    """Per variant (BN, vanilla, and their ReLU versions) and width, per run from
+    Gaussian H_0 (``runs`` chains per block up to width 128, half as many above): V at layer 0 and at the last layer, the mean of V over layers
+    depth/2..depth, and its two halves (depth/2..3depth/4 and 3depth/4..depth)."""
+    rows = _plateau_rows(ctx, "variants", ("bn", "vanilla", "bn_relu", "vanilla_relu"), widths, n, depth, runs, block)
+    return Block(rows, meta={"depth": depth, "n": n})
+
+
+def centered_block(ctx, block: int, widths=(32, 64, 128, 256, 512), n: int = 4, depth: int = 200,
+                   runs: int = 20) -> Block:
+    """The mean-corrected BN chain of Sec. 2.1 over a width ladder (per-run plateau over
+    layers depth/2..depth, Gaussian H_0)."""
+    return Block(_plateau_rows(ctx, "centered", ("bn_centered",), widths, n, depth, runs, block),
+                 meta={"depth": depth, "n": n})
+
+
+def smin_block(ctx, block: int, shapes=((8, 2), (32, 4), (128, 8), (512, 16)), draws: int = 250) -> Block:
     """Sec. 3.3: sigma_min of a d x n matrix of iid N(0, 1) entries (not normalized)."""
     rows = []
     for i, (d, n) in enumerate(shapes):
-        be = _backend(ctx, 600 + i)
-        reps = _runs(ctx, base, low=1000)
-        smin = []
-        for start in range(0, reps, 2000):
-            H = be.normal((min(2000, reps - start), d, n))
-            lam = be.xp.linalg.eigvalsh(be.xp.swapaxes(H, -1, -2) @ H)
-            smin.append(np.sqrt(np.clip(np.asarray(lam[..., 0]), 0, None)))
-        rows.append({"d": d, "n": n, "smin": np.concatenate(smin), "bound": np.sqrt(d) - np.sqrt(n)})
-    return {"rows": rows}
+        be = ctx.stream(_key("smin"), i, block)
+        H = be.normal((draws, d, n))
+        lam = to_host(be.xp.linalg.eigvalsh(be.xp.swapaxes(H, -1, -2) @ H))
+        rows.append(Row({"d": d, "n": n}, {"smin": np.sqrt(np.clip(lam[..., 0], 0, None))}))
+    return Block(rows)
 
 
-def eq6_rows(ctx, shapes=((2, 2), (2, 3), (3, 3), (3, 5), (4, 8), (8, 16)), base: int = 5000) -> dict:
-    """Sec. 5.2, Eq. 6 on random H (d x n, n >= d): V(H), V(W H) per variant, and the
-    spread of the row Gram of W H (0 = orthonormal rows up to scale)."""
+def drift_block(ctx, block: int, d: int = 16, n: int = 2, depth: int = 60, runs: int = 500) -> Block:
+    """Sec. 3.2's geometric-drift display with phi = V: per run, V(H_l) at layers 1, 5
+    and its mean over layers 40..60, from a rank-one H_0 (all columns equal), the
+    diagonal spike and a Gaussian H_0."""
     rows = []
-    for i, (d, n) in enumerate(shapes):
-        be = _backend(ctx, 700 + i)
-        reps = _runs(ctx, base, low=500)
-        # Half Gaussian, half strongly anisotropic (rows scaled by 10^-k), to probe the boundary.
-        H = be.normal((reps, d, n))
-        H[reps // 2:] *= (10.0 ** -np.arange(d))[:, None]
-        row = {"d": d, "n": n, "reps": reps, "gap_H": orthogonality_gap(H)}
-        for variant in ("printed", "orthogonal", "whitening"):
-            WH = eq6_weight(H, variant) @ H
-            G = WH @ np.swapaxes(WH, -1, -2)
-            G = G / np.trace(G, axis1=-2, axis2=-1)[:, None, None] * d
-            row[f"gap_{variant}"] = orthogonality_gap(WH)
-            row[f"rows_off_{variant}"] = np.linalg.norm((G - np.eye(d)).reshape(reps, -1), axis=-1)
-        rows.append(row)
-    return {"rows": rows}
+    for j, start in enumerate(("rank_one", "diagonal_spike", "gaussian")):
+        be = ctx.stream(_key("drift"), j, block)
+        if start == "rank_one":
+            H0 = be.xp.broadcast_to(be.normal((runs, d, 1)), (runs, d, n)).copy()
+        else:
+            H0 = initial_representation(be, start, runs, d, n)
+        rec = simulate_chain(be, H0, depth)
+        rows.append(Row({"start": start}, {"gap_1": rec.gap[:, 1], "gap_5": rec.gap[:, 5],
+                                           "late": rec.gap[:, 40:].mean(axis=1)}))
+    return Block(rows, meta={"d": d, "n": n, "depth": depth})
 
 
-def phase_diagram(ctx, batch_sizes=(2, 4, 8, 16, 24, 32, 48), widths=(8, 16, 32, 64, 128, 256, 512, 1024, 2048),
-                  depth: int = 1000, runs: int = 10, factor: float = 0.1) -> dict:
-    """Figure 3: does A1(0.1 alpha_0, 1000) hold in all ``runs`` runs at (n, d)?
-    H_0 has iid N(0, 1) entries scaled to unit Frobenius norm (the scale of every H_l).
-    A pixel stops early once a run has failed (``layers_run`` < depth)."""
-    from tqdm import tqdm
+def one_step_block(ctx, block: int, cells=((2, 16), (2, 128), (2, 1024), (4, 128), (4, 1024), (8, 1024)),
+                   kinds=("orthogonal", "gaussian", "linear", "geometric"), reps: int = 200) -> Block:
+    """One layer of the BN chain from fixed H (the same H in every block, drawn from a
+    stream named by the row only): per replicate V(H_+), with V(H) and sigma_min(H) of
+    the fixed H. Spectra of H: equal singular values (orthogonal), iid Gaussian entries,
+    singular values 1..n (linear) and 10^-k (geometric)."""
+    rows = []
+    for i, (n, d) in enumerate(cells):
+        for j, kind in enumerate(kinds):
+            fixed = ctx.stream(_key("one_step.H"), i, j)
+            H = _fixed_h(fixed, kind, d, n)
+            be = ctx.stream(_key("one_step"), i, j, block)
+            rec = simulate_chain(be, np.broadcast_to(H, (reps, d, n)).copy(), 1)
+            rows.append(Row({"n": n, "d": d, "kind": kind},
+                            {"gap_next": rec.gap[:, 1], "gap_H": rec.gap[:, 0], "smin_H": np.exp(rec.log_smin[:, 0])}))
+    return Block(rows)
 
-    cells = []
+
+def _fixed_h(be, kind: str, d: int, n: int) -> np.ndarray:
+    rng = be.host_rng
+    if kind == "gaussian":
+        return rng.standard_normal((d, n))
+    U = np.linalg.qr(rng.standard_normal((d, n)))[0]
+    Vt = np.linalg.qr(rng.standard_normal((n, n)))[0]
+    s = {"orthogonal": np.ones(n), "linear": np.arange(1.0, n + 1), "geometric": 10.0 ** -np.arange(n)}[kind]
+    return (U * s) @ Vt
+
+
+def ln_block(ctx, block: int, d: int = 32, depth: int = 50, runs: int = 20) -> Block:
+    """Sec. 6, layer normalization (each sample scaled to unit norm over its features,
+    no centring) against the vanilla chain driven by the same weights, from orthogonal
+    inputs (n = 2): per run the largest difference of |cos| along the path, and the
+    change of the LN chain's |cos| from layer 0 to the last layer."""
+    be = ctx.stream(_key("layer_norm"), block)
+    xp = be.xp
+    H = initial_representation(be, "orthogonal", runs, d, 2)
+    Hv, Hl = H, H
+    cos_v, cos_l = [], []
+    for layer in range(depth + 1):
+        if layer:
+            W = be.normal((runs, d, d)) / np.sqrt(d)
+            Hv, Hl = W @ Hv, W @ Hl
+            Hv = Hv / xp.linalg.norm(Hv.reshape(runs, -1), axis=-1)[:, None, None]  # V is scale-free
+            Hl = Hl / xp.linalg.norm(Hl, axis=-2, keepdims=True)
+        for X, out in ((Hv, cos_v), (Hl, cos_l)):
+            a, b = X[..., 0], X[..., 1]
+            out.append(xp.abs(xp.sum(a * b, -1)) / (xp.linalg.norm(a, axis=-1) * xp.linalg.norm(b, axis=-1)))
+    cv, cl = to_host(xp.stack(cos_v, 1)), to_host(xp.stack(cos_l, 1))
+    return Block((Row({"d": d}, {"max_path_difference": np.max(np.abs(cv - cl), axis=1),
+                                 "ln_change": cl[:, -1] - cl[:, 0]}),), meta={"d": d, "depth": depth})
+
+
+def correlated_input(be, runs: int, d: int, n: int, rho: float):
+    """H_0 whose samples share a common direction: column k = sqrt(rho) g + sqrt(1-rho) g_k
+    (pairwise cosine about rho), a stand-in for natural-image batches."""
+    return np.sqrt(rho) * be.normal((runs, d, 1)) + np.sqrt(1 - rho) * be.normal((runs, d, n))
+
+
+def fig6a_block(ctx, block: int, d: int = 100, n: int = 8, depth: int = 30, runs: int = 25, rho: float = 0.8) -> Block:
+    """Appendix Figure 6 (MLP panel) in the authors' setting (Figure_5.ipynb,
+    paper_fig6a): ReLU -> linear -> torch-style BN (mean-centred) or nothing, width 100,
+    batch 8, 30 layers, from correlated inputs (pairwise cosine ~ ``rho``). Per run: V
+    at layer 0 and at the last layer, and the means of V over layers 20..25 and 25..30."""
+    rows = []
+    for j, variant in enumerate(("bn_centered_relu", "vanilla_relu")):
+        be = ctx.stream(_key("fig6a"), j, block)
+        rec = simulate_chain(be, correlated_input(be, runs, d, n, rho), depth, variant)
+        rows.append(Row({"variant": variant}, {"first": rec.gap[:, 0], "last": rec.gap[:, -1],
+                                               "early": rec.gap[:, 20:26].mean(axis=1),
+                                               "late": rec.gap[:, 25:31].mean(axis=1)}))
+    return Block(rows, meta={"d": d, "n": n, "depth": depth, "rho": rho})
+
+
+def fig4a_block(ctx, block: int, d: int = 800, n: int = 100, depths=(15, 30, 45, 60, 75), runs: int = 8) -> Block:
+    """Figure 4 (left), red curve: the orthogonality gap of the last hidden layer of a
+    random vanilla ReLU MLP (width 800) against depth, on batches of 100 (the training
+    batch is 500; V's growth with depth does not hinge on it, and the cost does). A network of depth L
+    has L - 1 hidden layers after the input layer; one chain per run gives every depth
+    (the prefix of a deeper network has the law of a shallower one). Gaussian inputs
+    stand in for CIFAR-10; the weight scale (Xavier) does not change V."""
+    be = ctx.stream(_key("fig4a"), block)
+    rec = simulate_chain(be, initial_representation(be, "gaussian", runs, d, n), max(depths) - 1, "vanilla_relu")
+    return Block((Row({"d": d, "n": n}, {f"gap_depth_{L}": rec.gap[:, L - 1] for L in depths}),),
+                 meta={"depths": depths, "d": d, "n": n})
+
+
+def phase_block(ctx, block: int, batch_sizes=(2, 4, 8, 16, 24, 32, 48),
+                widths=(8, 16, 32, 64, 128, 256, 512, 1024, 2048), depth: int = 1000, runs: int = 10,
+                factor: float = 0.1) -> Block:
+    """Figure 3: does A1(0.1 alpha_0, 1000) hold in all ``runs`` runs at (n, d)? H_0
+    has iid N(0, 1) entries scaled to unit Frobenius norm (the scale of every H_l). A
+    pixel stops early once a run has failed. One block: the caption fixes 10 runs."""
+    rows = []
     pairs = [(n, d) for n in batch_sizes for d in widths if d >= n]
-    for k, (n, d) in enumerate(tqdm(pairs, desc="Figure 3 pixels", leave=False)):
-        be = _backend(ctx, 800 + k)
+    for k, (n, d) in enumerate(pairs):
+        be = ctx.stream(_key("phase"), k, block)
         ratio, layers = a1_margin(be, initial_representation(be, "gaussian", runs, d, n), depth, factor)
-        cells.append({"n": n, "d": d, "holds_all": bool(np.all(ratio >= factor)),
-                      "fraction": float(np.mean(ratio >= factor)), "ratio_min": float(ratio.min()),
-                      "layers_run": layers})
-    return {"cells": cells, "depth": depth, "runs": runs, "factor": factor}
+        rows.append(Row({"n": n, "d": d}, {"ratio": np.asarray([ratio.min()]),
+                                           "fraction": np.asarray([float(np.mean(ratio >= factor))]),
+                                           "layers_run": np.asarray([layers])}))
+    return Block(rows, meta={"depth": depth, "runs": runs, "factor": factor})
+
+
+def eq6_gaps(H, variants=("printed", "orthogonal", "whitening")) -> dict:
+    """V(H), V(W H) and the spread of the row Gram of W H (0 = orthonormal rows up to
+    scale) for Eq. 6's variants, H of shape (..., d, n)."""
+    d = H.shape[-2]
+    out = {"gap_H": orthogonality_gap(H)}
+    for variant in variants:
+        WH = eq6_weight(H, variant) @ H
+        G = WH @ np.swapaxes(WH, -1, -2)
+        G = G / np.trace(G, axis1=-2, axis2=-1)[..., None, None] * d
+        out[f"gap_{variant}"] = orthogonality_gap(WH)
+        out[f"rows_off_{variant}"] = np.linalg.norm((G - np.eye(d)).reshape(G.shape[:-2] + (-1,)), axis=-1)
+    return out
+
+
+# Sampling plans (blocks at the first look and at most, at --mc-scale 1).
+CHAIN_GRID = Sampling(draw=chain_grid_block, first=1, budget=8, threads=1)
+DECAY = Sampling(draw=decay_block, first=1, budget=8, threads=1)
+WIDTH_LADDER = Sampling(draw=width_ladder_block, first=1, budget=8, threads=1)
+FIG1 = Sampling(draw=fig1_block, first=1, budget=8, threads=1)
+VARIANTS = Sampling(draw=variant_block, first=1, budget=8, threads=1)
+CENTERED = Sampling(draw=centered_block, first=1, budget=8, threads=1)
+SMIN = Sampling(draw=smin_block, first=4, budget=64, threads=1)
+DRIFT = Sampling(draw=drift_block, first=2, budget=16, threads=1)
+PHASE = Sampling(draw=phase_block, first=1, budget=1, threads=1)
+ONE_STEP = Sampling(draw=one_step_block, first=1, budget=8, threads=1)
+LAYER_NORM = Sampling(draw=ln_block, first=1, budget=8, threads=1)
+FIG6A = Sampling(draw=fig6a_block, first=1, budget=8, threads=1)
+FIG4A = Sampling(draw=fig4a_block, first=2, budget=8, threads=1)

@@ -154,7 +154,13 @@ def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, pow
     crit = t_quantile(alpha / sides, df)
     if math.isinf(df):
         return (crit + float(st.norm.ppf(power))) * se
-    ncp = optimize.brentq(lambda d: float(st.nct.sf(crit, df, d)) - power, 0.0, crit + 60.0)
+    def gap(d):
+        return float(st.nct.sf(crit, df, d)) - power
+
+    hi = crit + 60.0
+    while gap(hi) < 0:  # few degrees of freedom: the power needs a noncentrality far above crit
+        hi *= 2
+    ncp = optimize.brentq(gap, 0.0, hi)
     return float(ncp) * se
 
 
@@ -177,7 +183,7 @@ class TestResult:
     __test__ = False  # not a pytest test class
 
     def row(self, **labels) -> dict:
-        return {**labels, "mean": self.estimate, "se": self.se, "df": self.df, "n": self.n,
+        return {**labels, "mean": self.estimate, "se": self.se, "df": self.df, "replicates": self.n,
                 "interval": list(self.interval), "target": self.target, "band": list(self.band),
                 "p_value": self.p_value, "resolution": self.resolution, "verdict": self.verdict.value}
 

@@ -1,0 +1,219 @@
+"""Judges of Daneshmand et al. (2021) on synthetic records with known truth: exactly
+true (decided), true but underpowered (inconclusive, never fails) and false (fails)."""
+import math
+
+import numpy as np
+import pytest
+
+from simulations import centered_gap_floor
+from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+from theory.daneshmand2021 import figure_judges as FJ
+from theory.daneshmand2021 import mc_judges as J
+
+H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
+ALPHA = 1e-6
+
+
+def ctx(alpha=ALPHA):
+    return JudgeContext(RunContext(), alpha)
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+def samples(rows, **meta):
+    return Samples([Block(tuple(Row(labels, data) for labels, data in rows), meta=meta)])
+
+
+# --- one-sided signs (Figures 1, 2a, vanilla growth) -------------------------------
+def _fig1(change, reps, seed=0):
+    x = np.zeros((reps, 51))
+    x[:, 0] = 0.5
+    x[:, -1] = 0.5 + change + rng(seed).normal(0, 0.1, reps)
+    return samples([({"variant": "bn", "start": "aligned"}, {"abs_cos": x})], d=32)
+
+
+@pytest.mark.parametrize("change,reps,down,up", [(-0.3, 200, H, F), (0.3, 200, F, H), (-0.03, 4, INC, INC)])
+def test_fig1_is_three_way(change, reps, down, up):
+    m = _fig1(change, reps)
+    assert FJ.judge_fig1(m, ctx(), "bn", "<").verdict == down
+    assert FJ.judge_fig1(m, ctx(), "bn", ">").verdict == up
+
+
+def test_fig1_never_fails_a_claim_and_its_reversal_on_the_same_data():
+    for seed in range(20):
+        m = _fig1(0.0, 5, seed)
+        vs = {FJ.judge_fig1(m, ctx(), "bn", d).verdict for d in "<>"}
+        assert vs != {F}
+
+
+def test_decay_sign():
+    rows = [({"variant": "bn", "d": d}, {"slope_1_10": rng(d).normal(-0.1, 0.01, 20)}) for d in (32, 512)]
+    m = samples(rows, n=4)
+    assert FJ.judge_decay(m, ctx(), "bn", "<").verdict == H
+    assert FJ.judge_decay(m, ctx(), "bn", ">").verdict == F
+
+
+# --- Theorem 1 / Lemma 2 / Corollary 3 bounds ----------------------------------------
+def _grid_row(n, d, layer, gap, w2, alpha=0.69):
+    k = gap.size
+    return ({"n": n, "d": d, "layer": layer},
+            {"gap": gap, "gap_next": gap, "w2sq": w2, "alpha_l": np.full(k, alpha), "alpha_prev": np.full(k, alpha)})
+
+
+def test_thm1_bound_holds_fails_and_needs_an_informative_row():
+    g = rng()
+    small = g.uniform(0.004, 0.006, 64)
+    ok = samples([_grid_row(2, 16384, 20, small, small**2)])
+    assert J.judge_thm1_bound(ok, ctx()).verdict == H
+    # above the bound (about 0.067 here) but below the largest gap sqrt(1/2): fails
+    bad = samples([_grid_row(2, 16384, 20, g.uniform(0.3, 0.32, 64), small)])
+    assert J.judge_thm1_bound(bad, ctx()).verdict == F
+    # at d = 64 the bound exceeds sqrt(1 - 1/n): the row cannot fail, so no holds
+    vac = samples([_grid_row(2, 64, 20, small, small**2)])
+    ev = J.judge_thm1_bound(vac, ctx())
+    assert ev.verdict == INC and ev.informative is False
+
+
+def test_thm1_underpowered_is_inconclusive_not_fails():
+    gap = np.array([0.01, 0.2, 0.02])  # three chains, huge spread
+    ev = J.judge_thm1_bound(samples([_grid_row(2, 16384, 20, gap, gap**2)]), ctx())
+    assert ev.verdict == INC
+
+
+def test_lemma2_paired_difference():
+    g = rng(1)
+    gap = g.uniform(0.05, 0.06, 64)
+    assert J.judge_lemma2(samples([_grid_row(2, 64, 5, gap, gap**2)]), ctx()).verdict == H
+    # W_2^2 above 2 n V on every run: rejected
+    assert J.judge_lemma2(samples([_grid_row(2, 64, 5, gap, 5 * gap)]), ctx()).verdict == F
+    # 2 n E[V] above the largest W_2^2: uninformative
+    big = g.uniform(0.5, 0.6, 64)
+    ev = J.judge_lemma2(samples([_grid_row(2, 64, 5, big, big**2)]), ctx())
+    assert ev.verdict == INC and ev.details[0]["informative"] is False
+
+
+def test_cor3_index_readings():
+    g = rng(2)
+    w2 = g.uniform(1e-4, 2e-4, 64)
+    rows = [_grid_row(2, 16384, ell, w2, w2, alpha=0.7) for ell in (1, 20)]
+    m = samples(rows)
+    printed = J.judge_cor3(m, ctx())
+    corrected = J.judge_cor3(m, ctx(), index="corrected")
+    assert printed.verdict == H and len(printed.details) == 2
+    assert corrected.verdict == H and [d["layer"] for d in corrected.details] == [20]
+    # the corrected bound (exponent l - 1) is the larger one
+    assert corrected.details[0]["bound"] > printed.details[1]["bound"]
+
+
+def test_smin_expectation_exact_part_decides_the_mutation():
+    rows = [({"d": 8, "n": 2}, {"smin": rng(3).normal(1.9, 0.3, 1000)})]
+    assert J.judge_smin_expectation(samples(rows), ctx()).verdict == H
+    ev = J.judge_smin_expectation(samples(rows), ctx(), drop_sqrt_n=True)
+    assert ev.verdict == F and ev.counterexample["n"] == 1  # E chi_d < sqrt(d) exactly
+
+
+# --- width fits (Figure 2b, Table 1) ----------------------------------------------------
+def _ladder(exponent, reps, rel_sd=0.02, seed=0, w2_exponent=-1.0):
+    g = rng(seed)
+    rows = []
+    for d in (16, 32, 64, 128, 256, 512):
+        mean = 0.53 * math.sqrt(4) * d**exponent * (1 + 3.0 / d)
+        w2 = 0.5 * d**w2_exponent
+        rows.append(({"n": 4, "width": d}, {"caption_avg": mean * (1 + g.normal(0, rel_sd, reps)),
+                                             "notebook_avg": mean * (1 + g.normal(0, rel_sd, reps)),
+                                             "w2sq_avg": w2 * (1 + g.normal(0, rel_sd, reps)),
+                                             "tail_slope": g.normal(0, 1e-5, reps)}))
+    return samples(rows, n=4, depth=600)
+
+
+def test_plateau_exponent_three_way():
+    assert FJ.judge_plateau(_ladder(-0.5, 30), ctx()).verdict == HA
+    assert FJ.judge_plateau(_ladder(-1.0, 30), ctx()).verdict == F
+    assert FJ.judge_plateau(_ladder(-0.5, 3, rel_sd=0.05), ctx()).verdict == INC
+
+
+def test_plateau_lack_of_fit_widens_instead_of_failing():
+    m = _ladder(-0.5, 30, rel_sd=0.002)
+    # a bump the model cannot absorb: the residual-dof interval is wide, never a rejection
+    bumped = Samples([Block(tuple(Row(r.labels, {**r.data, "caption_avg": r["caption_avg"] * (1.03 if i % 2 else 1)})
+                                  for i, r in enumerate(m.rows)), meta=m.meta)])
+    ev = FJ.judge_plateau(bumped, ctx())
+    assert ev.details[0]["widened_for_lack_of_fit"] and ev.verdict != F
+
+
+def test_radius_rate():
+    assert FJ.judge_radius(_ladder(-0.5, 30), ctx()).verdict == H  # radius ~ d^-1/2 <= d^-1/4
+    assert FJ.judge_radius(_ladder(-0.5, 30, w2_exponent=0.0), ctx()).verdict == F
+    assert FJ.judge_radius(_ladder(-0.5, 30), ctx(), exponent=-1.0).verdict == F
+
+
+# --- mean-corrected chain, ReLU, drift, phase diagram ------------------------------------
+def _centered(excess, reps=40, seed=0):
+    floor2 = centered_gap_floor(4) ** 2
+    g = rng(seed)
+    rows = [({"variant": "bn_centered", "width": d},
+             {"plateau_sq": floor2 + excess / d + g.normal(0, 1e-3, reps)}) for d in (32, 64, 128, 256, 512)]
+    return samples(rows, n=4, depth=200)
+
+
+def test_centered_printed_fails_corrected_holds():
+    m = _centered(0.5)
+    assert FJ.judge_centered(m, ctx(), "printed").verdict == F
+    assert FJ.judge_centered(m, ctx(), "corrected").verdict == HA
+    assert FJ.judge_centered(m, ctx(), "corrected", scale=1.04).verdict == F
+
+
+def _relu(bn_level, va_level, reps=40, seed=0):
+    g = rng(seed)
+    rows = []
+    for d in (32, 128):
+        bn = bn_level + g.normal(0, 0.01, reps)
+        rows.append(({"variant": "bn_relu", "width": d},
+                     {"plateau": bn, "first": bn, "last": bn, "late_a": bn, "late_b": bn * (1 + g.normal(0, 0.005, reps))}))
+        va = va_level + g.normal(0, 0.01, reps)
+        rows.append(({"variant": "vanilla_relu", "width": d},
+                     {"plateau": va, "first": va - 0.5, "last": va, "late_a": va, "late_b": va}))
+    return samples(rows, n=4, depth=200)
+
+
+def test_relu_order():
+    assert FJ.judge_relu(_relu(0.3, 0.86), ctx()).verdict == H
+    assert FJ.judge_relu(_relu(0.3, 0.86), ctx(), order="bn_above").verdict == F
+
+
+def _drift(pi_level, spike_level, reps=500, seed=0, n=2):
+    g = rng(seed)
+    vmax = math.sqrt(1 - 1 / n)
+    rows = [({"start": "rank_one"}, {"gap_1": np.full(reps, vmax), "gap_5": np.full(reps, vmax), "late": np.full(reps, vmax)}),
+            ({"start": "diagonal_spike"}, {"gap_1": np.full(reps, 0.5), "gap_5": np.full(reps, 0.3),
+                                           "late": spike_level + g.normal(0, 0.02, reps)}),
+            ({"start": "gaussian"}, {"gap_1": np.full(reps, 0.3), "gap_5": np.full(reps, 0.2),
+                                     "late": pi_level + g.normal(0, 0.02, reps)})]
+    return samples(rows, n=n, d=16, depth=60)
+
+
+def test_drift_display():
+    m = _drift(0.18, 0.18)
+    assert FJ.judge_drift(m, ctx(), "printed").verdict == F
+    assert FJ.judge_drift(m, ctx(), "corrected").verdict == H
+    assert FJ.judge_drift(m, ctx(), "rank_one_included").verdict == F
+    assert FJ.judge_drift(_drift(0.18, 0.25), ctx(), "corrected").verdict == F
+
+
+def _phase(power):
+    rows = []
+    for n in (2, 4, 8, 16, 32):
+        for d in (2**k for k in range(1, 17)):
+            if d >= n:
+                ok = d >= n**power
+                rows.append(({"n": n, "d": d}, {"ratio": np.array([0.5 if ok else 0.01]),
+                                                "fraction": np.array([1.0 if ok else 0.3]),
+                                                "layers_run": np.array([1000 if ok else 50])}))
+    return samples(rows, depth=1000, runs=10, factor=0.1)
+
+
+def test_phase_boundary_exponent():
+    assert FJ.judge_phase(_phase(1.5), ctx()).verdict == H
+    assert FJ.judge_phase(_phase(3.0), ctx()).verdict == F

@@ -1,0 +1,121 @@
+"""Proof-step and network judges of Daneshmand et al. (2021): exact values behind the
+printed-error pairs, and the network judges on synthetic records with known truth."""
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+from theory.daneshmand2021 import formulas as f
+from theory.daneshmand2021 import network_judges as NJ
+from theory.daneshmand2021 import proof_steps as P
+
+H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
+
+
+def ctx(alpha=1e-6):
+    return JudgeContext(RunContext(), alpha)
+
+
+@pytest.fixture(scope="module")
+def steps():
+    return P.steps_measure(RunContext())
+
+
+def test_l0_counterexamples_are_exact(steps):
+    for p in RunContext().precisions:
+        assert steps["l0"][p]["lemma2"] == 1  # (2 - 1)^2 against 2 n V = 0
+        assert steps["l0"][p]["cor3"] == 9
+        with mpmath.workdps(p):
+            assert abs(steps["l0"][p]["cor3_bound"] - mpmath.mpf("5.5")) < mpmath.mpf(10) ** (5 - p)
+
+
+@pytest.mark.parametrize("judge,printed,corrected", [
+    (P.judge_cor3_index, {}, {"variant": "corrected"}),
+    (P.judge_l0, {}, {"variant": "corrected"}),
+    (P.judge_a1_alpha, {}, {"variant": "corrected"}),
+    (P.judge_radius_rate, {}, {"exponent": "1/4"}),
+    (P.judge_intro_rate, {}, {"variant": "corrected"}),
+    (P.judge_caption_average, {}, {"normalizer": 501}),
+])
+def test_printed_fails_corrected_holds(steps, judge, printed, corrected):
+    c = JudgeContext.exact(RunContext())
+    ev = judge(steps, c, **printed)
+    assert ev.verdict == F and ev.counterexample is not None
+    assert judge(steps, c, **corrected).verdict == H
+
+
+def test_a1_smallest_batch_size_for_alpha(steps):
+    ev = P.judge_a1_alpha(steps, JudgeContext.exact(RunContext()), alpha=0.1)
+    assert ev.counterexample["n"] == 101 and ev.counterexample["max sigma_min"] < 0.1
+
+
+def test_corollary3_bound_matches_two_n_theorem1():
+    for ell in (0, 1, 5):
+        a = f.corollary3_bound(0.3, ell, 4, 1024, 40)
+        b = 2 * 4 * f.theorem1_bound(0.3, ell, 4, 1024, 40)
+        assert abs(a - b) < mpmath.mpf(10) ** -35
+
+
+# --- network judges on synthetic records ----------------------------------------------
+def samples(rows, **meta):
+    return Samples([Block(tuple(Row(labels, data) for labels, data in rows), meta=meta)])
+
+
+def _one_step(gap_next, gap_h=0.0, smin=0.7, n=2, d=1024, reps=200):
+    return samples([({"n": n, "d": d, "kind": "orthogonal"},
+                     {"gap_next": gap_next, "gap_H": np.full(reps, gap_h), "smin_H": np.full(reps, smin)})])
+
+
+def test_one_step_drift():
+    g = np.random.default_rng(0)
+    ok = _one_step(g.uniform(0.015, 0.02, 200))
+    assert NJ.judge_one_step(ok, ctx()).verdict == H
+    assert NJ.judge_one_step(ok, ctx(), drift_term=False).verdict == F  # bound 0 at an orthogonal H
+    vac = _one_step(g.uniform(0.015, 0.02, 200), d=16)  # 2n/sqrt(d) = 1 > sqrt(1/2)
+    assert NJ.judge_one_step(vac, ctx()).verdict == INC
+
+
+def test_layer_norm_identity_and_sign():
+    g = np.random.default_rng(1)
+    rows = lambda diff: samples([({"d": 32}, {"max_path_difference": np.full(20, diff),
+                                              "ln_change": g.normal(0.7, 0.05, 20)})], d=32, depth=50)
+    assert NJ.judge_layer_norm(rows(1e-15), ctx()).verdict == H
+    assert NJ.judge_layer_norm(rows(1e-15), ctx(), direction="<").verdict == F
+    assert NJ.judge_layer_norm(rows(1e-3), ctx()).verdict == F  # the paths differ: counterexample
+
+
+def _fig6(bn_last, reps=25, seed=0):
+    g = np.random.default_rng(seed)
+    bn = {"first": np.full(reps, 0.75) + g.normal(0, 0.01, reps), "last": bn_last + g.normal(0, 0.01, reps)}
+    bn["early"] = bn["last"] + g.normal(0, 0.005, reps)
+    bn["late"] = bn["last"]
+    va = {"first": np.full(reps, 0.75) + g.normal(0, 0.01, reps), "last": 0.92 + g.normal(0, 0.01, reps)}
+    va["early"], va["late"] = va["last"], va["last"]
+    return samples([({"variant": "bn_centered_relu"}, bn), ({"variant": "vanilla_relu"}, va)], depth=30)
+
+
+def test_fig6_three_way():
+    assert NJ.judge_fig6(_fig6(0.19), ctx()).verdict == H
+    assert NJ.judge_fig6(_fig6(0.19), ctx(), bn_direction=">").verdict == F
+    assert NJ.judge_fig6(_fig6(0.75, reps=3), ctx()).verdict == INC  # no change, three networks
+
+
+def test_fig4a_sign():
+    g = np.random.default_rng(2)
+    data = {f"gap_depth_{L}": 0.9 + 0.001 * L + g.normal(0, 0.001, 8) for L in (15, 30, 45, 60, 75)}
+    m = samples([({"d": 800, "n": 500}, data)], depths=(15, 30, 45, 60, 75), d=800, n=500)
+    assert NJ.judge_fig4a(m, ctx()).verdict == H
+    assert NJ.judge_fig4a(m, ctx(), direction="<").verdict == F
+
+
+def test_footnote2_counterexample():
+    good = {"log10_cond": [1.0, 0.5, 0.2], "singular_at": None}
+    bad = {"log10_cond": [1.0, 16.5], "singular_at": 3}
+    m = {"d": 50, "n": 150, "layers": 4, "runs": 2, "printed": [good, good], "orthogonal": [good, bad]}
+    c = JudgeContext.exact(RunContext())
+    assert NJ.judge_footnote2(m, c, "printed").verdict == H
+    ev = NJ.judge_footnote2(m, c, "orthogonal")
+    assert ev.verdict == F and ev.counterexample["singular_at_layer"] == 3
+    assert math.isfinite(ev.counterexample["log10_cond"])

@@ -1,0 +1,258 @@
+"""Exact checks of the displayed steps and printed statements of Daneshmand et al.
+(2021) that follow (or fail to follow) by algebra: the deduction of Corollary 3, the
+hypotheses Lemma 2 and Corollary 3 need at l = 0, the range of A1's alpha, the rates
+stated in the introduction and after Corollary 3, the caption of Figure 2 (right), and
+the invariance behind Sec. 5.2. sympy for identities and limits, mpmath at the run's
+two precisions for values; each judge returns the printed form's verdict or the
+corrected one's (``variant``).
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from simulations import get_backend, haar_orthogonal, orthogonality_gap
+from ..judges import judge_exact
+from . import formulas as f
+
+__all__ = ["steps_measure", "judge_cor3_index", "judge_l0", "judge_a1_alpha", "judge_radius_rate",
+           "judge_intro_rate", "judge_caption_average", "judge_orthogonal_weights"]
+
+_a, _l, _n, _d = sp.symbols("alpha l n d", positive=True)
+
+
+def _thm1(ell):
+    """Right side of Eq. 3 at index ``ell`` (a bound on E V(H_{ell+1}))."""
+    return 2 * (1 - sp.Rational(2, 3) * _a) ** ell + 3 * _n / (_a * sp.sqrt(_d))
+
+
+def _w2sq_unnormalized(h: float, dps: int):
+    """W_2^2(W H_0, G/sqrt(n)) for d = n = 1 and H_0 = [h]: W H_0 ~ N(0, h^2) and
+    G ~ N(0, 1), so the distance is (|h| - 1)^2 (no normalization of H_0)."""
+    with mpmath.workdps(dps):
+        return (abs(mpmath.mpf(h)) - 1) ** 2
+
+
+def steps_measure(ctx) -> dict:
+    """Every quantity the judges of this module compare, computed once per run."""
+    out = {}
+    # Corollary 3 = Lemma 2 at l (2 n E V(H_l)) with Theorem 1 at l - 1 (the bound on E V(H_l)).
+    eq5 = 4 * _n * (1 - sp.Rational(2, 3) * _a) ** _l + 6 * _n**2 / (_a * sp.sqrt(_d))
+    deduced = 2 * _n * _thm1(_l - 1)
+    corrected = 4 * _n * (1 - sp.Rational(2, 3) * _a) ** (_l - 1) + 6 * _n**2 / (_a * sp.sqrt(_d))
+    point = {_a: 1, _l: 1, _n: 1, _d: 1}  # the smallest case: alpha <= 1/sqrt(n) = 1
+    out["cor3"] = {"printed_minus_deduced": sp.expand(eq5 - deduced),
+                   "printed_minus_deduced_at": (point, sp.nsimplify(sp.expand(eq5 - deduced).subs(point))),
+                   "corrected_minus_deduced": sp.expand(corrected - deduced),
+                   "printed_is_thm1_at_l": sp.expand(eq5 - 2 * _n * _thm1(_l)),
+                   "ratio_first_terms": sp.factor(1 / (1 - sp.Rational(2, 3) * _a))}  # (1-2a/3)^(l-1)/(1-2a/3)^l
+    # l = 0 with a non-normalized H_0 (d = n = 1, V = 0): Lemma 2 with H_0 = [2], Corollary 3 with H_0 = [4].
+    out["l0"] = {p: {"lemma2": _w2sq_unnormalized(2, p), "cor3": _w2sq_unnormalized(4, p),
+                     "cor3_bound": f.corollary3_bound(4.0, 0, 1, 1, p), "unit": _w2sq_unnormalized(1, p)}
+                 for p in ctx.precisions}
+    x, y = sp.symbols("x y", positive=True)
+    out["l0"]["sqrt_step"] = sp.factor((x**2 - y**2) - (x - y) ** 2)  # a = x^2 >= b = y^2
+    rng = ctx.stream("daneshmand2021.steps").host_rng
+    spectra = []
+    for n in (1, 2, 3, 4, 8, 16):
+        for _ in range(20):
+            w = rng.dirichlet(np.full(n, rng.choice([0.05, 0.5, 5.0])))
+            spectra.append(w)
+    out["l0"]["spectra"] = [(len(w), float(np.sqrt(np.sum((w - 1 / len(w)) ** 2))),
+                             {p: f.w2sq_given_gram(w, p) for p in ctx.precisions}) for w in spectra]
+    # A1: sigma_min(H) <= ||H||_F / sqrt(n), equality iff H^T H = I/n.
+    sig = sp.symbols("s1:6", nonnegative=True)
+    out["a1"] = {"sum_of_squares": sp.expand(sum(s**2 for s in sig) - 5 * sig[0] ** 2
+                                             - sum(s**2 - sig[0] ** 2 for s in sig[1:])),
+                 "random": [], "orthogonal": []}
+    for n in (2, 3, 5, 8):
+        H = rng.standard_normal((2000, 4 * n, n))
+        H /= np.linalg.norm(H.reshape(2000, -1), axis=1)[:, None, None]
+        smin = np.linalg.svd(H, compute_uv=False)[:, -1]
+        Q = np.linalg.qr(rng.standard_normal((4 * n, n)))[0] / math.sqrt(n)
+        out["a1"]["random"].append((n, float(np.max(smin) * math.sqrt(n))))
+        out["a1"]["orthogonal"].append((n, float(np.linalg.svd(Q, compute_uv=False)[-1] * math.sqrt(n))))
+    # Rates: radius sqrt(6 n^2 / (alpha sqrt d)) times d^(1/2) and d^(1/4); intro display (1 - alpha)^l.
+    radius = sp.sqrt(6 * _n**2 / (_a * sp.sqrt(_d)))
+    out["radius"] = {"times_sqrt_d": sp.limit(radius * sp.sqrt(_d), _d, sp.oo),
+                     "times_d_quarter": sp.powsimp(sp.expand_power_base(radius * _d ** sp.Rational(1, 4)), force=True)}
+    a0 = sp.Symbol("a", positive=True)
+    ratio = ((1 - sp.Rational(2, 3) * a0) / (1 - a0)) ** _l
+    out["intro"] = {"ratio_limit": {str(v): sp.limit(ratio.subs(a0, v), _l, sp.oo)
+                                    for v in (sp.Rational(1, 100), sp.Rational(1, 2), sp.Rational(9, 10))},
+                    "renamed_minus_thm1": sp.expand((2 * (1 - a0) ** _l + 2 * _n / (a0 * sp.sqrt(_d)))
+                                                      .subs(a0, sp.Rational(2, 3) * _a) - _thm1(_l))}
+    k = sp.Symbol("k", integer=True)
+    out["caption"] = {"terms": sp.summation(1, (k, 100, 600))}
+    # Sec. 5.2: orthogonal W keeps H^T H (sympy for a 2 x 2 rotation; Haar draws in float64).
+    c, s_ = sp.symbols("c s", real=True)  # a rotation [[c, -s], [s, c]] with c^2 + s^2 = 1
+    Q2 = sp.Matrix([[c, -s_], [s_, c]])
+    Hs = sp.Matrix(2, 2, sp.symbols("h1:5", real=True))
+    diff = ((Q2 * Hs).T * (Q2 * Hs) - Hs.T * Hs).applyfunc(lambda e: sp.expand(sp.expand(e).subs(s_**2, 1 - c**2)))
+    out["orthogonal"] = {"sympy": diff, "rows": []}
+    be = get_backend("numpy", seed=ctx.seed).child("daneshmand2021.steps.haar")
+    for d, n in ((4, 2), (16, 4), (64, 8)):
+        H = rng.standard_normal((200, d, n)) * (10.0 ** -np.arange(n))
+        Q = haar_orthogonal(be, 200, d, d)
+        G = rng.standard_normal((200, d, d)) / math.sqrt(d)
+        out["orthogonal"]["rows"].append({"d": d, "n": n,
+                                          "haar": float(np.max(np.abs(orthogonality_gap(Q @ H) - orthogonality_gap(H)))),
+                                          "gaussian": float(np.max(np.abs(orthogonality_gap(G @ H)
+                                                                          - orthogonality_gap(H))))})
+    return out
+
+
+def judge_cor3_index(m, ctx, variant: str = "printed"):
+    """'Combining Lemma 2 with Theorem 1 yields' Eq. 5. Lemma 2 at index l needs E V(H_l),
+    which Theorem 1 bounds at index l - 1 under A1(alpha, l - 1). ``printed``: Eq. 5
+    (exponent l) equals 2 n x Theorem 1 at l - 1; ``corrected``: the exponent l - 1."""
+    r = m["cor3"]
+    if variant == "printed":
+        point, val = r["printed_minus_deduced_at"]
+        checks = [{"label": "sympy: Eq. 5 - 2 n (Eq. 3 at l - 1) at l = 1, alpha = 1, n = 1, d = 1",
+                   "ok": val == 0, "measured": str(val), "expected": "0",
+                   "counterexample": {"l": 1, "alpha": 1, "n": 1, "d": 1, "Eq. 5 - deduced": str(val),
+                                      "deduced/printed first term": str(r["ratio_first_terms"])}}]
+    else:
+        diff = r["corrected_minus_deduced"]
+        checks = [{"label": "sympy: 4n(1 - 2 alpha/3)^(l-1) + 6n^2/(alpha sqrt d) - 2 n (Eq. 3 at l - 1)",
+                   "ok": diff == 0, "measured": str(diff), "expected": "0"}]
+    if variant == "printed":
+        checks.append({"label": "sympy: Eq. 5 equals 2 n x Eq. 3 at index l (a bound for W_{l+1} H_{l+1})",
+                       "ok": True, "measured": str(r["printed_is_thm1_at_l"]), "expected": "0 (context)",
+                       "informative": False})
+    return judge_exact(checks, "sympy expansion of the difference (symbolic alpha, l, n, d) and its value at a point",
+                       "exact")
+
+
+def judge_l0(m, ctx, variant: str = "printed"):
+    """Lemma 2 and Corollary 3 at l = 0. ``printed``: they hold for every H_0 (no
+    hypothesis on l or ||H_0||_F); d = n = 1 gives V = 0, so Lemma 2 needs W_2^2 = 0,
+    while H_0 = [2] gives (2 - 1)^2 = 1, and Corollary 3 with H_0 = [4] (alpha =
+    sigma_min = 4) gives 9 > 4 + 6/4. ``corrected``: for unit-Frobenius H (every
+    H_l with l >= 1 by Eq. 1, or a normalized H_0) the conditional W_2^2 =
+    sum (sqrt(lam_i) - 1/sqrt(n))^2 <= sqrt(n) V(H) <= 2 n V(H), by (sqrt a - sqrt b)^2
+    <= |a - b| and Cauchy-Schwarz; checked by sympy and on 120 random spectra at two
+    precisions."""
+    lo, hi = ctx.precisions
+    r = m["l0"]
+    checks = []
+    if variant == "printed":
+        for p in (lo, hi):
+            checks.append({"label": f"Lemma 2 at l = 0, d = n = 1, H_0 = [2] ({p} digits): W_2^2 <= 2 n V = 0",
+                           "ok": r[p]["lemma2"] <= 0, "measured": mpmath.nstr(r[p]["lemma2"], 15), "expected": "<= 0",
+                           "counterexample": {"l": 0, "d": 1, "n": 1, "H_0": [[2]], "W2^2": float(r[p]["lemma2"]),
+                                              "2nV": 0}})
+            checks.append({"label": f"Corollary 3 at l = 0, d = n = 1, H_0 = [4], alpha = 4 ({p} digits)",
+                           "ok": r[p]["cor3"] <= r[p]["cor3_bound"], "measured": mpmath.nstr(r[p]["cor3"], 15),
+                           "expected": f"<= {mpmath.nstr(r[p]['cor3_bound'], 15)}",
+                           "counterexample": {"l": 0, "d": 1, "n": 1, "H_0": [[4]], "alpha": 4,
+                                              "W2^2": float(r[p]["cor3"]), "bound": float(r[p]["cor3_bound"])}})
+        return judge_exact(checks, f"closed-form W_2 between one-dimensional Gaussians, mpmath at {lo}/{hi} digits",
+                           "exact")
+    x, y = sp.symbols("x y", positive=True)
+    checks.append({"label": "sympy: (x^2 - y^2) - (x - y)^2 = 2 y (x - y) >= 0 for x >= y (a = x^2, b = y^2)",
+                   "ok": sp.expand(r["sqrt_step"] - 2 * y * (x - y)) == 0, "measured": str(r["sqrt_step"]),
+                   "expected": "2 y (x - y)"})
+    bad = []
+    for n, gap, vals in r["spectra"]:
+        for p in (lo, hi):
+            with mpmath.workdps(p):
+                if not vals[p] <= mpmath.sqrt(n) * mpmath.mpf(gap) * (1 + mpmath.mpf(10) ** -12) + mpmath.mpf(10) ** -14:
+                    bad.append({"n": n, "V": gap, "W2^2": float(vals[p])})
+    checks.append({"label": f"W_2^2 <= sqrt(n) V(H) <= 2 n V(H) on {len(r['spectra'])} random trace-one spectra "
+                            f"(n = 1..16) at {lo}/{hi} digits", "ok": not bad, "measured": bad[0] if bad else "all",
+                   "expected": "<= sqrt(n) V", "counterexample": bad[0] if bad else None})
+    checks.append({"label": "normalized H_0 = [1] (d = n = 1): W_2^2 = 0 = 2 n V", "ok": r[hi]["unit"] == 0,
+                   "measured": mpmath.nstr(r[hi]["unit"], 5), "expected": "0"})
+    return judge_exact(checks, f"sympy and mpmath at {lo}/{hi} digits", "exact; 1e-12 relative")
+
+
+def judge_a1_alpha(m, ctx, variant: str = "printed", alpha: float = 0.5, factor: float = 1.0):
+    """A1(alpha, l). ``printed``: there is an absolute (n-independent) alpha > 0 such
+    that sigma_min(H_k) >= alpha can hold for k >= 1 at every batch size n (also Sec.
+    3.3's A1(Theta(1), 0) and 'A1(alpha, infinity) for d = Omega(n^2)'); fails since
+    ||H_k||_F = 1 forces sigma_min <= 1/sqrt(n) < alpha once n > 1/alpha^2.
+    ``corrected``: sigma_min(H) <= factor / sqrt(n) for every unit-Frobenius H, with
+    equality at H = Q/sqrt(n) (orthonormal Q)."""
+    r = m["a1"]
+    checks = [{"label": "sympy: sum s_i^2 - n s_1^2 = sum_i (s_i^2 - s_1^2) >= 0 for s_1 = sigma_min (n = 5)",
+               "ok": r["sum_of_squares"] == 0, "measured": str(r["sum_of_squares"]), "expected": "0"}]
+    if variant == "printed":
+        a = sp.nsimplify(alpha)
+        n_bad = int(sp.floor(1 / a**2)) + 1  # the smallest n with 1/sqrt(n) < alpha (exact rational alpha)
+        checks.append({"label": f"alpha = {alpha:g} at n = {n_bad}: largest sigma_min of a unit-Frobenius H is "
+                                f"1/sqrt({n_bad})", "ok": 1 / math.sqrt(n_bad) >= alpha,
+                       "measured": 1 / math.sqrt(n_bad), "expected": f">= {alpha:g}",
+                       "counterexample": {"alpha": alpha, "n": n_bad, "max sigma_min": 1 / math.sqrt(n_bad)}})
+        return judge_exact(checks, "sympy; the largest sigma_min of a unit-Frobenius H is 1/sqrt(n)", "exact")
+    for (n, mx), (_, eq) in zip(r["random"], r["orthogonal"]):
+        checks.append({"label": f"n = {n}: max sqrt(n) sigma_min over 2000 random unit-Frobenius H <= {factor:g}",
+                       "ok": mx <= factor * (1 + 1e-12), "measured": mx, "expected": f"<= {factor:g}",
+                       "counterexample": {"n": n, "sqrt(n) sigma_min": mx}})
+        checks.append({"label": f"n = {n}: H = Q/sqrt(n) attains sqrt(n) sigma_min = 1 (<= {factor:g})",
+                       "ok": eq <= factor * (1 + 1e-12) and abs(eq - 1) < 1e-12, "measured": eq,
+                       "expected": f"1, <= {factor:g}", "counterexample": {"n": n, "sqrt(n) sigma_min": eq}})
+    return judge_exact(checks, "sympy and float64 singular values", "1e-12 relative")
+
+
+def judge_radius_rate(m, ctx, exponent: str = "1/2"):
+    """After Corollary 3: 'the radius of the W_2 ball is at most O(width^(-exponent))'.
+    Eq. 5's width term gives radius sqrt(6 n^2/(alpha sqrt(d))) = sqrt(6/alpha) n d^(-1/4):
+    O(d^(-1/2)) as printed needs radius x d^(1/2) bounded (it tends to infinity);
+    O(d^(-1/4)) (Table 1) holds."""
+    r = m["radius"]
+    if exponent == "1/2":
+        val = r["times_sqrt_d"]
+        checks = [{"label": "sympy: limit of sqrt(6 n^2/(alpha sqrt d)) * sqrt(d) as d -> oo", "ok": val.is_finite is True,
+                   "measured": str(val), "expected": "finite",
+                   "counterexample": {"radius*sqrt(d)": str(val), "as": "d -> oo"}}]
+    else:
+        val = r["times_d_quarter"]
+        checks = [{"label": "sympy: sqrt(6 n^2/(alpha sqrt d)) * d^(1/4) is free of d", "ok": _d not in val.free_symbols,
+                   "measured": str(val), "expected": "independent of d"}]
+    return judge_exact(checks, "sympy limit / simplify of Eq. 5's width term", "exact")
+
+
+def judge_intro_rate(m, ctx, variant: str = "printed"):
+    """Sec. 1, first display: E[gap] = O((1 - alpha)^depth + n/(alpha sqrt(width))) with
+    Theorem 1's alpha. ``printed``: (1 - 2 alpha/3)^l = O((1 - alpha)^l) for alpha in
+    (0, 1) (the ratio tends to infinity); ``corrected``: with alpha' = 2 alpha/3 the
+    display 2 (1 - alpha')^l + 2 n/(alpha' sqrt d) is exactly Eq. 3."""
+    r = m["intro"]
+    if variant == "printed":
+        checks = [{"label": f"sympy: ((1 - 2a/3)/(1 - a))^l as l -> oo at a = {a}", "ok": v.is_finite is True,
+                   "measured": str(v), "expected": "finite", "counterexample": {"alpha": a, "limit": str(v)}}
+                  for a, v in r["ratio_limit"].items()]
+    else:
+        checks = [{"label": "sympy: display with alpha' = 2 alpha/3 minus Eq. 3", "ok": r["renamed_minus_thm1"] == 0,
+                   "measured": str(r["renamed_minus_thm1"]), "expected": "0"}]
+    return judge_exact(checks, "sympy limits and simplify", "exact")
+
+
+def judge_caption_average(m, ctx, normalizer: int = 500):
+    """Figure 2 (right): (1/normalizer) sum_{l=100}^{600} V(H_l) is the average of V over
+    layers 100..600 iff the sum has ``normalizer`` terms (it has 501)."""
+    terms = int(m["caption"]["terms"])
+    return judge_exact([{"label": "sympy: number of terms of sum_{l=100}^{600}", "ok": terms == normalizer,
+                         "measured": terms, "expected": normalizer,
+                         "counterexample": {"terms": terms, "printed normalizer": normalizer}}],
+                       "sympy summation", "exact")
+
+
+def judge_orthogonal_weights(m, ctx, weights: str = "haar"):
+    """Sec. 5.2: with linear activations, orthogonal weights keep representations
+    orthogonal: (Q H)^T (Q H) = H^T H, so V(Q H) = V(H) (sympy for a 2 x 2 rotation;
+    Haar draws in float64). ``weights="gaussian"`` (the mutation): Gaussian W."""
+    r = m["orthogonal"]
+    checks = [{"label": "sympy: (Q H)^T (Q H) - H^T H for a 2 x 2 rotation Q", "ok": r["sympy"] == sp.zeros(2, 2),
+               "measured": str(r["sympy"]), "expected": "0"}]
+    for row in r["rows"]:
+        err = row[weights]
+        checks.append({"label": f"max |V(W H) - V(H)| over 200 draws, d={row['d']}, n={row['n']}, {weights} W",
+                       "ok": err <= 1e-10, "measured": err, "expected": "<= 1e-10",
+                       "counterexample": {"d": row["d"], "n": row["n"], "max |V(WH) - V(H)|": err}})
+    return judge_exact(checks, "sympy and float64", "1e-10 absolute")
