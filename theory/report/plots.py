@@ -26,7 +26,8 @@ def _means(ax, p):
         lo, hi = (v / t for v in r["interval"])
         blo, bhi = (v / t for v in r["band"])
         ax.fill_betweenx([yi - 0.35, yi + 0.35], blo, bhi, color="tab:green", alpha=0.15, lw=0)
-        ax.errorbar(r["mean"] / t, yi, xerr=[[r["mean"] / t - lo], [hi - r["mean"] / t]], fmt="o", color="k", ms=3)
+        ax.errorbar(r["mean"] / t, yi, xerr=[[max(r["mean"] / t - lo, 0.0)], [max(hi - r["mean"] / t, 0.0)]], fmt="o",
+                    color="k", ms=3)
     ax.axvline(1.0, color="tab:green", lw=1)
     ax.set_yticks(y, [r["label"] for r in rows], fontsize=6)
     ax.set_xlabel("measured / predicted (interval; band = tolerance)")
