@@ -17,6 +17,36 @@ CODE = ("The authors' public Fixup code (github.com/hongyi-zhang/Fixup, the late
         "the reading: ")
 
 CLAIMS = (
+    Claim(id="zeroinit2019.principle_a.zeroinit_output",
+          where="Sec. 3, design principle (a) and the ZeroInit recipe",
+          statement="Under ZeroInit the output scale is independent of depth: z = 0 exactly at initialization, and after "
+          "3 SGD steps E[max_i z_i] has depth exponent 0 (within +-0.05) for L = 2, 8, 32 blocks",
+          kind="approximation", recorded=H, measure=mc.OUTPUT_SCALE, judge=J.judge_output_scale,
+          mutations=(Mutation("depth exponent 0.1 (twice the tolerance)", {"exponent": 0.1}),),
+          note=CODE + "the classifier's weight and bias start at 0, and the scalar biases and multiplier sit in Figure 1 "
+               "(right)'s order (cifar/models/fixup_resnet_cifar.py, FixupBasicBlock.forward and the init loop of "
+               "FixupResNet). The network here is simulations.hessian_net's 'zeroinit' classifier (dense layers, He "
+               "fan-in, which equals fan-out at equal widths). Plain SGD with one learning rate for every parameter; "
+               "the authors' CIFAR script trains the biases and the multiplier at a tenth of it (cifar/cifar_train.py, "
+               "the optimizer's parameter groups), a training detail the submission states only for ImageNet."),
+    Claim(id="zeroinit2019.sec3.naive_zero_explodes",
+          where="Sec. 3, the paragraph on initializing the output layer and the last layer of each branch to 0",
+          statement="Zeroing only the last layer of every branch (no depth scaling): after 3 SGD steps the residual "
+          "stream's log variance ratio log(||x_L||^2/||x_0||^2) increases with depth at every doubling of L = 2..32",
+          kind="inequality", recorded=H, measure=mc.FEW_STEPS, judge=J.judge_naive_growth,
+          mutations=(Mutation("decreases with depth", {"direction": "<"}),)),
+    Claim(id="zeroinit2019.principle_b.variance_printed",
+          where="Sec. 3, design principle (b) as printed",
+          statement="A branch variance Var[F_l(x_l)] = Theta(1/L) (the m - 1 non-zero branch layers scaled by "
+          "L^(-1/(4m-4))) keeps the residual stream's variance independent of depth after a few updates: 3 SGD steps, "
+          "mean log(||x_L||^2/||x_0||^2) within 0.05 nats of its value at L = 2, for L up to 32",
+          kind="approximation", recorded=F, measure=mc.FEW_STEPS, judge=J.judge_few_steps,
+          params={"scheme": "variance_reading"},
+          mutations=(Mutation("the derivation's scale O(1/L) (ZeroInit)", {"scheme": "zeroinit"}, H),),
+          note="Principle (b) prints Var[F_l(x_l)] = O(1/L), but the derivation after it and the recipe need the branch "
+               "scale to be O(1/L), i.e. a variance of O(1/L^2). Taken as the design target, a variance of order 1/L "
+               "lets the stream's variance grow with depth after a few steps. ZeroInit itself follows the derivation, "
+               "so the recipe and Sec. 3's conclusions stand."),
     Claim(id="zeroinit2019.principle_b.one_step",
           where="Sec. 3, design principle (b) (corrected: scale) and the L^(-1/(2m-2)) scaling (reconstructed)",
           statement="With the last branch layer at 0 and the other m - 1 scaled by L^(-1/(2m-2)), after one SGD step with "
@@ -25,12 +55,22 @@ CLAIMS = (
           kind="approximation", recorded=H, measure=mc.ONE_STEP, judge=J.judge_one_step,
           mutations=(Mutation("exponent -0.9 (twice the tolerance)", {"exponent": -0.9}),
                      Mutation("exponent -1/2 (the printed variance read as a scale)", {"exponent": -0.5})),
+          corrects="zeroinit2019.principle_b.variance_printed",
           note=CODE + "the first convolution of a basic block (m = 2) is He fan-out times L^(-1/2), both non-zero "
                "convolutions of a bottleneck (m = 3) He fan-out times L^(-1/4), L = sum(layers) the number of residual "
                "blocks, and the last convolution 0 (cifar/models/fixup_resnet_cifar.py and "
                "imagenet/models/fixup_resnet_imagenet.py, the init loops of FixupResNet). This confirms the "
                "reconstruction L^(1/(2-2m)) of the extraction's '2-2m / L'. He fan-in is used here; at equal widths "
                "it is the same variance."),
+    Claim(id="zeroinit2019.sec3.alpha_exponents",
+          where="Sec. 3, the derivation of alpha = L^(1/(2-2m)) before the recipe",
+          statement="After one SGD step from a zero last layer, the update to that layer is proportional to alpha^(m-1) "
+          "and the branch scales its input by a factor proportional to alpha^(2m-2) (m = 2, 3), so alpha = L^(1/(2-2m)) "
+          "gives 1/L",
+          kind="identity", recorded=H, measure=E.alpha_measure, judge=E.judge_alpha,
+          mutations=(Mutation("update proportional to alpha^m", {"update_exponent": "m"}),),
+          note="Exact in float64: the same random numbers for every alpha, so positive homogeneity makes the "
+               "proportionality exact, not only asymptotic."),
     Claim(id="zeroinit2019.principle_c.few_updates",
           where="Sec. 3, paragraph after the ZeroInit recipe",
           statement="With ZeroInit the variance of the residual stream is independent of depth even after a few updates "
@@ -38,6 +78,33 @@ CLAIMS = (
           kind="approximation", recorded=H, measure=mc.FEW_STEPS, judge=J.judge_few_steps, params={"scheme": "zeroinit"},
           mutations=(Mutation("difference 0.1 nats (twice the band)", {"shift": 0.1}),
                      Mutation("same claim for zero last layers without the L scaling", {"scheme": "zero_last"}))),
+    Claim(id="zeroinit2019.sec3.batchnorm_linear",
+          where="Sec. 3, 'batch normalization ... only manage[s] to reduce this growth to a linear scaling "
+          "Var[x_l] = O(l)'",
+          statement="In a BatchNorm ResNet (pre-activation BN-ReLU-W1-BN-ReLU-W2 branches, He weights, batch statistics) "
+          "Var[x_l] - Var[x_0] grows linearly in l: depth exponent 1 within +-0.05",
+          kind="approximation", recorded=H, measure=mc.BN_STREAM, judge=J.judge_bn_linear,
+          mutations=(Mutation("exponent 1.1 (twice the tolerance)", {"exponent": 1.1}),)),
+    Claim(id="zeroinit2019.fn1.densenet_bounded",
+          where="Sec. 3, Footnote 1",
+          statement="A densely connected ReLU net without normalization (each layer He fan-in on the concatenation of all "
+          "earlier features) does not explode: the mean square of its newest features equals the input's at every depth "
+          "(4, 16, 32 layers)",
+          kind="identity", recorded=H, measure=mc.DENSE, judge=J.judge_dense,
+          mutations=(Mutation("growth by the tolerance (x 1.05)", {"target": 1.05}),),
+          note="Reading: the footnote's 'replacing addition with average pooling' is taken as concatenation with "
+               "fan-in scaling, which averages the earlier features' mean squares instead of adding them; transition "
+               "layers (average pooling, 1 x 1 convolutions) are p.h. and scale-preserving and are left out."),
+    Claim(id="zeroinit2019.table1.ratio_column",
+          where="Sec. 4.1, Table 1, Ratio column",
+          statement="Each printed Ratio agrees with the quotient of the printed depth-64 and depth-10 means to its printed "
+          "digits (reading: truncated), for both datasets and all five methods",
+          kind="identity", recorded=H, measure=E.table1_arithmetic_measure, judge=E.judge_table1_arithmetic,
+          params={"reading": "truncated"},
+          mutations=(Mutation("rounded instead of truncated", {"reading": "rounded"}),),
+          note="The paper does not say how the ratio is formed. Truncating the quotient of the printed means reproduces "
+               "every cell; rounding misses one (CIFAR-10, 1/2-scaling), which a mean of per-trial ratios would also "
+               "explain."),
     Claim(id="zeroinit2019.table1.baseline_very_large",
           where="Sec. 4.1 and Table 1, Baseline row",
           statement="With traditional (He) initialization and no normalization the ratio ||H||(depth 64) / ||H||(depth 10) "
