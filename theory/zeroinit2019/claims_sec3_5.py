@@ -50,7 +50,7 @@ CLAIMS = (
     Claim(id="zeroinit2019.principle_b.one_step",
           where="Sec. 3, design principle (b) (corrected: scale) and the L^(-1/(2m-2)) scaling (reconstructed)",
           statement="With the last branch layer at 0 and the other m - 1 scaled by L^(-1/(2m-2)), after one SGD step with "
-          "an O(1) error signal each residual branch scales its input by O(1/L): ||F_l(x_l)|| / ||x_l|| ~ L^-1, i.e. "
+          "an O(1) error signal each residual branch scales its input by O(1/L): ||F_l(x)|| / ||x|| ~ L^-1, i.e. "
           "Var[F_l] ~ L^-2 (m = 2 and 3)",
           kind="approximation", recorded=H, measure=mc.ONE_STEP, judge=J.judge_one_step,
           mutations=(Mutation("exponent -0.9 (twice the tolerance)", {"exponent": -0.9}),

@@ -134,9 +134,9 @@ def judge_one_step(m, ctx, exponent: float = -1.0):
                        "exponent": float(fit.coef[1]), "interval": list(fit.interval(1, ctx.split(2)))})
     return judge_exponent(fits, 1, exponent, EXPONENT_TOLERANCE,
                           f"ZeroInit residual nets, width {m.meta['width']}, one SGD step (lr {m.meta['lr']}) on "
-                          "l = <g, x_L>, branch scale per network averaged over blocks and inputs", ctx,
+                          "l = <g, x_L> with |g| = 1, branch scale per network averaged over blocks and inputs", ctx,
                           plot={"kind": "power_law", "series": series, "xlabel": "blocks L",
-                                "ylabel": "||F_l(x_l)|| / ||x_l||"})
+                                "ylabel": "||F_l(x)|| / ||x||"})
 
 
 def judge_few_steps(m, ctx, scheme: str = "zeroinit", band: float = EXPONENT_TOLERANCE, shift: float = 0.0):
@@ -183,9 +183,15 @@ def judge_naive_growth(m, ctx, direction: str = ">"):
     ZeroInit is held to (checked by the same judge as principle_c)."""
     rows = m.select(scheme="zero_last")
     pairs = [({"deeper": b.depth, "shallower": a.depth}, b["log_ratio"], a["log_ratio"]) for a, b in zip(rows, rows[1:])]
-    return judge_comparison(pairs, direction, "zero-last-layer residual nets (m = 2, no depth scaling), "
-                            f"{m.meta['steps']} SGD steps, mean log(||x_L||^2/||x_0||^2) at depth 2L minus at L", ctx,
-                            what="increase")
+    ev = judge_comparison(pairs, direction, "zero-last-layer residual nets (m = 2, no depth scaling), "
+                          f"{m.meta['steps']} SGD steps, mean log(||x_L||^2/||x_0||^2) at depth 2L minus at L", ctx,
+                          what="increase")
+    top = max(d["one_sided_limits"][1] for d in ev.details)
+    ev.plot = {"kind": "means",
+               "rows": [{"label": f"L = {d['deeper']} minus L = {d['shallower']}", "mean": d["increase"],
+                         "interval": d["one_sided_limits"], "target": 0.0,
+                         "band": [0.0, top] if direction == ">" else [-top, 0.0]} for d in ev.details]}
+    return ev
 
 
 def judge_output_scale(m, ctx, exponent: float = 0.0):

@@ -28,7 +28,7 @@ __all__ = ["HEADS", "HEADS_SAMPLING", "GROWTH", "HALF", "ONE_STEP", "FEW_STEPS",
            "DENSE", "ONE_STEP_DEPTHS", "FEW_STEP_DEPTHS", "SCHEMES", "BN_FIT_DEPTHS", "DENSE_DEPTHS"]
 
 #: Widths of the random He MLPs of Eq. 5/10 (the last entry is the number of classes).
-HEADS = ((8, 16, 10), (4, 32, 32, 10), (16, 8, 8, 8, 5), (3, 64, 64, 64, 64, 10), (4, 4, 2))
+HEADS = ((8, 16, 10), (4, 32, 32, 10), (16, 8, 8, 8, 5), (3, 64, 64, 64, 64, 10))
 ONE_STEP_DEPTHS = (4, 8, 16, 32, 64, 128)
 FEW_STEP_DEPTHS = (2, 4, 8, 16, 32)
 #: Few-step schemes: ZeroInit (branch scale L^-1/(2m-2)), zero last layers only (no
@@ -109,6 +109,7 @@ def half_block(ctx, block: int, reps: int = 500, inputs: int = 16, width: int = 
 
 
 def _train(be, net, steps: int, lr: float, width: int, batch: int, N: int):
+    """``steps`` SGD steps on l = mean_b <g, x_L>; returns the trained net and fresh inputs."""
     xp = be.xp
     g = be.normal((N, 1, width))
     g = g / xp.linalg.norm(g, axis=-1, keepdims=True)  # the error signal: a random unit direction
@@ -116,23 +117,23 @@ def _train(be, net, steps: int, lr: float, width: int, batch: int, N: int):
         x = be.normal((N, batch, width)) / math.sqrt(width)
         fwd = branch_forward(net, x, xp)
         net = sgd_step(net, branch_backward(net, fwd, xp.broadcast_to(g / batch, x.shape), xp)["dW"], lr)
-    fwd = branch_forward(net, be.normal((N, batch, width)) / math.sqrt(width), xp)
-    if not all(bool(xp.all(xp.isfinite(a))) for a in fwd["x"]):
-        raise FloatingPointError("training diverged: lower lr, steps or depths")
-    return fwd
+    return net, be.normal((N, batch, width)) / math.sqrt(width)
 
 
 def one_step_block(ctx, block: int, reps: int = 16, width: int = 16, batch: int = 16, lr: float = 1.0) -> Block:
-    """Per m and depth L: per network, the mean over blocks and fresh inputs of
-    ||F_l(x_l)|| / ||x_l|| after one SGD step from ZeroInit."""
+    """Per m and depth L: per network, after one SGD step from ZeroInit, the mean over
+    blocks l and fresh inputs x of ||F_l(x)|| / ||x||, each branch applied to the same
+    input (Sec. 3: 'the output of this branch scales its input by O(1/L)'; at
+    initialization every block's input is the network's input)."""
     rows = []
     for m in (2, 3):
         for j, L in enumerate(ONE_STEP_DEPTHS):
             be = ctx.stream("zeroinit2019.one_step", m, j, block)
-            fwd = _train(be, draw_branch_resnet(be, width, L, m, "zeroinit", reps), 1, lr, width, batch, reps)
             xp = be.xp
-            r = xp.stack([(xp.linalg.norm(Fl, axis=-1) / xp.linalg.norm(xl, axis=-1)).mean(-1)
-                          for Fl, xl in zip(fwd["F"], fwd["x"][:-1])]).mean(0)
+            net, x = _train(be, draw_branch_resnet(be, width, L, m, "zeroinit", reps), 1, lr, width, batch, reps)
+            nx = xp.linalg.norm(x, axis=-1)
+            r = xp.stack([(xp.linalg.norm(branch_forward([b], x, xp)["F"][0], axis=-1) / nx).mean(-1)
+                          for b in net]).mean(0)
             rows.append(Row({"m": m, "depth": L}, {"scale": to_host(r)}))
     return Block(rows, meta={"width": width, "lr": lr})
 
@@ -145,9 +146,12 @@ def few_steps_block(ctx, block: int, reps: int = 16, width: int = 32, batch: int
     for k, (name, (scheme, power)) in enumerate(SCHEMES.items()):
         for j, L in enumerate(FEW_STEP_DEPTHS):
             be = ctx.stream("zeroinit2019.few_steps", k, j, block)
-            net = draw_branch_resnet(be, width, L, 2, scheme, reps, power=power)
-            fwd = _train(be, net, steps, lr, width, batch, reps)
+            net, x = _train(be, draw_branch_resnet(be, width, L, 2, scheme, reps, power=power), steps, lr, width,
+                            batch, reps)
             xp = be.xp
+            fwd = branch_forward(net, x, xp)
+            if not all(bool(xp.all(xp.isfinite(a))) for a in fwd["x"]):
+                raise FloatingPointError("training diverged: lower lr, steps or depths")
             ratio = (xp.log((fwd["x"][-1] ** 2).sum(-1)) - xp.log((fwd["x"][0] ** 2).sum(-1))).mean(-1)
             rows.append(Row({"scheme": name, "depth": L}, {"log_ratio": to_host(ratio)}))
     return Block(rows, meta={"steps": steps, "lr": lr, "width": width})
