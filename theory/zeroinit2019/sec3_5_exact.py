@@ -43,14 +43,15 @@ def eq1_measure(ctx) -> dict:
 
 def judge_eq1(m, ctx, form: str = "printed"):
     """Eq. 1 against the recursion, for l = 1..L_MAX: the two must be the same
-    expression and use only the blocks F_1..F_L the text introduces."""
+    expression and use only the blocks F_1..F_L the text introduces ('measured' is the
+    recursion, 'expected' the form under test)."""
     check_choice("form", form, ("printed", "corrected"))
     checks = []
     for l, rec in m["recursion"].items():
         expr = m["printed"][l]["expr"] if form == "printed" else m["corrected"][l]
         uses = m["printed"][l]["uses"] if form == "printed" else []
         diff = sp.simplify(expr - rec)
-        checks.append({"label": f"l = {l}", "ok": diff == 0 and not uses, "measured": str(expr), "expected": str(rec),
+        checks.append({"label": f"l = {l}", "ok": diff == 0 and not uses, "measured": str(rec), "expected": str(expr),
                        "counterexample": {"l": l, "printed": str(expr), "recursion": str(rec),
                                           "undefined_blocks": uses}})
     return judge_exact(checks, "sympy, blocks as undefined functions F_i of symbols x_i", "exact")
@@ -176,13 +177,14 @@ def unrolling_measure(ctx) -> dict:
 
 def judge_unrolling(m, ctx, recurrence: str = "half", index: str = "printed"):
     """The unrolled form equals the recursion exactly for l = 1..6 (every coefficient
-    and every summand's index)."""
+    and every summand's index; 'measured' is the recursion, 'expected' the form under
+    test)."""
     check_choice("recurrence", recurrence, ("half", "sqrt_half"))
     check_choice("index", index, ("printed", "corrected"))
     checks = []
     for r in m["rows"][recurrence]:
         diff = sp.simplify(r[index] - r["recursion"])
-        checks.append({"label": f"l = {r['l']}", "ok": diff == 0, "measured": str(r[index]), "expected": str(r["recursion"]),
+        checks.append({"label": f"l = {r['l']}", "ok": diff == 0, "measured": str(r["recursion"]), "expected": str(r[index]),
                        "counterexample": {"l": r["l"], "recurrence": recurrence, "index": index,
                                           "unrolled": str(r[index]), "recursion": str(r["recursion"])}})
     return judge_exact(checks, "sympy, x_0 and the branch outputs as symbols (G_i = F_i(x_(i-1)), H_l = F_l(x_l))",
