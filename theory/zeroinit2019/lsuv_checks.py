@@ -1,4 +1,4 @@
-"""Sec. 6 (related work) of the ZeroInit/Fixup submission on LSUV (Mishkin & Matas 2015):
+"""Sec. 5 (related work) of the ZeroInit/Fixup submission on LSUV (Mishkin & Matas 2015):
 'dividing the weight parameters of the layers by the observed standard deviation of
 their output using the first mini-batch ... achieves the linear scaling of the variance
 obtained by BatchNorm, but leads the variance of the parameters at different depth
@@ -6,82 +6,105 @@ Var[W_l] = O(1/l)'.
 
 Setup: the ``lsuv`` networks of :mod:`simulations.hessian_net` (dense pre-activation
 ResNets, orthonormal start, every linear layer rescaled to unit output variance on the
-first batch, tolerance 0.1), width 32, batch 1024 of N(0, I) inputs, up to 512 blocks.
-Per network and block l: Var[x_l] over the batch and features, and the empirical
-variance of the entries of the branch's first and second weight matrices.
+first mini-batch, tolerance 0.1), width 32, a mini-batch of ``BATCH`` N(0, I) inputs,
+``BLOCKS`` blocks. Per network and block l: Var[x_l] over the batch and features, and
+the empirical variance of the entries of block l's first and second weight matrices.
+
+The unit of replication is a network; the depths of one network are dependent, so each
+network contributes one number per quantity: its least-squares log-log slope over
+FIT_DEPTHS (16..512). The slopes scatter because each network's stream variance
+wanders around its mean (finite-width cross terms between x_l and F_l(x_l)); the
+mini-batch size does not change that scatter, so a small one (``BATCH``) keeps each
+network cheap and the claim is decided by the number of networks.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from scipy import stats as sst
 
-from simulations import get_backend
-from simulations.backend import to_host
-from simulations.hessian_net import build_classifier, synthetic_batch
+from simulations import build_classifier, synthetic_batch, to_host
 from simulations.hvp_ops import Residual
-from ..evidence import Evidence, Verdict
-from ..judging import mc_alpha
+from .. import stats
+from ..core import Block, Evidence, Row, Sampling, Verdict
+from ..judges import exponent_verdict
 
-H, F, I = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE
+__all__ = ["BLOCKS", "FIT_DEPTHS", "WIDTH", "BATCH", "EXPONENT_TOLERANCE", "lsuv_block", "LSUV", "slope_evidence",
+           "judge_lsuv"]
+
+INC = Verdict.INCONCLUSIVE
 BLOCKS = 512
-#: Depths at which the power laws are fitted (the claims are asymptotic in l).
-FIT_DEPTHS = (64, 128, 256, 512)
-WIDTH, BATCH = 32, 1024
-#: Exponent resolution, as for the other power laws of this paper.
+FIT_DEPTHS = (16, 32, 64, 128, 256, 512)
+WIDTH, BATCH, PER_BLOCK = 32, 32, 32
+#: Exponent tolerance, as for every power law of this paper.
 EXPONENT_TOLERANCE = 0.05
 
 
-def lsuv_measure(ctx, networks: int = 48) -> dict:
-    """Per network (rows) and block l = 0..BLOCKS (columns): Var[x_l]; per block l >= 1:
-    variance of the entries of the branch's first and second weight matrix."""
-    n = max(4, int(round(networks * ctx.scale)))
-    be = get_backend(ctx.backend, seed=ctx.seed).spawn(4300)
+def _slopes(values: np.ndarray, depths) -> np.ndarray:
+    """Per network (rows), the least-squares slope of log(values) on log(depth)."""
+    return np.polyfit(np.log(np.asarray(depths, float)), np.log(values).T, 1)[0]
+
+
+def lsuv_block(ctx, block: int) -> Block:
+    """PER_BLOCK independent LSUV networks (each calibrated on its own mini-batch): per
+    network the log-log slopes over FIT_DEPTHS of Var[x_l] - Var[x_0] (the stream) and
+    of the entry variances of block l's first (w1, fed by x_(l-1)) and second (w2)
+    weight matrices, and those quantities at FIT_DEPTHS."""
+    be = ctx.stream("zeroinit2019.lsuv", block)
     xp = be.xp
-    x, _ = synthetic_batch(be, n, BATCH, WIDTH, 2)
-    layers = build_classifier(be, "lsuv", WIDTH, BLOCKS, 2, n, data=x)
+    x, _ = synthetic_batch(be, PER_BLOCK, BATCH, WIDTH, 2)
+    layers = build_classifier(be, "lsuv", WIDTH, BLOCKS, 2, PER_BLOCK, data=x)
     var_x, w1, w2 = [xp.var(x, axis=(1, 2))], [], []
     for layer in layers:
         if not isinstance(layer, Residual):
             break
         x = layer.forward(x, None, None, xp)[0]
         var_x.append(xp.var(x, axis=(1, 2)))
-        first, second = layer.params  # the lsuv branch: Linear, ReLU, Linear
+        first, second = layer.params  # the lsuv branch: ReLU, Linear, ReLU, Linear
         w1.append(xp.var(first, axis=(1, 2)))
         w2.append(xp.var(second, axis=(1, 2)))
-    return {"var_x": to_host(xp.stack(var_x, 1)), "var_w1": to_host(xp.stack(w1, 1)),
-            "var_w2": to_host(xp.stack(w2, 1)), "networks": n}
+    var_x, w1, w2 = (to_host(xp.stack(v, 1)) for v in (var_x, w1, w2))
+    idx = np.asarray(FIT_DEPTHS)
+    values = {"stream": var_x[:, idx] - var_x[:, :1], "w1": w1[:, idx - 1], "w2": w2[:, idx - 1]}
+    data = {f"{k}_slope": _slopes(v, FIT_DEPTHS) for k, v in values.items()}
+    data.update({f"{k}_at": v for k, v in values.items()})
+    return Block((Row({"blocks": BLOCKS}, data),), meta={"depths": FIT_DEPTHS})
 
 
-def _slopes(samples):
-    """Per network, the least-squares slope of log(sample) on log(l) over FIT_DEPTHS (the
-    depths of one network are correlated, so the networks are the independent units)."""
-    ls = np.asarray(FIT_DEPTHS)
-    return np.polyfit(np.log(ls), np.log(samples[:, ls - 1]).T, 1)[0]
+LSUV = Sampling(draw=lsuv_block, first=2, budget=16, seconds=240.0, threads=1)
 
 
-def judge_lsuv(m, ctx, quantity: str = "stream", exponent: float = 1.0, subtests: int = 1) -> Evidence:
-    """quantity 'stream': Var[x_l] - Var[x_0] ~ l^exponent (the 'linear scaling');
-    'w1'/'w2': Var[W_l] of the branch's first/second layer ~ l^exponent. t-interval of
-    the mean per-network log-log slope over FIT_DEPTHS; fails if it excludes
-    ``exponent``, holds if it contains it and is narrower than +-EXPONENT_TOLERANCE
-    (alpha split over ``subtests``)."""
-    alpha = mc_alpha(subtests)
-    samples = {"stream": m["var_x"][:, 1:] - m["var_x"][:, :1], "w1": m["var_w1"], "w2": m["var_w2"]}[quantity]
-    slopes = _slopes(samples)
-    mean, se = float(slopes.mean()), float(slopes.std(ddof=1) / math.sqrt(slopes.size))
-    half = float(sst.t.isf(alpha / 2, slopes.size - 1)) * se
-    lo, hi = mean - half, mean + half
-    verdict = (H if half <= EXPONENT_TOLERANCE else I) if lo <= exponent <= hi else F
-    measured = {"exponent": mean, "interval": [lo, hi]}
-    ls = np.asarray(FIT_DEPTHS)
+def slope_evidence(slopes, values, depths, claimed: float, tol: float, ctx, method: str, what: str) -> Evidence:
+    """The mean of per-network log-log slopes (Student-t interval at ctx.alpha) against
+    ``claimed``: fails when the interval excludes it, holds when it lies within
+    claimed +- tol, else inconclusive (with the shortfall)."""
+    e = stats.estimate(slopes, what)
+    lo, hi = e.interval(ctx.alpha)
+    verdict = exponent_verdict(lo, hi, claimed, tol)
+    room = tol - abs(e.mean - claimed)
+    half = (hi - lo) / 2
+    shortfall = (half / room if room > 0 else float("inf")) if verdict == INC else None
+    geo = np.exp(np.log(values).mean(0))
+    measured = {"exponent": e.mean, "interval": [lo, hi], "networks": e.n}
     return Evidence(
-        verdict=verdict, measured=measured, expected=exponent,
-        margin=(min(exponent - lo, hi - exponent) if verdict != F else -min(abs(exponent - lo), abs(exponent - hi))),
-        margin_unit="exponent units between the claimed exponent and the interval's nearer end",
-        method=f"{m['networks']} LSUV networks (dense pre-activation ResNets, width {WIDTH}, {BLOCKS} blocks, batch "
-               f"{BATCH}); per-network log-log slope over blocks {FIT_DEPTHS}, t-interval, alpha = {alpha:.2e}",
-        resolution=f"exponent interval half-width {half:.3f} (required <= {EXPONENT_TOLERANCE})",
-        counterexample={"quantity": quantity, **measured, "claimed": exponent} if verdict == F else None,
-        details=[{"quantity": quantity, "block": int(l), "mean": float(samples[:, l - 1].mean())} for l in ls])
+        verdict=verdict, measured=measured, expected=claimed,
+        margin=min(claimed - lo, hi - claimed) if lo <= claimed <= hi else -min(abs(claimed - lo), abs(claimed - hi)),
+        margin_unit="exponent units from the claimed exponent to the nearer interval end (negative: excluded)",
+        method=f"{method}; per-network least-squares slope of log({what}) on log(depth) over {list(depths)}; "
+               f"Student-t interval of their mean ({e.n} networks, df {e.df:.0f}), alpha = {ctx.alpha:.2e}",
+        resolution=f"exponent interval half-width {half:.3f} (tolerance +-{tol:g})",
+        counterexample={**measured, "claimed": claimed} if verdict == Verdict.FAILS else None,
+        shortfall=shortfall,
+        details=[{"depth": int(d), f"geometric_mean_{what}": float(g)} for d, g in zip(depths, geo)],
+        plot={"kind": "power_law", "xlabel": "depth l", "ylabel": what,
+              "series": [{"label": f"{what} (geometric mean over {e.n} networks)", "x": list(map(float, depths)),
+                          "y": [float(g) for g in geo], "se": None, "exponent": e.mean, "interval": [lo, hi]}]},
+    )
+
+
+def judge_lsuv(m, ctx, quantity: str = "stream", exponent: float = 1.0):
+    """quantity 'stream': Var[x_l] - Var[x_0] ~ l^exponent (the 'linear scaling');
+    'w1'/'w2': Var[W_l] of block l's first/second layer ~ l^exponent."""
+    r = m.rows[0]
+    what = {"stream": "Var[x_l] - Var[x_0]", "w1": "Var[W_l,1]", "w2": "Var[W_l,2]"}[quantity]
+    return slope_evidence(r[f"{quantity}_slope"], r[f"{quantity}_at"], m.meta["depths"], exponent, EXPONENT_TOLERANCE,
+                          ctx, f"LSUV networks (dense pre-activation ResNets, width {WIDTH}, {BLOCKS} blocks, mini-batch "
+                          f"{BATCH})", what)

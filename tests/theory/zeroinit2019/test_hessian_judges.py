@@ -1,51 +1,65 @@
-"""The Table 1 and LSUV judges on synthetic measurements with known answers: a ratio
-inside, outside and across a band; exact power laws with and without noise."""
+"""The Table 1 and LSUV judges on synthetic records with known answers: a ratio inside,
+outside and across a band; per-network slopes exactly at, near and away from the
+claimed exponent."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from theory import Context, Verdict
+from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
 from theory.zeroinit2019 import hessian_table1 as T
 from theory.zeroinit2019 import lsuv_checks as Q
 from tests.strategies import seeds
 
+CTX = JudgeContext(RunContext(), 1e-6 / 3)
 
-def _table1(ratio, spread, n, seed):
+
+def _table1(ratio, spread, n, seed, scheme="zeroinit"):
     g = np.random.default_rng(seed)
-    norms = {}
-    for s in T.TABLE1_SCHEMES:
-        norms[(s, 10)] = np.exp(g.normal(0.0, spread, n))
-        norms[(s, 64)] = np.exp(g.normal(np.log(ratio), spread, n))
-    return {"norms": norms, "max_iterations": 1, "networks": n}
+    rows = [Row({"scheme": scheme, "depth": 10}, {"log_norm": g.normal(0.0, spread, n), "iterations": np.full(n, 9.0)}),
+            Row({"scheme": scheme, "depth": 64}, {"log_norm": g.normal(np.log(ratio), spread, n),
+                                                   "iterations": np.full(n, 9.0)})]
+    return Samples([Block(rows, meta={"scheme": scheme})])
 
 
 @settings(max_examples=20, deadline=None)
 @given(seed=seeds)
 def test_ratio_judge_on_known_ratios(seed):
-    ctx = Context()
-    assert T.judge_ratio(_table1(1.2, 0.05, 400, seed), ctx, "zeroinit", "small").verdict == Verdict.HOLDS
-    assert T.judge_ratio(_table1(30.0, 0.05, 400, seed), ctx, "zeroinit", "small").verdict == Verdict.FAILS
-    assert T.judge_ratio(_table1(3.0, 0.5, 20, seed), ctx, "zeroinit", "small").verdict == Verdict.INCONCLUSIVE
-    assert T.judge_ratio(_table1(1e4, 0.5, 40, seed), ctx, "baseline", "very_large").verdict == Verdict.HOLDS
-    assert T.judge_ratio(_table1(0.01, 0.5, 40, seed), ctx, "baseline", "depth_affected_down").verdict == Verdict.HOLDS
+    assert T.judge_ratio(_table1(1.2, 0.05, 400, seed), CTX, "small").verdict == Verdict.HOLDS
+    assert T.judge_ratio(_table1(30.0, 0.05, 400, seed), CTX, "small").verdict == Verdict.FAILS
+    assert T.judge_ratio(_table1(3.0, 0.5, 20, seed), CTX, "small").verdict == Verdict.INCONCLUSIVE
+    assert T.judge_ratio(_table1(1e4, 0.5, 40, seed, "baseline"), CTX, "very_large").verdict == Verdict.HOLDS
+    assert T.judge_ratio(_table1(0.01, 0.5, 40, seed, "half_scaling"), CTX, "depth_affected_down").verdict == Verdict.HOLDS
 
 
-def _lsuv(n, noise, seed):
+def test_ratio_judge_reports_a_shortfall_when_straddling():
+    ev = T.judge_ratio(_table1(3.3, 0.5, 16, 1), CTX, "small")
+    assert ev.verdict == Verdict.INCONCLUSIVE and ev.shortfall > 1
+    assert ev.plot["kind"] == "means"
+
+
+def _lsuv(n, slope_sd, seed, shift=0.0):
     g = np.random.default_rng(seed)
-    ls = np.arange(Q.BLOCKS + 1)
-    jitter = np.exp(g.normal(0, noise, (n, 1)) * np.log(ls[1:] + 1))  # per-network exponent noise
-    var_x = np.concatenate([np.ones((n, 1)), 1 + ls[1:] * jitter], axis=1)
-    return {"var_x": var_x, "var_w1": 1 / ls[None, 1:] / jitter, "var_w2": np.ones((n, Q.BLOCKS)) * jitter,
-            "networks": n}
+    depths = np.asarray(Q.FIT_DEPTHS, float)
+    data = {}
+    for q, e in (("stream", 1.0), ("w1", -1.0), ("w2", 0.0)):
+        s = e + shift + g.normal(0, slope_sd, n)
+        data[f"{q}_slope"] = s
+        data[f"{q}_at"] = depths[None, :] ** s[:, None]
+    return Samples([Block((Row({"blocks": Q.BLOCKS}, data),), meta={"depths": Q.FIT_DEPTHS})])
 
 
 @pytest.mark.parametrize("quantity, right, wrong", [("stream", 1.0, 2.0), ("w1", -1.0, -2.0), ("w2", 0.0, -1.0)])
 def test_lsuv_judge_resolves_exact_power_laws(quantity, right, wrong):
     m = _lsuv(50, 1e-4, 0)
-    assert Q.judge_lsuv(m, Context(), quantity, right).verdict == Verdict.HOLDS
-    assert Q.judge_lsuv(m, Context(), quantity, wrong).verdict == Verdict.FAILS
+    assert Q.judge_lsuv(m, CTX, quantity, right).verdict == Verdict.HOLDS
+    assert Q.judge_lsuv(m, CTX, quantity, wrong).verdict == Verdict.FAILS
 
 
 def test_lsuv_judge_is_inconclusive_when_networks_disagree():
-    m = _lsuv(10, 0.05, 1)
-    assert Q.judge_lsuv(m, Context(), "stream", 1.0).verdict == Verdict.INCONCLUSIVE
+    ev = Q.judge_lsuv(_lsuv(10, 0.1, 1), CTX, "stream", 1.0)
+    assert ev.verdict == Verdict.INCONCLUSIVE and ev.shortfall > 1
+
+
+def test_lsuv_judge_fails_an_exponent_off_by_twice_the_tolerance():
+    m = _lsuv(400, 0.05, 2, shift=2 * Q.EXPONENT_TOLERANCE)
+    assert Q.judge_lsuv(m, CTX, "w1", -1.0).verdict == Verdict.FAILS

@@ -1,0 +1,217 @@
+"""Claims of Sec. 2 and App. A of the ZeroInit/Fixup submission (p.h. networks, Eq. 1-2,
+Theorems 1-2 and their proofs, Eq. 3-11). Locations refer to
+../shared/papers/zeroinit_fixup_iclr2019_submission.txt, a lossy extraction: the
+reconstructed formulas are stated in each claim and in the measuring modules."""
+from __future__ import annotations
+
+from ..core import Claim, Mutation, Verdict
+from . import homogeneity as hom
+from . import mc_judges as J
+from . import montecarlo as mc
+from . import ph_sets as P
+from . import sec2_symbolic as S
+from . import sec3_5_exact as E
+
+H, F = Verdict.HOLDS, Verdict.FAILS
+EPS = "1 + 1e-11 (ten times the float64 rounding bound)"
+
+CLAIMS = (
+    Claim(id="zeroinit2019.sec2.ph_examples",
+          where="Sec. 2, examples after Definition 2",
+          statement="Bias-free linear and convolution layers, max and average pooling, addition, concatenation, dropout "
+          "(fixed mask) and ReLU are positively homogeneous; a layer with a bias, softmax and tanh are not (controls)",
+          kind="identity", recorded=H, measure=P.examples_measure, judge=P.judge_examples,
+          mutations=(Mutation("a layer with a bias counted as p.h.", {"claimed": P.PH_EXAMPLES + ("linear_with_bias",),
+                                                                     "controls": ("softmax", "tanh")}),)),
+    Claim(id="zeroinit2019.prop1.ph_composition",
+          where="Sec. 2, Definitions 1-2 and Proposition 1",
+          statement="A composition of positively homogeneous functions is positively homogeneous (bias-free ReLU nets, "
+          "in the input and in one layer's weights)",
+          kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_prop1,
+          mutations=(Mutation("degree 1 + 1e-11", {"power": 1 + 1e-11}),)),
+    Claim(id="zeroinit2019.eq1.index_printed",
+          where="Sec. 2, Eq. 1 and the sentence before it",
+          statement="With the residual blocks {F_1, ..., F_L} introduced before it, Eq. 1 "
+          "x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i) gives the activations of the ResNet x_l = x_{l-1} + F_l(x_{l-1})",
+          kind="identity", recorded=F, measure=E.eq1_measure, judge=E.judge_eq1, params={"form": "printed"},
+          mutations=(Mutation("re-indexed sum_{i=1}^{l} F_i(x_{i-1})", {"form": "corrected"}, H),),
+          note="The printed sum starts at F_0, a block the text never defines, and never reaches F_L; read with 0-based "
+               "blocks it would be consistent, but the text names them F_1..F_L and Sec. 5 uses the 1-based "
+               "x_l = f(x_{l-1}, F_l(x_{l-1})). Nothing downstream depends on the index."),
+    Claim(id="zeroinit2019.eq1.index_corrected",
+          where="Sec. 2, Eq. 1 (corrected indices)",
+          statement="x_l = x_0 + sum_{i=1}^{l} F_i(x_{i-1}) equals the recursion x_l = x_{l-1} + F_l(x_{l-1}) for every l",
+          kind="identity", recorded=H, measure=E.eq1_measure, judge=E.judge_eq1, params={"form": "corrected"},
+          mutations=(Mutation("printed indices", {"form": "printed"}),), corrects="zeroinit2019.eq1.index_printed"),
+    Claim(id="zeroinit2019.eq2.total_variance_step",
+          where="Sec. 2, the total-variance step before Eq. 2 and Eq. 2's first equality",
+          statement="With x_0 fixed and zero-mean blocks, Var[x_{l+1}] = E[Var[F(x_l) | x_l]] + Var[x_l]: the cross term "
+          "2 E<x_l - x_0, F(x_l)> vanishes, and by positive homogeneity E||F(x)||^2 = kappa ||x||^2 with kappa "
+          "independent of x (kappa = 2 for He/He branches, 1 when the last layer has variance 1/n)",
+          kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_eq2_step,
+          mutations=(Mutation("kappa off by the tolerance (x 1.05)", {"kappa_scale": 1.05}),)),
+    Claim(id="zeroinit2019.eq2.doubling",
+          where="Sec. 2, Eq. 2 and the sentence before it",
+          statement="With He initialization the residual stream's variance doubles per block: Var[x_l] = 2^l Var[x_0] "
+          "(branch W2 ReLU(W1 x), He fan-in on both layers; read as second moments E||x_l||^2)",
+          kind="identity", recorded=F, measure=mc.GROWTH, judge=J.judge_growth,
+          params={"base_factor": 2.0, "branches": ("he_fan_in",)},
+          mutations=(Mutation("factor 1 + kappa = 3", {"base_factor": None}, H),),
+          note="The doubling needs E||F(x)||^2 = ||x||^2; He on both layers gives 2 ||x||^2, so 3^l. The exponential "
+               "growth that the paper uses survives."),
+    Claim(id="zeroinit2019.eq2.corrected",
+          where="Sec. 2, Eq. 2 (corrected)",
+          statement="E||x_l||^2 = (1 + kappa)^l ||x_0||^2 with kappa = E||F(x)||^2/||x||^2: 3^l for He/He branches, 2^l "
+          "when the branch's last layer has variance 1/n",
+          kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_growth,
+          params={"base_factor": None, "branches": ("he_fan_in", "linear_fan_in")},
+          mutations=(Mutation("per-block factor off by the tolerance (x 1.05)", {"scale": 1.05}),),
+          corrects="zeroinit2019.eq2.doubling"),
+    Claim(id="zeroinit2019.eq2.fixed_input_variance_printed",
+          where="Sec. 2, Eq. 2 with 'view the input x_0 as fixed'",
+          statement="With x_0 fixed and the variance taken over the weights, Var[x_l] = Theta(2^l) Var[x_0] for zero-mean "
+          "p.h. blocks whose output variance equals their input's (kappa = 1)",
+          kind="identity", recorded=F, measure=E.eq2_scalar_measure, judge=E.judge_eq2_scalar, params={"form": "printed"},
+          mutations=(Mutation("Var[x_l] = ((1 + kappa)^l - 1) ||x_0||^2", {"form": "corrected"}, H),),
+          note="A fixed x_0 has Var[x_0] = 0, yet Var[x_1] = kappa ||x_0||^2 > 0: the premise 'Var[F(x_l) | x_l] about "
+               "the same as Var[x_l]' confuses the variance with the second moment (Var[F(x) | x] = kappa ||x||^2). "
+               "Smallest counterexample: one scalar block F(x) = w x, E w = 0, E w^2 = 1, x_0 = 1. With a random "
+               "zero-mean x_0 instead, Var = second moment and the printed form holds for kappa = 1. The exponential "
+               "growth survives in the corrected form."),
+    Claim(id="zeroinit2019.eq2.variance_fixed_input",
+          where="Sec. 2, Eq. 2 (corrected for a fixed x_0)",
+          statement="With x_0 fixed, Var[x_l] = E||x_l - x_0||^2 = ((1 + kappa)^l - 1) ||x_0||^2 (E x_l = x_0), for "
+          "ReLU branches with kappa = 2 (He/He) and kappa = 1",
+          kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_variance_fixed_input,
+          mutations=(Mutation("per-block factor off by the tolerance (x 1.05)", {"scale": 1.05}),),
+          corrects="zeroinit2019.eq2.fixed_input_variance_printed"),
+    Claim(id="zeroinit2019.thm1.l2",
+          where="Sec. 2, Theorem 1, Eq. 3 (reconstructed), Euclidean norm",
+          statement="||dl/dx_{i-1}||_2 >= (l(z, y) - H(p)) / ||x_{i-1}||_2 for every block input of a bias-free ReLU net",
+          kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "l2"},
+          mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}),),
+          note="Width-1 block inputs are on the grid: there the gradient is parallel to the input and the bound is an "
+               "equality, so the check could fail."),
+    Claim(id="zeroinit2019.thm1.any_norm",
+          where="Sec. 2, Theorem 1 and '||.|| denotes any valid norm' before the assumptions",
+          statement="Eq. 3 holds for any valid norm (the same norm on both sides)",
+          kind="inequality", recorded=F, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "linf"},
+          mutations=(Mutation("dual norms (l1 gradient, linf input)", {"norm": "dual_l1_linf"}, H),),
+          note="With the max-norm on both sides, <g, x> <= ||g||_inf ||x||_inf fails; the dual norm is needed. The "
+               "smallest counterexample (one 2 x 2 layer, two classes) is evaluated exactly."),
+    Claim(id="zeroinit2019.thm1.dual_norm",
+          where="Sec. 2, Theorem 1 (corrected wording)",
+          statement="||dl/dx||_* >= (l - H(p)) / ||x|| with ||.||_* the dual norm of ||.|| (l1 gradient / linf input)",
+          kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "dual_l1_linf"},
+          mutations=(Mutation("same max-norm on both sides", {"norm": "linf"}),
+                     Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11})),
+          corrects="zeroinit2019.thm1.any_norm"),
+    Claim(id="zeroinit2019.eq6.euler_identity",
+          where="App. A.1, proof of Theorem 1, Eq. 6-7",
+          statement="d/d eps l((1 + eps) z, y) at eps = 0 equals -y^T z + p^T z = l(z, y) - H(p) (c = 2, 3, 4 classes, "
+          "first and last label), and d/dt l(f(x + t x/||x||)) = (1/||x||) d/d eps l(f((1 + eps) x)) (Eq. 7)",
+          kind="identity", recorded=H, measure=S.eq6_measure, judge=S.judge_eq6,
+          mutations=(Mutation("l + H(p) instead of l - H(p)", {"entropy_sign": -1}),)),
+    Claim(id="zeroinit2019.thm1.greater_than_printed",
+          where="App. A.1, proof of Theorem 1, the step before Eq. 7",
+          statement="The gradient's L2 norm 'must be greater than' the directional derivative "
+          "d/dt l(f(x + t x/||x||)) = (l - H(p))/||x|| (strictly)",
+          kind="inequality", recorded=F, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": True},
+          mutations=(Mutation("at least (>=)", {"strict": False}, H),),
+          note="Cauchy-Schwarz gives 'at least', with equality when the gradient is parallel to x; on a width-1 block "
+               "input that is always so (when l - H > 0). Theorem 1 itself uses only 'at least' and stands."),
+    Claim(id="zeroinit2019.thm1.directional_at_least",
+          where="App. A.1, proof of Theorem 1, the step before Eq. 7 (corrected wording)",
+          statement="||dl/dx||_2 >= (l - H(p))/||x||_2 = d/dt l(f(x + t x/||x||)), with equality attained (width-1 "
+          "block inputs)",
+          kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": False},
+          mutations=(Mutation("strictly greater", {"strict": True}),), corrects="zeroinit2019.thm1.greater_than_printed"),
+    Claim(id="zeroinit2019.sec2.entropy_bound",
+          where="Sec. 2 after Theorem 1 ('H(p) is upper bounded by log(c)') and App. A.2 before Eq. 11",
+          statement="H(p) <= log(c) for every probability vector p over c classes, with equality at the uniform law",
+          kind="inequality", recorded=H, measure=S.entropy_measure, judge=S.judge_entropy,
+          mutations=(Mutation("strict inequality H(p) < log c", {"strict": True}),)),
+    Claim(id="zeroinit2019.thm2.ph_set",
+          where="Sec. 2, Theorem 2, Eq. 4 (reconstructed) and App. A.2, Eq. 9",
+          statement="For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m (l_m - H(p_m)) / "
+          "||theta||_F =: G(theta)",
+          kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm2,
+          mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}),),
+          note="A 1 x 1 weight matrix is on the grid, where the bound is an equality."),
+    Claim(id="zeroinit2019.eq8.batch_euler",
+          where="App. A.2, proof of Theorem 2, Eq. 8",
+          statement="d/d eps l_avg(D_M; (1 + eps) theta_ph) at 0 = <d l_avg/d theta_ph, theta_ph> = "
+          "(1/M) sum_m (l(z^(m), y^(m)) - H(p^(m))) for every layer's weights",
+          kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_eq8,
+          mutations=(Mutation(f"right-hand side times {EPS}", {"factor": 1 + 1e-11}),)),
+    Claim(id="zeroinit2019.thm2.ph_set_examples",
+          where="Sec. 2, the three p.h. sets after Eq. 5, and the sentence after the assumptions",
+          statement="In a bias-free ResNet without normalization (1) the first layer before max pooling, (2) a downsampling "
+          "skip projection together with one layer of its branch, (3) the layer before the softmax are p.h. sets, and the "
+          "network is p.h. in its input; one layer of an identity block's branch alone, or the skip projection alone, is "
+          "not",
+          kind="identity", recorded=H, measure=P.resnet_sets_measure, judge=P.judge_resnet_sets,
+          mutations=(Mutation("an identity block's branch layer counted as a p.h. set",
+                              {"claimed": P.PH_SETS + ("identity_branch_layer",), "not_sets": ("skip_alone",)}),),
+          note="Dense analogue (post-activation blocks as in Figure 1, left, without normalization). In the authors' "
+               "public Fixup code the CIFAR shortcut is parameter-free (average pooling plus zero channels, "
+               "cifar/models/fixup_resnet_cifar.py), so example (2) applies to its ImageNet model only "
+               "(imagenet/models/fixup_resnet_imagenet.py, a 1 x 1 downsampling convolution)."),
+    Claim(id="zeroinit2019.eq10.lse_max",
+          where="App. A.2, Eq. 10 (the step logsumexp(z) >= max_i z_i)",
+          statement="logsumexp(z) > max_i z_i for every logit vector z (so l(z, y) >= max z - z_y pointwise), and "
+          "logsumexp(z) - max z <= log c",
+          kind="inequality", recorded=H, measure=S.lse_measure, judge=S.judge_lse,
+          mutations=(Mutation("logsumexp(z) >= max z + 1e-3", {"shift": 1e-3}),)),
+    Claim(id="zeroinit2019.eq10.logits_symmetric",
+          where="App. A.2, before Eq. 10 ('z has a symmetric probability density function with mean 0')",
+          statement="With iid zero-mean symmetric weights, the logits of a bias-free ReLU net have mean 0 and a symmetric "
+          "law: E[z] = 0 and P(z > 0) = 1/2 (averaged over classes and inputs; z in units of the RMS logit)",
+          kind="identity", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_logits_symmetric,
+          mutations=(Mutation("both shifted by the tolerance (0.05)", {"shift": 0.05}),),
+          note="What the proof uses is E[z | inputs, labels] = 0 over the weights. 'Probability density' is loose: a "
+               "density need not exist (ZeroInit's zero classifier gives z = 0 exactly), and over the data y and z are "
+               "dependent through x; at initialization only the weights' symmetry matters."),
+    Claim(id="zeroinit2019.eq5.expected_bound",
+          where="Sec. 2, Eq. 5, and App. A.2, Eq. 10-11 (product form, which needs no constant ||theta_ph||)",
+          statement="E[l] >= E[max_i z_i] (Eq. 10) and E[G(theta_ph) ||theta_ph||] >= E[max_i z_i] - log(c) for the "
+          "weights of any layer of random He MLPs, with G(theta_ph) ||theta_ph|| = (1/M) sum_m (l_m - H(p_m))",
+          kind="inequality", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_eq5,
+          mutations=(Mutation("bounds raised by 1 nat", {"shift": 1.0}),),
+          note="Neither bound is tight for random networks: Eq. 5's product form has a pointwise slack "
+               "(logsumexp - max z) + (log c - H(p)) bounded away from 0, and Eq. 10's slack E[logsumexp - max z] "
+               "is small only for huge logits, whose label noise then swamps it. The mutation therefore raises the "
+               "bounds by more than the slack of the tightest row plus the resolution. The label is averaged out "
+               "exactly (it is uniform and independent of the network)."),
+    Claim(id="zeroinit2019.eq5.realized_norm_printed",
+          where="Sec. 2, Eq. 5, and App. A.2, Eq. 11",
+          statement="E[G(theta_ph)] >= (E[max_i z_i] - log(c)) / ||theta_ph|| with ||theta_ph|| outside the expectation, "
+          "i.e. for the realized norm of the random theta_ph",
+          kind="inequality", recorded=F, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
+          params={"reading": "realized_norm"},
+          mutations=(Mutation("conditional on ||theta_ph||", {"reading": "conditional"}, H),),
+          note="Smallest setting: c = 2 classes, one input, theta_ph = W in R^2 iid N(0, sigma^2). There E[G] < "
+               "sqrt(2)/pi while the bound exceeds it whenever ||W|| is below a threshold that has positive "
+               "probability. The conditional form and the product form (eq5.expected_bound) hold, so Theorem 2's "
+               "conclusion stands."),
+    Claim(id="zeroinit2019.eq5.conditional",
+          where="Sec. 2, Eq. 5 / App. A.2, Eq. 11 (corrected: conditional on ||theta_ph||)",
+          statement="E[G(theta_ph) | ||theta_ph|| = r] >= (E[max_i z_i | r] - log(c)) / r for every r > 0 (c = 2 setting)",
+          kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
+          params={"reading": "conditional"},
+          mutations=(Mutation("realized-norm reading", {"reading": "realized_norm"}),),
+          corrects="zeroinit2019.eq5.realized_norm_printed"),
+    Claim(id="zeroinit2019.eq11.omega_printed",
+          where="App. A.2, the sentence after Eq. 11",
+          statement="The gradient norm of a p.h. set at initialization is of the order Omega(E[max_i z_i])",
+          kind="inequality", recorded=F, measure=S.eq5_toy_measure, judge=S.judge_eq11_toy, params={"form": "printed"},
+          mutations=(Mutation("Omega(E[(max z - log c)/||theta_ph||])", {"form": "corrected"}, H),),
+          note="Eq. 11 divides by ||theta_ph|| and subtracts log c; dropping both breaks the statement: in the c = 2 "
+               "setting the gradient norm's mean stays 1/sqrt(2) while E[max z] grows linearly in sigma."),
+    Claim(id="zeroinit2019.eq11.omega_corrected",
+          where="App. A.2, the sentence after Eq. 11 (corrected)",
+          statement="E||d l/d theta_ph|| >= E[(max_i z_i - log c) / ||theta_ph||] at every weight scale sigma, a bound "
+          "that stays Theta(1) as sigma grows (c = 2 setting)",
+          kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq11_toy, params={"form": "corrected"},
+          mutations=(Mutation("Omega(E[max z])", {"form": "printed"}),), corrects="zeroinit2019.eq11.omega_printed"),
+)
