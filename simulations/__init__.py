@@ -10,9 +10,9 @@ nets of the ZeroInit and Defazio-Bottou checks live in plain_net, branch_resnet,
 convnet and gauss_newton.
 """
 # backends
-from .backend import Backend, cupy_available, get_backend, to_host
+from .core.backend import Backend, cupy_available, get_backend, to_host
 # random matrices
-from .row_laws import CONTROL_LAWS, ISOTROPIC_LAWS, ROW_LAWS, haar_orthogonal, sample_rows
+from .core.random_matrices import CONTROL_LAWS, ISOTROPIC_LAWS, ROW_LAWS, haar_orthogonal, sample_rows
 # layers and networks
 from .weightnorm import WNLinear, effective_weight, wn_forward, wn_vjp
 from .network import Dense, Residual, Tape, backward, forward, layers_of, network_flops

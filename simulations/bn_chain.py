@@ -22,7 +22,7 @@ Every record is on the host: the orthogonality gap V(H_l) of Eq. 2, log of the
 smallest singular value of H_l (Assumption A1), the cosine of samples 0 and 1
 (Figure 1), and, for vanilla chains, log ||H_l||_F.
 
->>> from simulations.backend import get_backend
+>>> from simulations.core.backend import get_backend
 >>> be = get_backend(seed=0)
 >>> H0 = initial_representation(be, "diagonal_spike", runs=3, d=64, n=4)
 >>> rec = simulate_chain(be, H0, depth=30)
@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .backend import Backend, to_host
-from .validation import check_choice, check_int
+from .core.backend import Backend, to_host
+from .core.validation import check_choice, check_int
 
 __all__ = ["VARIANTS", "STARTS", "METHODS", "ChainRecord", "orthogonality_gap", "gap_from_gram", "batch_norm",
            "initial_representation", "simulate_chain", "centered_gap_floor", "a1_margin"]

@@ -11,7 +11,7 @@ blocks, 1/2 for the printed related-work recurrence x_l = (x_{l-1} + F(x_{l-1}))
 ZeroInit (Sec. 3, steps 1-2): the last layer of every branch is 0 and the other m - 1
 are He-initialized and scaled by L^(-1/(2m-2)), L the number of blocks.
 
->>> from simulations.backend import get_backend
+>>> from simulations.core.backend import get_backend
 >>> import numpy as np
 >>> be = get_backend(seed=0)
 >>> net = draw_branch_resnet(be, width=4, blocks=8, m=2, scheme="zeroinit", n_networks=1)
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .backend import Backend
+from .core.backend import Backend
 from .plain_net import weight_variance
-from .validation import check_choice, check_int, check_positive
+from .core.validation import check_choice, check_int, check_positive
 
 __all__ = ["SCHEMES", "zeroinit_branch_scale", "draw_branch_resnet", "branch_forward", "branch_backward", "sgd_step"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .validation import check_int
+from .core.validation import check_int
 
 __all__ = ["conv_output_size", "patches", "conv2d", "conv2d_backward_input", "conv2d_weight_grad"]
 

@@ -10,7 +10,7 @@ Layer l has input x_l and pre-activation output y_l (the paper's x_{l+1} = W_l x
 The backward pass accepts probe axes: dz of shape (B, K..., c) returns dy_l of shape
 (B, K..., out_l), so K = c unit probes give every sample's output Jacobian at once.
 
->>> from simulations.backend import get_backend
+>>> from simulations.core.backend import get_backend
 >>> be = get_backend(seed=0)
 >>> spec = lenet_spec()
 >>> [layer["kind"] for layer in spec], spec[2]["in"]
@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .backend import Backend
+from .core.backend import Backend
 from .conv import conv2d, conv2d_backward_input, conv_output_size
 from .plain_net import weight_variance
-from .validation import check_int, check_positive, check_widths
+from .core.validation import check_int, check_positive, check_widths
 
 __all__ = ["lenet_spec", "mlp_spec", "draw_net", "net_forward", "net_backward", "param_count", "layer_geometry"]
 

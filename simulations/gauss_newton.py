@@ -84,7 +84,7 @@ def scaling_vs_hessian(spec, Ws, x, R, xp=np) -> dict:
       and ``order_term`` (L,): its O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) scale.
     Moments are means over the batch and all entries; dx_{l+1} is the gradient of the
     per-sample loss at the layer's output (batch size 1, Sec. 2)."""
-    from .backend import to_host
+    from .core.backend import to_host
 
     S = R + R.T
     fwd = net_forward(spec, Ws, x, xp)

@@ -23,7 +23,7 @@ F = Linear o ReLU [o norm] o Linear o ReLU [o norm] (m = 2 linear layers), and
   by L^(-1/2) (L^(-1/(2m-2)) with m = 2);
 - ``zeroinit_weights``: ZeroInit's steps 1-2 only (no scalar multipliers or biases).
 
->>> from simulations.backend import get_backend
+>>> from simulations.core.backend import get_backend
 >>> be = get_backend(seed=0)
 >>> x, y = synthetic_batch(be, n_networks=2, batch=16, width=4, classes=3)
 >>> model = build_classifier(be, "zeroinit", width=4, blocks=3, classes=3, n_networks=2, data=x)
@@ -37,10 +37,11 @@ import math
 
 import numpy as np
 
-from .backend import Backend, to_host
+from .core.backend import Backend, to_host
 from .hvp_ops import BatchNorm, Linear, ReLU, Residual, Scale, Shift, parameters, run_backward, run_forward
 from .plain_net import weight_variance
-from .validation import check_choice, check_int, check_positive
+from .core.random_matrices import haar_orthogonal
+from .core.validation import check_choice, check_int, check_positive
 
 __all__ = ["TABLE1_SCHEMES", "build_classifier", "synthetic_batch", "loss_and_grad", "hvp", "power_method",
            "lanczos_norm", "dense_hessian", "lsuv_calibrate"]
@@ -65,12 +66,8 @@ def _he(be, N, fan_out, fan_in, gain=1.0):
 
 
 def _orthonormal(be, N, fan_out, fan_in):
-    """Orthonormal rows or columns, Haar distributed (QR with the sign fix)."""
-    xp = be.xp
-    a = be.normal((N, max(fan_out, fan_in), min(fan_out, fan_in)))
-    q, r = xp.linalg.qr(a)
-    q = q * xp.sign(xp.diagonal(r, axis1=-2, axis2=-1))[:, None, :]
-    return Linear(q if fan_out >= fan_in else xp.swapaxes(q, -1, -2))
+    """Haar orthonormal rows or columns: the transpose of a Haar (fan_in x fan_out) matrix."""
+    return Linear(be.xp.swapaxes(haar_orthogonal(be, N, fan_in, fan_out), -1, -2))
 
 
 def build_classifier(be: Backend, scheme: str, width: int, blocks: int, classes: int, n_networks: int = 1,

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import math
 
-from .backend import Backend
+from .core.backend import Backend
 from .network import Dense, Residual, layers_of
-from .row_laws import haar_orthogonal
-from .validation import check_choice, check_finite, check_int, check_widths
+from .core.random_matrices import haar_orthogonal
+from .core.validation import check_choice, check_finite, check_int, check_widths
 from .weightnorm import WNLinear, wn_forward
 
 __all__ = ["INIT_SCHEMES", "draw_layer", "build_mlp", "build_resnet", "data_dependent_init"]

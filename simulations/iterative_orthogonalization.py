@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .validation import check_choice
+from .core.validation import check_choice
 
 __all__ = ["EQ6_VARIANTS", "eq6_weight"]
 

@@ -7,7 +7,7 @@ l < L - 1, and outputs z = y_{L-1}. A residual network computes
 x_{l+1} = x_l + s * W_{l,2} ReLU(W_{l,1} x_l) (two-layer branches, scalar s).
 Weights are (N, fan_out, fan_in); activations (N, batch, width).
 
->>> from simulations.backend import get_backend
+>>> from simulations.core.backend import get_backend
 >>> be = get_backend(seed=0)
 >>> Ws = draw_mlp(be, [5, 7, 3], "he_fan_in", n_networks=2)
 >>> import numpy as np
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .backend import Backend
-from .validation import check_choice, check_int, check_positive, check_widths
+from .core.backend import Backend
+from .core.validation import check_choice, check_int, check_positive, check_widths
 
 __all__ = ["WEIGHT_INITS", "weight_variance", "draw_mlp", "mlp_forward", "mlp_backward", "softmax_xent",
            "resnet_forward", "draw_resnet", "resnet_backward_input"]

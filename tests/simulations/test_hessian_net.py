@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 from simulations import get_backend
-from simulations.backend import cupy_available
+from simulations.core.backend import cupy_available
 from simulations.hessian_net import (build_classifier, dense_hessian, hvp, lanczos_norm, loss_and_grad,
                                      lsuv_calibrate, power_method, synthetic_batch)
 from simulations.hvp_ops import Linear, Residual, parameters, set_parameters
@@ -143,7 +143,7 @@ def test_bad_input_power_method_and_dense_size():
 @pytest.mark.gpu
 @pytest.mark.skipif(not cupy_available(), reason="CuPy with a CUDA device is not available")
 def test_cupy_hvp_matches_numpy():
-    from simulations.backend import to_host
+    from simulations.core.backend import to_host
 
     for scheme in ("batchnorm", "zeroinit", "lsuv"):
         be, model, x, y = _model(4, scheme)

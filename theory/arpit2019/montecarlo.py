@@ -12,7 +12,7 @@ import numpy as np
 
 from simulations import (CONTROL_LAWS, ISOTROPIC_LAWS, build_resnet, backward, forward, get_backend,
                          sample_rows, to_host)
-from simulations.backend import Backend
+from simulations.core import Backend
 
 __all__ = [
     "THEOREM_SHAPES", "single_layer_rows", "lemma1_counts", "gain_rows", "resnet_rows",

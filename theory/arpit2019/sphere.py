@@ -26,7 +26,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from simulations.validation import check_choice, check_int
+from simulations.core import check_choice, check_int
 
 __all__ = [
     "READINGS", "PLACES", "sphere_area", "pattern_product", "pattern_product_exact", "kn",

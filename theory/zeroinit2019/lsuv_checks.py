@@ -18,7 +18,7 @@ import numpy as np
 from scipy import stats as sst
 
 from simulations import get_backend
-from simulations.backend import to_host
+from simulations.core import to_host
 from simulations.hessian_net import build_classifier, synthetic_batch
 from simulations.hvp_ops import Residual
 from ..evidence import Evidence, Verdict

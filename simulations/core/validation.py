@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 
-import numpy as np
+from .namespace import array_namespace
 
 __all__ = ["check_int", "check_choice", "check_finite", "check_widths", "check_positive"]
 
@@ -58,7 +58,7 @@ def check_choice(name: str, value, choices) -> str:
 
 def check_finite(name: str, array) -> None:
     """Raise ValueError if ``array`` (numpy or CuPy) holds NaN or infinity."""
-    xp = np if isinstance(array, np.ndarray) else __import__(type(array).__module__.split(".")[0])
+    xp = array_namespace(array)
     if not bool(xp.all(xp.isfinite(array))):
         raise ValueError(f"{name} must be finite (no NaN or inf)")
 
