@@ -14,10 +14,9 @@ from .core.backend import Backend, cupy_available, get_backend, to_host
 # random matrices
 from .core.random_matrices import CONTROL_LAWS, ISOTROPIC_LAWS, ROW_LAWS, haar_orthogonal, sample_rows
 # layers and networks
-from .weightnorm import WNLinear, effective_weight, wn_forward, wn_vjp
-from .network import Dense, Residual, Tape, backward, forward, layers_of, network_flops
-# initializers
-from .initializers import INIT_SCHEMES, build_mlp, build_resnet, data_dependent_init, draw_layer
+from .weightnorm import (INIT_SCHEMES, Tape, WNDense, WNLinear, WNResidual, backward, build_mlp, build_resnet,
+                         data_dependent_init, draw_layer, effective_weight, forward, layers_of, network_flops, wn_forward,
+                         wn_vjp)
 # batch-norm chains
 from .bn_chain import (METHODS, STARTS, VARIANTS, ChainRecord, a1_margin, batch_norm, centered_gap_floor, gap_from_gram,
                        initial_representation, orthogonality_gap, simulate_chain)
@@ -30,7 +29,7 @@ __all__ = [
     "Backend", "cupy_available", "get_backend", "to_host",
     "CONTROL_LAWS", "ISOTROPIC_LAWS", "ROW_LAWS", "haar_orthogonal", "sample_rows",
     "WNLinear", "effective_weight", "wn_forward", "wn_vjp",
-    "Dense", "Residual", "Tape", "backward", "forward", "layers_of", "network_flops",
+    "WNDense", "WNResidual", "Tape", "backward", "forward", "layers_of", "network_flops",
     "INIT_SCHEMES", "build_mlp", "build_resnet", "data_dependent_init", "draw_layer",
     "METHODS", "STARTS", "VARIANTS", "ChainRecord", "a1_margin", "batch_norm", "centered_gap_floor", "gap_from_gram",
     "initial_representation", "orthogonality_gap", "simulate_chain", "EQ6_VARIANTS", "eq6_weight",

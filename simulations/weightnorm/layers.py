@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.namespace import array_namespace
+
 __all__ = ["WNLinear", "wn_forward", "wn_vjp", "effective_weight"]
 
 
@@ -39,13 +41,15 @@ def _row_norms(v, xp):
     return xp.sqrt(xp.sum(v * v, axis=-1))
 
 
-def effective_weight(layer: WNLinear, xp):
+def effective_weight(layer: WNLinear, xp=None):
     """``diag(g) W_hat``, shape (N, out, in)."""
+    xp = xp or array_namespace(layer.v)
     return layer.v * (layer.g / _row_norms(layer.v, xp))[..., None]
 
 
-def wn_forward(layer: WNLinear, h, xp, weight=None):
+def wn_forward(layer: WNLinear, h, xp=None, weight=None):
     """Pre-activation ``a = h W_eff^T + b`` for ``h`` of shape (N, batch, in)."""
+    xp = xp or array_namespace(h, layer.v)
     w = effective_weight(layer, xp) if weight is None else weight
     a = xp.matmul(h, xp.swapaxes(w, -1, -2))
     if layer.has_bias:
@@ -53,7 +57,7 @@ def wn_forward(layer: WNLinear, h, xp, weight=None):
     return a
 
 
-def wn_vjp(layer: WNLinear, h, delta, xp, params: bool = True, weight=None):
+def wn_vjp(layer: WNLinear, h, delta, xp=None, params: bool = True, weight=None):
     """Backward pass of ``delta = dl/da`` through the layer.
 
     Returns ``(dl/dh, grads)`` where ``grads`` is ``None`` or a dict with ``v``,
@@ -64,6 +68,7 @@ def wn_vjp(layer: WNLinear, h, delta, xp, params: bool = True, weight=None):
     - ``dl/dv_i = g_i / ||v_i|| * sum_batch delta_i (h - W_hat_i (W_hat_i . h))``
     - ``dl/db_i = sum_batch delta_i``
     """
+    xp = xp or array_namespace(h, delta, layer.v)
     w = effective_weight(layer, xp) if weight is None else weight
     dh = xp.matmul(delta, w)
     if not params:

@@ -1,8 +1,8 @@
 """Networks as sequences of ops, with one forward and one backward loop.
 
-An MLP (Arpit et al. 2019, Eq. 1) is a list of ``Dense(layer, relu=True)`` ops; a
-ResNet (Eq. 6) is a list of ``Residual`` ops ``h + alpha * FC2(ReLU(FC1(h)))``,
-with optional ``Dense(relu=False)`` projection shortcuts between stages.
+An MLP (Arpit et al. 2019, Eq. 1) is a list of ``WNDense(layer, relu=True)`` ops; a
+ResNet (Eq. 6) is a list of ``WNResidual`` ops ``h + alpha * FC2(ReLU(FC1(h)))``,
+with optional ``WNDense(relu=False)`` projection shortcuts between stages.
 
 Norms are tracked in log space: with ``renormalize=True`` every op's output is
 divided by its norm and the log-norm is accumulated, which is exact for
@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .weightnorm import WNLinear, effective_weight, wn_forward, wn_vjp
+from ..core.namespace import array_namespace
+from .layers import WNLinear, effective_weight, wn_forward, wn_vjp
 
-__all__ = ["Dense", "Residual", "Tape", "forward", "backward", "network_flops", "layers_of"]
+__all__ = ["WNDense", "WNResidual", "Tape", "forward", "backward", "network_flops", "layers_of"]
 
 
 @dataclass
-class Dense:
+class WNDense:
     """``h -> ReLU(WN(h))`` (or the identity activation when ``relu=False``)."""
 
     layer: WNLinear
@@ -28,7 +29,7 @@ class Dense:
 
 
 @dataclass
-class Residual:
+class WNResidual:
     """``h -> h + alpha * FC2(ReLU(FC1(h)))`` (Arpit et al. 2019, Eq. 6; appendix A.2)."""
 
     fc1: WNLinear
@@ -54,7 +55,7 @@ def layers_of(ops) -> list[WNLinear]:
     """All weight-normalized layers of a network, in forward order."""
     out = []
     for op in ops:
-        out.extend([op.layer] if isinstance(op, Dense) else [op.fc1, op.fc2])
+        out.extend([op.layer] if isinstance(op, WNDense) else [op.fc1, op.fc2])
     return out
 
 
@@ -70,8 +71,9 @@ def _safe_log(x, xp):
     return xp.log(x)
 
 
-def forward(ops, x, xp, renormalize: bool = False) -> Tape:
+def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
     """Run ``x`` of shape (N, batch, n0) through ``ops``; record log-norms."""
+    xp = xp or array_namespace(x)
     if renormalize and any(layer.has_bias for layer in layers_of(ops)):
         raise ValueError("renormalize=True needs zero biases (a positively homogeneous network)")
     tape = Tape(renormalized=renormalize)
@@ -81,7 +83,7 @@ def forward(ops, x, xp, renormalize: bool = False) -> Tape:
     if renormalize:
         h = h / xp.where(norm == 0, 1, norm)[..., None]
     for op in ops:
-        if isinstance(op, Dense):
+        if isinstance(op, WNDense):
             w = effective_weight(op.layer, xp)
             a = wn_forward(op.layer, h, xp, weight=w)
             mask = a > 0 if op.relu else None
@@ -106,7 +108,7 @@ def forward(ops, x, xp, renormalize: bool = False) -> Tape:
     return tape
 
 
-def backward(ops, tape: Tape, error, xp, params: bool = False):
+def backward(ops, tape: Tape, error, xp=None, params: bool = False):
     """Backpropagate ``error = dl/dh^L`` (shape (N, batch, n_L)) through ``ops``.
 
     Returns ``(log_grad_norms, grads)``: ``log_grad_norms[..., k]`` is
@@ -115,6 +117,7 @@ def backward(ops, tape: Tape, error, xp, params: bool = False):
     """
     if params and tape.renormalized:
         raise ValueError("params=True needs a tape recorded with renormalize=False")
+    xp = xp or array_namespace(error)
     delta = error
     norm = _norms(delta, xp)
     logs = [_safe_log(norm, xp)]
@@ -122,7 +125,7 @@ def backward(ops, tape: Tape, error, xp, params: bool = False):
         delta = delta / xp.where(norm == 0, 1, norm)[..., None]
     grads: list = []
     for op, cache in zip(reversed(ops), reversed(tape.caches)):
-        if isinstance(op, Dense):
+        if isinstance(op, WNDense):
             h, w, mask = cache
             d_a = delta * mask if op.relu else delta
             delta, g = wn_vjp(op.layer, h, d_a, xp, params=params, weight=w)

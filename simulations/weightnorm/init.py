@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import math
 
-from .core.backend import Backend
-from .network import Dense, Residual, layers_of
-from .core.random_matrices import haar_orthogonal
-from .core.validation import check_choice, check_finite, check_int, check_widths
-from .weightnorm import WNLinear, wn_forward
+from ..core.backend import Backend
+from ..core.random_matrices import haar_orthogonal
+from ..core.validation import check_choice, check_finite, check_int, check_widths
+from .layers import WNLinear, wn_forward
+from .network import WNDense, WNResidual, layers_of
 
 __all__ = ["INIT_SCHEMES", "draw_layer", "build_mlp", "build_resnet", "data_dependent_init"]
 
@@ -40,12 +40,14 @@ _DIRECTIONS = {
 
 
 def draw_layer(be: Backend, n_networks: int, fan_in: int, fan_out: int,
-               directions: str, gain) -> WNLinear:
-    """One WN layer for ``n_networks`` networks; ``gain`` is a number or ``"row_norm"``."""
+               directions: str, gain, haar_method: str | None = None) -> WNLinear:
+    """One WN layer for ``n_networks`` networks; ``gain`` is a number or ``"row_norm"``;
+    ``haar_method`` picks the construction of orthogonal directions
+    (:func:`simulations.core.haar_orthogonal`; the backend's default when None)."""
     xp = be.xp
     shape = (n_networks, fan_out, fan_in)
     if directions == "orthogonal":
-        v = haar_orthogonal(be, n_networks, fan_out, fan_in)
+        v = haar_orthogonal(be, n_networks, fan_out, fan_in, haar_method)
     elif directions == "pytorch_uniform":
         bound = 1.0 / math.sqrt(fan_in)
         v = be.uniform(shape, -bound, bound)
@@ -69,25 +71,27 @@ def _gain(init: str, fan_in: int, fan_out: int, gamma: float):
     return math.sqrt(gamma * fan_in / fan_out)
 
 
-def build_mlp(be: Backend, widths, init: str, n_networks: int = 1, data=None) -> list:
+def build_mlp(be: Backend, widths, init: str, n_networks: int = 1, data=None,
+              haar_method: str | None = None) -> list:
     """A weight-normalized ReLU MLP with ``widths = [n_0, n_1, ..., n_L]``.
 
-    ``data`` (shape (N, batch, n_0)) is required for ``init="data_dependent"``.
+    ``data`` (shape (N, batch, n_0)) is required for ``init="data_dependent"``;
+    ``haar_method`` as in :func:`draw_layer`.
     """
     widths = check_widths("widths", widths)
     if len(widths) < 2:
         raise ValueError("widths must hold at least 2 entries (input and one layer)")
     check_choice("init", init, INIT_SCHEMES)
     n_networks = check_int("n_networks", n_networks, low=1)
-    ops = [Dense(draw_layer(be, n_networks, a, b, _DIRECTIONS[init], _gain(init, a, b, 2.0)))
+    ops = [WNDense(draw_layer(be, n_networks, a, b, _DIRECTIONS[init], _gain(init, a, b, 2.0), haar_method))
            for a, b in zip(widths[:-1], widths[1:])]
     if init == "data_dependent":
-        data_dependent_init(be, ops, _require_data(data))
+        data_dependent_init(be, ops, _require_data(be, data))
     return ops
 
 
 def build_resnet(be: Backend, dims, blocks, hidden, init: str, n_networks: int = 1,
-                 data=None, alpha: float | None = None) -> list:
+                 data=None, alpha: float | None = None, haar_method: str | None = None) -> list:
     """A multi-stage WN ResNet.
 
     ``dims = [d_0, d_1, ..., d_K]``: stage k maps d_{k-1} -> d_k with a projection
@@ -97,6 +101,7 @@ def build_resnet(be: Backend, dims, blocks, hidden, init: str, n_networks: int =
 
     The proposed scheme absorbs alpha into FC2's gain (gamma = 1/B_k, Sec. 4), so
     ``alpha`` defaults to 1 for every scheme; pass it to study Eq. 6 directly.
+    ``haar_method`` as in :func:`draw_layer`.
     """
     dims = check_widths("dims", dims)
     blocks = check_widths("blocks", blocks, low=1)
@@ -109,26 +114,27 @@ def build_resnet(be: Backend, dims, blocks, hidden, init: str, n_networks: int =
     for k, n_blocks in enumerate(blocks):
         d_in, d = dims[k], dims[k + 1]
         if d_in != d:
-            ops.append(Dense(draw_layer(be, n_networks, d_in, d, direc, _gain(init, d_in, d, 1.0)), relu=False))
+            ops.append(WNDense(draw_layer(be, n_networks, d_in, d, direc, _gain(init, d_in, d, 1.0), haar_method),
+                               relu=False))
         widths = hidden[k] if hasattr(hidden[k], "__iter__") else [hidden[k]] * n_blocks
         widths = check_widths(f"hidden[{k}]", widths)
         if len(widths) != n_blocks:
             raise ValueError(f"hidden[{k}] must list {n_blocks} widths, got {len(widths)}")
         for b, w in enumerate(widths, start=1):
-            fc1 = draw_layer(be, n_networks, d, w, direc, _gain(init, d, w, 2.0))
+            fc1 = draw_layer(be, n_networks, d, w, direc, _gain(init, d, w, 2.0), haar_method)
             g2 = 0.9**b if init == "hanin_stagewise" else _gain(init, w, d, 1.0 / n_blocks)
-            fc2 = draw_layer(be, n_networks, w, d, direc, g2)
-            ops.append(Residual(fc1, fc2, 1.0 if alpha is None else float(alpha)))
+            fc2 = draw_layer(be, n_networks, w, d, direc, g2, haar_method)
+            ops.append(WNResidual(fc1, fc2, 1.0 if alpha is None else float(alpha)))
     if init == "data_dependent":
-        data_dependent_init(be, ops, _require_data(data))
+        data_dependent_init(be, ops, _require_data(be, data))
     return ops
 
 
-def _require_data(data):
+def _require_data(be: Backend, data):
     if data is None:
         raise ValueError("init='data_dependent' needs data: an array of shape (N, batch, n_0)")
     check_finite("data", data)
-    return data
+    return be.asarray(data)
 
 
 def _normalize_layer(layer: WNLinear, h, xp):
@@ -151,7 +157,7 @@ def data_dependent_init(be: Backend, ops, data) -> None:
         layer.v *= 0.05 / math.sqrt(2.0 / layer.fan_in)  # v ~ N(0, 0.05^2)
     h = data
     for op in ops:
-        if isinstance(op, Dense):
+        if isinstance(op, WNDense):
             a = _normalize_layer(op.layer, h, xp)
             h = a * (a > 0) if op.relu else a
         else:
