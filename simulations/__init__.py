@@ -18,9 +18,8 @@ from .weightnorm import (INIT_SCHEMES, Tape, WNDense, WNLinear, WNResidual, back
                          data_dependent_init, draw_layer, effective_weight, forward, layers_of, network_flops, wn_forward,
                          wn_vjp)
 # batch-norm chains
-from .bn_chain import (METHODS, STARTS, VARIANTS, ChainRecord, a1_margin, batch_norm, centered_gap_floor, gap_from_gram,
-                       initial_representation, orthogonality_gap, simulate_chain)
-from .iterative_orthogonalization import EQ6_VARIANTS, eq6_weight
+from .bn_chains import (EQ6_VARIANTS, METHODS, STARTS, VARIANTS, ChainRecord, a1_margin, batch_norm, centered_gap_floor,
+                        eq6_weight, gap_from_gram, initial_representation, orthogonality_gap, simulate_chain)
 # residual classifiers and their loss Hessian (ZeroInit/Fixup Table 1)
 from .hessian_net import (TABLE1_SCHEMES, build_classifier, dense_hessian, hvp, lanczos_norm, loss_and_grad,
                           lsuv_calibrate, power_method, synthetic_batch)

@@ -2,15 +2,15 @@
 scale, backend) and returns host-side records; the unit of replication is one
 independent chain (all weights of all layers drawn afresh).
 
-Chains use the exact Gram-law sampler of :mod:`simulations.bn_chain` (its agreement
-in law with materialized weights is tested in tests/simulations/test_bn_chain.py).
+Chains use the exact Gram-law sampler of :mod:`simulations.bn_chains.chain` (its agreement
+in law with materialized weights is tested in tests/simulations/bn_chains/test_chain.py).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from simulations import Backend, a1_margin, get_backend, initial_representation, orthogonality_gap, simulate_chain
-from simulations.iterative_orthogonalization import eq6_weight
+from simulations import (Backend, a1_margin, eq6_weight, get_backend, initial_representation, orthogonality_gap,
+                         simulate_chain)
 from .formulas import w2sq_from_spectra
 
 __all__ = ["chain_grid", "w2_samples", "decay_rows", "width_ladder", "fig1_rows", "variant_rows", "smin_rows", "eq6_rows",

@@ -16,13 +16,13 @@ Two samplers of the same chain:
 - ``method="gram"`` uses that, given X = phi(H_l), the rows of W_l X are iid
   N(0, X^T X / d): with X^T X = F F^T it draws M = G F^T, G iid N(0, 1/d) of shape
   d x n (cost d n^2 per layer). The whole chain, not only one layer, has the same law
-  under both samplers (tested in tests/simulations/test_bn_chain.py).
+  under both samplers (tested in tests/simulations/bn_chains/test_chain.py).
 
 Every record is on the host: the orthogonality gap V(H_l) of Eq. 2, log of the
 smallest singular value of H_l (Assumption A1), the cosine of samples 0 and 1
 (Figure 1), and, for vanilla chains, log ||H_l||_F.
 
->>> from simulations.core.backend import get_backend
+>>> from simulations.core import get_backend
 >>> be = get_backend(seed=0)
 >>> H0 = initial_representation(be, "diagonal_spike", runs=3, d=64, n=4)
 >>> rec = simulate_chain(be, H0, depth=30)
@@ -31,12 +31,14 @@ smallest singular value of H_l (Assumption A1), the cosine of samples 0 and 1
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from .core.backend import Backend, to_host
-from .core.validation import check_choice, check_int
+from ..core.backend import Backend, to_host
+from ..core.namespace import array_namespace, tiny
+from ..core.validation import check_choice, check_int
 
 __all__ = ["VARIANTS", "STARTS", "METHODS", "ChainRecord", "orthogonality_gap", "gap_from_gram", "batch_norm",
            "initial_representation", "simulate_chain", "centered_gap_floor", "a1_margin"]
@@ -46,14 +48,15 @@ STARTS = ("diagonal_spike", "gaussian", "aligned", "orthogonal")
 METHODS = ("gram", "direct")
 
 
-def gap_from_gram(C, xp=np):
+def gap_from_gram(C, xp=None):
     """V from the Gram matrix C = H^T H (..., n, n): ||C / tr C - I_n / n||_F (Eq. 2)."""
+    xp = xp or array_namespace(C)
     n = C.shape[-1]
     tr = xp.trace(C, axis1=-2, axis2=-1)[..., None, None]
     return xp.linalg.norm((C / tr - xp.eye(n, dtype=C.dtype) / n).reshape(C.shape[:-2] + (n * n,)), axis=-1)
 
 
-def orthogonality_gap(H, xp=np):
+def orthogonality_gap(H, xp=None):
     """Orthogonality gap V(H) of Eq. 2 for H of shape (..., d, n), H != 0.
 
     >>> import numpy as np
@@ -62,6 +65,7 @@ def orthogonality_gap(H, xp=np):
     >>> round(float(orthogonality_gap(np.ones((3, 2)))), 6)  # aligned: sqrt(1 - 1/n)
     0.707107
     """
+    xp = xp or array_namespace(H)
     H = xp.asarray(H)
     if H.ndim < 2:
         raise ValueError(f"H must have shape (..., d, n), got shape {H.shape}")
@@ -85,9 +89,10 @@ def centered_gap_floor(n: int) -> float:
     return 1.0 / float(np.sqrt(n * (n - 1)))
 
 
-def batch_norm(M, xp=np, centered: bool = False):
+def batch_norm(M, xp=None, centered: bool = False):
     """BN(M) = diag(M M^T)^{-1/2} M along the batch (last) axis; ``centered`` first
     subtracts each row's batch mean. A zero row (possible after ReLU) is left at 0."""
+    xp = xp or array_namespace(M)
     if centered:
         M = M - M.mean(axis=-1, keepdims=True)
     norms = xp.linalg.norm(M, axis=-1, keepdims=True)
@@ -163,10 +168,10 @@ def _step(be: Backend, H, variant: str, method: str, factor=None):
     runs, d, n = H.shape
     X = _layer_input(H, variant, xp)
     if method == "direct":
-        M = (be.normal((runs, d, d)) / np.sqrt(d)) @ X
+        M = (be.normal((runs, d, d)) / math.sqrt(d)) @ X
     else:
         F = factor if factor is not None else _gram_sqrt(xp.swapaxes(X, -1, -2) @ X, xp)
-        M = (be.normal((runs, d, n)) / np.sqrt(d)) @ xp.swapaxes(F, -1, -2)
+        M = (be.normal((runs, d, n)) / math.sqrt(d)) @ xp.swapaxes(F, -1, -2)
     if variant.startswith("bn"):
         M = batch_norm(M, xp, centered=variant == "bn_centered")
     norm = xp.linalg.norm(M.reshape(runs, -1), axis=-1)
@@ -183,13 +188,13 @@ def _observe(H, xp):
     lam = raw / xp.trace(C, axis1=-2, axis2=-1)[..., None]
     # C / tr C and I / n commute, so V = ||lam - 1/n||_2 (Eq. 2) from the spectrum just computed
     gap = xp.sqrt(xp.sum((lam - 1.0 / lam.shape[-1]) ** 2, axis=-1))
-    log_smin = 0.5 * xp.log(xp.clip(lam[..., 0], 1e-300, None))
+    log_smin = 0.5 * xp.log(xp.clip(lam[..., 0], tiny(lam), None))  # the dtype's floor: 1e-300 is 0 in float32
     if H.shape[-1] > 1:
         den = C[..., 0, 0] * C[..., 1, 1]
         # a sample whose representation is exactly 0 (possible after ReLU) has cosine 0
         cos = C[..., 0, 1] / xp.sqrt(xp.where(den > 0, den, 1)) * (den > 0)
     else:
-        cos = xp.zeros(H.shape[0])
+        cos = xp.zeros(H.shape[0], dtype=H.dtype)
     return gap, log_smin, cos, lam, Q * xp.sqrt(raw)[..., None, :]
 
 

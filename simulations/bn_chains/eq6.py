@@ -23,18 +23,20 @@ True
 """
 from __future__ import annotations
 
-import numpy as np
-
-from .core.validation import check_choice
+from ..core.namespace import array_namespace, eps
+from ..core.validation import check_choice
 
 __all__ = ["EQ6_VARIANTS", "eq6_weight"]
 
 EQ6_VARIANTS = ("printed", "orthogonal", "whitening")
 
 
-def eq6_weight(H, variant: str = "printed", xp=np):
-    """The d x d matrix W of Eq. 6 for H of shape (..., d, n), n >= d, full row rank."""
+def eq6_weight(H, variant: str = "printed", xp=None):
+    """The d x d matrix W of Eq. 6 for H of shape (..., d, n), n >= d, full row rank
+    (numerically: every singular value above max(d, n) eps times the largest, the rank
+    tolerance of ``numpy.linalg.matrix_rank``)."""
     check_choice("variant", variant, EQ6_VARIANTS)
+    xp = xp or array_namespace(H)
     H = xp.asarray(H)
     if H.ndim < 2:
         raise ValueError(f"H must have shape (..., d, n), got shape {H.shape}")
@@ -45,7 +47,7 @@ def eq6_weight(H, variant: str = "printed", xp=np):
     if not bool(xp.all(xp.isfinite(H))):
         raise ValueError("H must be finite (found NaN or inf)")
     U, s, Vt = xp.linalg.svd(H, full_matrices=False)  # U (d, d), s (d,), Vt (d, n)
-    if not bool(xp.all(s > s[..., :1] * 1e-12)):
+    if not bool(xp.all(s > s[..., :1] * (max(d, n) * eps(s)))):
         raise ValueError("H must have full row rank d (Sigma must be invertible in Eq. 6)")
     if variant == "printed":
         Vp = xp.swapaxes(Vt, -1, -2)[..., :d, :]
