@@ -11,9 +11,8 @@ import time
 from bench_throughput import _sync, matmul_peak
 
 from simulations import get_backend
-from simulations.conv import conv2d, conv2d_backward_input, conv2d_weight_grad, conv_output_size
-from simulations.convnet import draw_net, lenet_spec
-from simulations.gauss_newton import scaling_vs_hessian
+from simulations.relu_nets import (conv2d, conv2d_backward_input, conv2d_weight_grad, conv_output_size, draw_net, lenet_spec,
+                                  scaling_vs_hessian)
 
 
 def _best(fn, xp, reps=3):

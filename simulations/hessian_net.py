@@ -39,7 +39,7 @@ import numpy as np
 
 from .core.backend import Backend, to_host
 from .hvp_ops import BatchNorm, Linear, ReLU, Residual, Scale, Shift, parameters, run_backward, run_forward
-from .plain_net import weight_variance
+from .relu_nets.sequential import weight_variance
 from .core.random_matrices import haar_orthogonal
 from .core.validation import check_choice, check_int, check_positive
 

@@ -30,7 +30,7 @@ import sys
 
 import numpy as np
 
-__all__ = ["array_namespace", "tiny", "eps"]
+__all__ = ["array_namespace", "tiny", "eps", "safe_log"]
 
 
 def _modules(obj, out: set) -> None:
@@ -81,6 +81,16 @@ def eps(a) -> float:
     """The machine epsilon of the floating dtype of ``a`` (an array or a dtype), as a
     Python float: the unit of rounding tolerances."""
     return float(np.finfo(_dtype(a)).eps)
+
+
+def safe_log(x, xp=None):
+    """log(x) with log(0) = -inf and no divide-by-zero warning (a zero norm is a fact
+    the records keep, not an error)."""
+    xp = xp or array_namespace(x)
+    if hasattr(xp, "errstate"):  # numpy warns; CuPy does not
+        with xp.errstate(divide="ignore"):
+            return xp.log(x)
+    return xp.log(x)
 
 
 def _dtype(a):

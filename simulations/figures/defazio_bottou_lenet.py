@@ -1,10 +1,10 @@
 """The strided-LeNet experiment behind Defazio & Bottou's Figures 1 and 2 (Sec. 5.1
 and 6.1), computed once per settings and shared by both figures and by the claims.
 
-A setup draws the weights of the strided LeNet (:func:`simulations.convnet.lenet_spec`)
+A setup draws the weights of the strided LeNet (:func:`simulations.relu_nets.lenet_spec`)
 under one initialization, a batch of iid N(0, 1) 3 x 32 x 32 inputs and a random
 loss z^T R z (R iid N(0, 1), 10 x 10), and records
-:func:`simulations.gauss_newton.scaling_vs_hessian`. The paper's 100 setups are
+:func:`simulations.relu_nets.scaling_vs_hessian`. The paper's 100 setups are
 split evenly over the four initializations it compares (geometric, Kaiming fan-in,
 Kaiming fan-out, Xavier).
 """
@@ -15,8 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import get_backend
-from ..convnet import draw_net, lenet_spec
-from ..gauss_newton import scaling_vs_hessian
+from ..relu_nets import draw_net, lenet_spec, scaling_vs_hessian
 
 INITS = ("geometric", "he_fan_in", "he_fan_out", "xavier")
 LABELS = {"geometric": "geometric", "he_fan_in": "Kaiming fan-in", "he_fan_out": "Kaiming fan-out",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.namespace import array_namespace
+from ..core.namespace import array_namespace, safe_log
 from .layers import WNLinear, effective_weight, wn_forward, wn_vjp
 
 __all__ = ["WNDense", "WNResidual", "Tape", "forward", "backward", "network_flops", "layers_of"]
@@ -63,14 +63,6 @@ def _norms(h, xp):
     return xp.sqrt(xp.sum(h * h, axis=-1))
 
 
-def _safe_log(x, xp):
-    with_err = xp.errstate if hasattr(xp, "errstate") else None
-    if with_err is not None:
-        with xp.errstate(divide="ignore"):
-            return xp.log(x)
-    return xp.log(x)
-
-
 def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
     """Run ``x`` of shape (N, batch, n0) through ``ops``; record log-norms."""
     xp = xp or array_namespace(x)
@@ -79,7 +71,7 @@ def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
     tape = Tape(renormalized=renormalize)
     h = x
     norm = _norms(h, xp)
-    logs = [_safe_log(norm, xp)]
+    logs = [safe_log(norm, xp)]
     if renormalize:
         h = h / xp.where(norm == 0, 1, norm)[..., None]
     for op in ops:
@@ -99,10 +91,10 @@ def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
             h = h + op.alpha * wn_forward(op.fc2, z, xp, weight=w2)
         norm = _norms(h, xp)
         if renormalize:
-            logs.append(logs[-1] + _safe_log(norm, xp))
+            logs.append(logs[-1] + safe_log(norm, xp))
             h = h / xp.where(norm == 0, 1, norm)[..., None]
         else:
-            logs.append(_safe_log(norm, xp))
+            logs.append(safe_log(norm, xp))
     tape.log_norms = xp.stack(logs, axis=-1)
     tape.output = h
     return tape
@@ -120,7 +112,7 @@ def backward(ops, tape: Tape, error, xp=None, params: bool = False):
     xp = xp or array_namespace(error)
     delta = error
     norm = _norms(delta, xp)
-    logs = [_safe_log(norm, xp)]
+    logs = [safe_log(norm, xp)]
     if tape.renormalized:
         delta = delta / xp.where(norm == 0, 1, norm)[..., None]
     grads: list = []
@@ -138,10 +130,10 @@ def backward(ops, tape: Tape, error, xp=None, params: bool = False):
             grads.extend([g2, g1])
         norm = _norms(delta, xp)
         if tape.renormalized:
-            logs.append(logs[-1] + _safe_log(norm, xp))
+            logs.append(logs[-1] + safe_log(norm, xp))
             delta = delta / xp.where(norm == 0, 1, norm)[..., None]
         else:
-            logs.append(_safe_log(norm, xp))
+            logs.append(safe_log(norm, xp))
     log_norms = xp.stack(logs[::-1], axis=-1)
     return log_norms, (grads[::-1] if params else None)
 

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulations import get_backend
-from simulations.branch_resnet import (branch_backward, branch_forward, draw_branch_resnet, sgd_step,
-                                       zeroinit_branch_scale)
+from simulations.relu_nets import (draw_branch_resnet, resnet_backward as branch_backward, resnet_forward,
+                                   sgd_step, zeroinit_branch_scale)
 
 from ..strategies import seeds
 
@@ -21,9 +21,9 @@ def test_weight_gradients_match_finite_differences(seed, m, s_out):
     g = be.normal((1, 1, 5))
 
     def loss(n):
-        return float((branch_forward(n, x, np, s_out)["x"][-1] * g).sum())
+        return float((resnet_forward(n, x, np, s_out=s_out)["x"][-1] * g).sum())
 
-    fwd = branch_forward(net, x, np, s_out)
+    fwd = resnet_forward(net, x, np, s_out=s_out)
     grads = branch_backward(net, fwd, np.broadcast_to(g, x.shape), np)
     eps = 1e-6
     for l, j, idx in ((0, 0, (0, 1, 2)), (2, m - 1, (0, 4, 0)), (1, m - 1, (0, 3, 3))):
@@ -34,8 +34,8 @@ def test_weight_gradients_match_finite_differences(seed, m, s_out):
         fd = (loss(plus) - loss(minus)) / (2 * eps)
         assert np.isclose(fd, grads["dW"][l][j][idx], rtol=1e-5, atol=1e-8)
     # input gradient: <dx_0, x> direction derivative
-    fd_x = (float((branch_forward(net, x * (1 + eps), np, s_out)["x"][-1] * g).sum()) -
-            float((branch_forward(net, x * (1 - eps), np, s_out)["x"][-1] * g).sum())) / (2 * eps)
+    fd_x = (float((resnet_forward(net, x * (1 + eps), np, s_out=s_out)["x"][-1] * g).sum()) -
+            float((resnet_forward(net, x * (1 - eps), np, s_out=s_out)["x"][-1] * g).sum())) / (2 * eps)
     assert np.isclose(fd_x, float((grads["dx"][0] * x).sum()), rtol=1e-5, atol=1e-8)
 
 
@@ -45,7 +45,7 @@ def test_zeroinit_scale_and_first_step_only_moves_last_layers():
     be = get_backend(seed=4)
     net = draw_branch_resnet(be, 6, 4, 3, "zeroinit", 2)
     x = be.normal((2, 5, 6))
-    fwd = branch_forward(net, x, np)
+    fwd = resnet_forward(net, x, np)
     grads = branch_backward(net, fwd, np.ones_like(x), np)["dW"]
     assert all(np.all(g[0] == 0) and np.all(g[1] == 0) and np.any(g[2] != 0) for g in grads)
     new = sgd_step(net, grads, 0.1)
@@ -57,7 +57,7 @@ def test_zeroinit_scale_and_first_step_only_moves_last_layers():
     (lambda be: draw_branch_resnet(be, 4, 0, 2, "he"), "blocks must be an integer >= 1"),
     (lambda be: draw_branch_resnet(be, 4, 2, 2, "fixup"), "scheme must be one of"),
     (lambda be: sgd_step([], [], -1.0), "lr must be a finite number > 0"),
-    (lambda be: branch_forward([], np.zeros((1, 1, 2)), np, s_out=0.0), "s_out must be a finite number > 0"),
+    (lambda be: resnet_forward([], np.zeros((1, 1, 2)), np, s_out=0.0), "s_out must be a finite number > 0"),
 ])
 def test_bad_input_is_named(call, match):
     with pytest.raises(ValueError, match=match):

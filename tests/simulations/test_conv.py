@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulations import get_backend
-from simulations.conv import conv2d, conv2d_backward_input, conv2d_weight_grad, conv_output_size
+from simulations.relu_nets import conv2d, conv2d_backward_input, conv2d_weight_grad, conv_output_size
 
 from ..strategies import conv_shapes, seeds
 

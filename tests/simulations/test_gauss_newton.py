@@ -6,10 +6,9 @@ import pytest
 from hypothesis import given, settings
 
 from simulations import cupy_available, get_backend
-from simulations.conv import conv2d_weight_grad
-from simulations.convnet import draw_net, lenet_spec, mlp_spec, net_backward, net_forward, param_count
-from simulations.gauss_newton import (block_frobenius_sq, jacobian_grams, mean_sq_singular_values,
-                                      output_jacobians, scaling_vs_hessian)
+from simulations.relu_nets import (block_frobenius_sq, conv2d_weight_grad, draw_net, jacobian_grams, lenet_spec,
+                                   mean_sq_singular_values, mlp_spec, net_backward, net_forward, output_jacobians,
+                                   param_count, scaling_vs_hessian)
 
 from ..strategies import seeds
 
@@ -140,7 +139,7 @@ def test_cupy_lenet_setup_matches_numpy():
 def test_loss_gradients_from_the_probe_jacobians_match_a_backward_pass():
     """scaling_vs_hessian contracts the output Jacobians with S z instead of running a
     second backward pass: both give the same E[dx_{l+1}^2]."""
-    from simulations.convnet import layer_geometry
+    from simulations.relu_nets import layer_geometry
 
     be = get_backend(seed=9)
     spec = SMALL_CNN

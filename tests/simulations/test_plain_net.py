@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 
 from simulations import get_backend
-from simulations.plain_net import (draw_mlp, draw_resnet, mlp_backward, mlp_forward, resnet_backward_input,
+from simulations.relu_nets import (draw_mlp, draw_resnet, mlp_backward, mlp_forward, resnet_backward,
                                    resnet_forward, softmax_xent, weight_variance)
 
 from ..strategies import mlp_widths, seeds
@@ -48,11 +48,11 @@ def test_mlp_gradient_matches_finite_differences():
 
 def test_resnet_input_gradient_matches_finite_differences():
     be = get_backend(seed=6)
-    net = draw_resnet(be, 5, 3, 4, "he_fan_in", "he_fan_in", 1)
+    net = draw_resnet(be, 5, 3, ("he_fan_in", "he_fan_in"), hidden=4)
     x = be.normal((1, 1, 5))
     v = be.normal((1, 1, 5))
     fwd = resnet_forward(net, x, np)
-    g = resnet_backward_input(net, fwd, v, np)[0]
+    g = resnet_backward(net, fwd, v, np)["dx"][0]
     eps = 1e-6
     num = np.array([((resnet_forward(net, x + eps * e, np)["x"][-1] - resnet_forward(net, x - eps * e, np)["x"][-1])
                      * v).sum() / (2 * eps) for e in np.eye(5)[:, None, None, :]])
@@ -61,7 +61,7 @@ def test_resnet_input_gradient_matches_finite_differences():
 
 def test_renormalized_resnet_norms_stay_finite_for_thousands_of_blocks():
     be = get_backend(seed=1)
-    net = draw_resnet(be, 8, 3000, 8, "he_fan_in", "he_fan_in", 1)
+    net = draw_resnet(be, 8, 3000)
     out = resnet_forward(net, be.normal((1, 2, 8)), np, renormalize=True)
     assert np.all(np.isfinite(out["log_sq_norm"]))
     assert out["log_sq_norm"][..., -1].min() > 2 * 709  # 3^3000 would overflow float64 by far

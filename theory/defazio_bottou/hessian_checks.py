@@ -16,8 +16,7 @@ import numpy as np
 from scipy import stats as sst
 
 from simulations import get_backend
-from simulations.convnet import draw_net, mlp_spec
-from simulations.gauss_newton import scaling_vs_hessian
+from simulations.relu_nets import draw_net, mlp_spec, scaling_vs_hessian
 from .. import stats
 from ..evidence import Evidence, Verdict
 from ..judging import band_verdict, combine, judge_scaling, mc_alpha

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulations import get_backend
-from simulations.plain_net import draw_mlp, mlp_backward, mlp_forward
+from simulations.relu_nets import draw_mlp, mlp_backward, mlp_forward
 
 __all__ = ["thm1_networks"]
 

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from simulations import get_backend
-from simulations.plain_net import draw_mlp, draw_resnet, mlp_backward, mlp_forward, resnet_forward, softmax_xent
+from simulations.relu_nets import draw_mlp, draw_resnet, mlp_backward, mlp_forward, resnet_forward, softmax_xent
 from .. import stats
 from ..evidence import Evidence, Verdict
 from ..judging import judge_exact, judge_means, mc_alpha
@@ -153,7 +153,7 @@ def growth_measure(ctx, width: int = 32, base: int = 12000, blocks: int = 3) -> 
         ratios = []
         for start in range(0, N, 500):
             n = min(500, N - start)
-            net = draw_resnet(be, width, blocks, width, "he_fan_in", init2, n)
+            net = draw_resnet(be, width, blocks, ("he_fan_in", init2), n_networks=n)
             x0 = be.normal((n, 1, width))
             fwd = resnet_forward(net, x0, np)
             ratios.append(np.exp(fwd["log_sq_norm"][:, 0, :] - fwd["log_sq_norm"][:, 0, :1]))

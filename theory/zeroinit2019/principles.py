@@ -1,6 +1,6 @@
 """ZeroInit's design principles (Sec. 3) and the related-work 1/2-scaling recurrence
 (Sec. 6) of the ZeroInit/Fixup submission, by Monte Carlo of bias-free ReLU residual
-networks with m-layer branches (:mod:`simulations.branch_resnet`).
+networks with m-layer branches (:mod:`simulations.relu_nets.resnet`).
 
 Setup of the SGD checks: the paper's premise 'the error signal passing to the branch
 is O(1)' is realized by the linear loss l = mean_b <g, x_L> with g ~ N(0, I/n) fixed
@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from simulations import get_backend
-from simulations.branch_resnet import branch_backward, branch_forward, draw_branch_resnet, sgd_step
+from simulations.relu_nets import draw_branch_resnet, resnet_backward, resnet_forward, sgd_step
 from .. import stats
 from ..evidence import Evidence, Verdict
 from ..judging import band_verdict, combine, judge_exact, judge_means, mc_alpha
@@ -36,10 +36,10 @@ def _train(be, net, steps: int, lr: float, width: int, batch: int, N: int):
     g = be.normal((N, 1, width)) / math.sqrt(width)
     for _ in range(steps):
         x = be.normal((N, batch, width)) / math.sqrt(width)
-        fwd = branch_forward(net, x, be.xp)
-        net = sgd_step(net, branch_backward(net, fwd, be.xp.broadcast_to(g / batch, x.shape), be.xp)["dW"], lr)
+        fwd = resnet_forward(net, x, be.xp)
+        net = sgd_step(net, resnet_backward(net, fwd, be.xp.broadcast_to(g / batch, x.shape), be.xp)["dW"], lr)
     x = be.normal((N, batch, width)) / math.sqrt(width)
-    fwd = branch_forward(net, x, be.xp)
+    fwd = resnet_forward(net, x, be.xp)
     for a in fwd["x"]:
         if not np.all(np.isfinite(a)):
             raise FloatingPointError("training diverged: lower lr, steps or depths")
@@ -141,7 +141,7 @@ def half_scaling_measure(ctx, width: int = 64, blocks: int = 6, base: int = 8000
         ratios, unroll = [], 0.0
         for start in range(0, N, 500):
             n = min(500, N - start)
-            fwd = branch_forward(draw_branch_resnet(be, width, blocks, 2, "he_linear_last", n),
+            fwd = resnet_forward(draw_branch_resnet(be, width, blocks, 2, "he_linear_last", n),
                                  be.normal((n, 1, width)), be.xp, s_out=s)
             sq = np.stack([(a**2).sum(-1)[:, 0] for a in fwd["x"]], 1)
             ratios.append(sq / sq[:, :1])

@@ -9,15 +9,14 @@ y[b, o, p, q] = sum_{c, i, j} W[o, c, i, j] x_pad[b, c, s p + i, s q + j]
 
 >>> import numpy as np
 >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
->>> conv2d(x, np.ones((1, 1, 2, 2)), stride=2, pad=0, xp=np)[0, 0]
+>>> conv2d(x, np.ones((1, 1, 2, 2)), stride=2, pad=0)[0, 0]
 array([[10., 18.],
        [42., 50.]])
 """
 from __future__ import annotations
 
-import numpy as np
-
-from .core.validation import check_int
+from ..core.namespace import array_namespace
+from ..core.validation import check_int
 
 __all__ = ["conv_output_size", "patches", "conv2d", "conv2d_backward_input", "conv2d_weight_grad"]
 
@@ -40,8 +39,9 @@ def _pad(x, pad: int, xp):
     return xp.pad(x, widths)
 
 
-def patches(x, k: int, stride: int, pad: int, xp):
+def patches(x, k: int, stride: int, pad: int, xp=None):
     """im2col: (B, C, H, W) -> (B, Ho Wo, C k k), one row per output position."""
+    xp = xp or array_namespace(x)
     B, C, H, W = x.shape
     ho, wo = conv_output_size(H, k, stride, pad), conv_output_size(W, k, stride, pad)
     xp_ = _pad(x, pad, xp)
@@ -57,8 +57,9 @@ def _flat(x):
     return x.reshape((-1,) + x.shape[-3:]), lead
 
 
-def conv2d(x, W, stride: int = 1, pad: int = 0, xp=np):
+def conv2d(x, W, stride: int = 1, pad: int = 0, xp=None):
     """Forward convolution of x (..., C, H, W) with kernels W (O, C, k, k)."""
+    xp = xp or array_namespace(x, W)
     if W.ndim != 4 or W.shape[2] != W.shape[3]:
         raise ValueError(f"W must have shape (O, C, k, k), got {tuple(W.shape)}")
     if x.shape[-3] != W.shape[1]:
@@ -69,8 +70,9 @@ def conv2d(x, W, stride: int = 1, pad: int = 0, xp=np):
     return y.transpose(0, 2, 1).reshape(lead + (W.shape[0], ho, wo))
 
 
-def conv2d_backward_input(dy, W, in_hw: tuple, stride: int = 1, pad: int = 0, xp=np):
+def conv2d_backward_input(dy, W, in_hw: tuple, stride: int = 1, pad: int = 0, xp=None):
     """dL/dx given dL/dy (..., O, Ho, Wo): the transposed convolution (col2im)."""
+    xp = xp or array_namespace(dy, W)
     dyf, lead = _flat(dy)
     B, O, ho, wo = dyf.shape
     _, C, k, _ = W.shape
@@ -84,9 +86,10 @@ def conv2d_backward_input(dy, W, in_hw: tuple, stride: int = 1, pad: int = 0, xp
     return dx.reshape(lead + (C, H, Wd))
 
 
-def conv2d_weight_grad(dy, x, k: int, stride: int = 1, pad: int = 0, xp=np, per_sample: bool = False):
+def conv2d_weight_grad(dy, x, k: int, stride: int = 1, pad: int = 0, xp=None, per_sample: bool = False):
     """dL/dW = sum_b dy_b^T patches(x_b), shape (O, C, k, k); per sample (B, O, C, k, k)
     when ``per_sample``. dy and x share their leading axes."""
+    xp = xp or array_namespace(dy, x)
     xf, _ = _flat(x)
     dyf, _ = _flat(dy)
     cols, _ = patches(xf, k, stride, pad, xp)  # (B, P, Ck^2)

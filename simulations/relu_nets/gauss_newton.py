@@ -19,21 +19,25 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.backend import to_host
+from ..core.namespace import array_namespace
 from .conv import patches
-from .convnet import layer_geometry, net_backward, net_forward, param_count
+from .sequential import layer_geometry, net_backward, net_forward, param_count
 
 __all__ = ["output_jacobians", "jacobian_grams", "block_frobenius_sq", "mean_sq_singular_values", "scaling_vs_hessian"]
 
 
-def output_jacobians(spec, Ws, fwd: dict, xp=np) -> list:
+def output_jacobians(spec, Ws, fwd: dict, xp=None) -> list:
     """Phi_l = dz/dy_l per sample, shape (B, c, out_l...), from c unit probes."""
+    xp = xp or array_namespace(fwd["z"])
     B, c = fwd["z"].shape
     probes = xp.broadcast_to(xp.eye(c, dtype=fwd["z"].dtype), (B, c, c))
     return net_backward(spec, Ws, fwd, probes, xp, input_grad=False)["dy"]
 
 
-def jacobian_grams(spec, fwd: dict, phis: list, xp=np, chunk: int = 128) -> list:
+def jacobian_grams(spec, fwd: dict, phis: list, xp=None, chunk: int = 128) -> list:
     """M_l = J_l J_l^T per sample, shape (B, c, c), for every layer."""
+    xp = xp or array_namespace(phis)
     grams = []
     for layer, x, phi in zip(spec, fwd["x"], phis):
         B, c = phi.shape[:2]
@@ -50,8 +54,9 @@ def jacobian_grams(spec, fwd: dict, phis: list, xp=np, chunk: int = 128) -> list
     return grams
 
 
-def block_frobenius_sq(grams: list, S, xp=np):
+def block_frobenius_sq(grams: list, S, xp=None):
     """||G_lr||_F^2 = tr(S M_l S M_r) per sample, shape (B, L, L)."""
+    xp = xp or array_namespace(S, grams)
     SM = [S @ M for M in grams]  # (B, c, c)
     L = len(grams)
     out = xp.empty((SM[0].shape[0], L, L), dtype=SM[0].dtype)
@@ -65,12 +70,13 @@ def block_frobenius_sq(grams: list, S, xp=np):
 
 def mean_sq_singular_values(spec, frob_sq):
     """Average squared singular value per block: ||G_lr||_F^2 / sqrt(P_l P_r) (the
-    diagonal is ||G_ll||_F^2 / P_l, the mean over the P_l singular values)."""
+    diagonal is ||G_ll||_F^2 / P_l, the mean over the P_l singular values); frob_sq on
+    either backend, in its dtype."""
     P = np.array([param_count(layer) for layer in spec], float)
-    return frob_sq / np.sqrt(np.outer(P, P))
+    return frob_sq / array_namespace(frob_sq).asarray(np.sqrt(np.outer(P, P)), dtype=frob_sq.dtype)
 
 
-def scaling_vs_hessian(spec, Ws, x, R, xp=np) -> dict:
+def scaling_vs_hessian(spec, Ws, x, R, xp=None) -> dict:
     """One setup of Defazio & Bottou's Figure 1-2 experiment: input batch x, random
     quadratic loss z^T R z per sample. Returns host-side arrays:
 
@@ -84,8 +90,7 @@ def scaling_vs_hessian(spec, Ws, x, R, xp=np) -> dict:
       and ``order_term`` (L,): its O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) scale.
     Moments are means over the batch and all entries; dx_{l+1} is the gradient of the
     per-sample loss at the layer's output (batch size 1, Sec. 2)."""
-    from .core.backend import to_host
-
+    xp = xp or array_namespace(x, R)
     S = R + R.T
     fwd = net_forward(spec, Ws, x, xp)
     phis = output_jacobians(spec, Ws, fwd, xp)
