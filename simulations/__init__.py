@@ -21,7 +21,7 @@ from .weightnorm import (INIT_SCHEMES, Tape, WNDense, WNLinear, WNResidual, back
 from .bn_chains import (EQ6_VARIANTS, METHODS, STARTS, VARIANTS, ChainRecord, a1_margin, batch_norm, centered_gap_floor,
                         eq6_weight, gap_from_gram, initial_representation, orthogonality_gap, simulate_chain)
 # residual classifiers and their loss Hessian (ZeroInit/Fixup Table 1)
-from .hessian_net import (TABLE1_SCHEMES, build_classifier, dense_hessian, hvp, lanczos_norm, loss_and_grad,
+from .hessian import (TABLE1_SCHEMES, build_classifier, dense_hessian, hvp, lanczos_norm, loss_and_grad,
                           lsuv_calibrate, power_method, synthetic_batch)
 
 __all__ = [

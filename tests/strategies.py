@@ -55,6 +55,6 @@ def conv_shapes(draw):
 
 
 # --- Hessian-vector products (ZeroInit/Fixup Table 1) ------------------------------------
-from simulations.hessian_net import TABLE1_SCHEMES  # noqa: E402
+from simulations.hessian import TABLE1_SCHEMES  # noqa: E402
 
 table1_schemes = st.sampled_from(TABLE1_SCHEMES)

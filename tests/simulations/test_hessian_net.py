@@ -7,9 +7,8 @@ from hypothesis import given, settings
 
 from simulations import get_backend
 from simulations.core.backend import cupy_available
-from simulations.hessian_net import (build_classifier, dense_hessian, hvp, lanczos_norm, loss_and_grad,
-                                     lsuv_calibrate, power_method, synthetic_batch)
-from simulations.hvp_ops import Linear, Residual, parameters, set_parameters
+from simulations.hessian import (Linear, ResidualBlock as Residual, build_classifier, dense_hessian, hvp, lanczos_norm,
+                                 loss_and_grad, lsuv_calibrate, parameters, power_method, set_parameters, synthetic_batch)
 from tests.strategies import seeds, table1_schemes
 
 

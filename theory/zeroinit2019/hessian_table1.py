@@ -4,7 +4,7 @@ the ratio ||H||(64) / ||H||(10) that the paper reads as depth sensitivity.
 
 What differs from the paper (Table 1 used WideResNet-10-1 and -64-1 on the first 1024
 CIFAR-10 / SVHN images, 3 trials): the networks here are the dense pre-activation
-analogue of :mod:`simulations.hessian_net` (width 32, m = 2 linear layers per branch,
+analogue of :mod:`simulations.hessian` (width 32, m = 2 linear layers per branch,
 3 and 30 blocks as in a WRN of depth 6N + 4 = 10 and 64, no downsampling groups),
 inputs x_0 ~ N(0, I) with uniform random labels over 10 classes, batch 1024, and
 ||H||_2 by Lanczos (checked against the paper's power method in the tests) with the
@@ -25,7 +25,7 @@ import numpy as np
 from scipy import stats as sst
 
 from simulations import get_backend
-from simulations.hessian_net import TABLE1_SCHEMES, build_classifier, lanczos_norm, synthetic_batch
+from simulations.hessian import TABLE1_SCHEMES, build_classifier, lanczos_norm, synthetic_batch
 from ..evidence import Evidence, Verdict
 from ..judging import band_verdict, mc_alpha
 
@@ -43,7 +43,7 @@ BANDS = {"small": (1 / SMALL_RATIO, SMALL_RATIO), "very_large": (LARGE_RATIO, ma
 
 def table1_measure(ctx, networks: int = 32) -> dict:
     """||H||_2 of ``networks`` independent networks per scheme and depth (all of
-    :data:`simulations.hessian_net.TABLE1_SCHEMES`)."""
+    :data:`simulations.hessian.TABLE1_SCHEMES`)."""
     n = max(8, int(round(networks * ctx.scale)))
     norms, iterations = {}, []
     for i, scheme in enumerate(TABLE1_SCHEMES):

@@ -4,7 +4,7 @@ their output using the first mini-batch ... achieves the linear scaling of the v
 obtained by BatchNorm, but leads the variance of the parameters at different depth
 Var[W_l] = O(1/l)'.
 
-Setup: the ``lsuv`` networks of :mod:`simulations.hessian_net` (dense pre-activation
+Setup: the ``lsuv`` networks of :mod:`simulations.hessian.classifiers` (dense pre-activation
 ResNets, orthonormal start, every linear layer rescaled to unit output variance on the
 first batch, tolerance 0.1), width 32, batch 1024 of N(0, I) inputs, up to 512 blocks.
 Per network and block l: Var[x_l] over the batch and features, and the empirical
@@ -19,8 +19,7 @@ from scipy import stats as sst
 
 from simulations import get_backend
 from simulations.core import to_host
-from simulations.hessian_net import build_classifier, synthetic_batch
-from simulations.hvp_ops import Residual
+from simulations.hessian import ResidualBlock, build_classifier, synthetic_batch
 from ..evidence import Evidence, Verdict
 from ..judging import mc_alpha
 
@@ -43,7 +42,7 @@ def lsuv_measure(ctx, networks: int = 48) -> dict:
     layers = build_classifier(be, "lsuv", WIDTH, BLOCKS, 2, n, data=x)
     var_x, w1, w2 = [xp.var(x, axis=(1, 2))], [], []
     for layer in layers:
-        if not isinstance(layer, Residual):
+        if not isinstance(layer, ResidualBlock):
             break
         x = layer.forward(x, None, None, xp)[0]
         var_x.append(xp.var(x, axis=(1, 2)))

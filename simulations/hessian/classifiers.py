@@ -1,7 +1,8 @@
 """Residual softmax classifiers at initialization and the spectral norm of their loss
 Hessian, for the synthetic counterpart of Table 1 of the ZeroInit/Fixup submission
-(Sec. 4.1): the power method on exact Hessian-vector products (R-operator,
-:mod:`simulations.hvp_ops`), numpy and CuPy through the backend.
+(Sec. 4.1): the models, their loss, gradient and exact Hessian-vector products by the
+R-operator (:mod:`simulations.hessian.layers`), numpy and CuPy through the backend; the
+spectral norm itself comes from :mod:`simulations.hessian.spectral`.
 
 A model is a list of layers ending in the classifier (a bias-free :class:`Linear`);
 the loss is the mean softmax cross-entropy over the batch, one value per network.
@@ -23,11 +24,11 @@ F = Linear o ReLU [o norm] o Linear o ReLU [o norm] (m = 2 linear layers), and
   by L^(-1/2) (L^(-1/(2m-2)) with m = 2);
 - ``zeroinit_weights``: ZeroInit's steps 1-2 only (no scalar multipliers or biases).
 
->>> from simulations.core.backend import get_backend
+>>> from simulations.core import get_backend
 >>> be = get_backend(seed=0)
 >>> x, y = synthetic_batch(be, n_networks=2, batch=16, width=4, classes=3)
 >>> model = build_classifier(be, "zeroinit", width=4, blocks=3, classes=3, n_networks=2, data=x)
->>> loss, grads = loss_and_grad(model, x, y, be.xp)
+>>> loss, grads = loss_and_grad(model, x, y)
 >>> [round(float(v), 6) for v in loss]  # the zero classifier: log(3) for every network
 [1.098612, 1.098612]
 """
@@ -35,16 +36,14 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+from ..core.backend import Backend
+from ..core.namespace import array_namespace
+from ..core.random_matrices import haar_orthogonal
+from ..core.validation import check_choice, check_int, check_positive
+from ..relu_nets.sequential import weight_variance
+from .layers import BatchNorm, Linear, ReLU, ResidualBlock, Scale, Shift, run_backward, run_forward
 
-from .core.backend import Backend, to_host
-from .hvp_ops import BatchNorm, Linear, ReLU, Residual, Scale, Shift, parameters, run_backward, run_forward
-from .relu_nets.sequential import weight_variance
-from .core.random_matrices import haar_orthogonal
-from .core.validation import check_choice, check_int, check_positive
-
-__all__ = ["TABLE1_SCHEMES", "build_classifier", "synthetic_batch", "loss_and_grad", "hvp", "power_method",
-           "lanczos_norm", "dense_hessian", "lsuv_calibrate"]
+__all__ = ["TABLE1_SCHEMES", "build_classifier", "synthetic_batch", "loss_and_grad", "hvp", "lsuv_calibrate"]
 
 TABLE1_SCHEMES = ("baseline", "half_scaling", "lsuv", "batchnorm", "zeroinit", "zeroinit_weights")
 
@@ -106,7 +105,7 @@ def build_classifier(be: Backend, scheme: str, width: int, blocks: int, classes:
             branch = bias() + [ReLU()] + bias() + [first] + bias() + [ReLU()] + bias() + [last] + tail
         else:
             branch = norm(width) + [ReLU(), dense(width)] + norm(width) + [ReLU(), dense(width)]
-        layers.append(Residual(branch, 0.5 if scheme == "half_scaling" else 1.0))
+        layers.append(ResidualBlock(branch, 0.5 if scheme == "half_scaling" else 1.0))
     layers += norm(width) + bias() + [ReLU()] + bias()
     if scheme.startswith("zeroinit"):
         layers.append(Linear(xp.zeros((N, classes, width), dtype=dt)))
@@ -119,13 +118,14 @@ def build_classifier(be: Backend, scheme: str, width: int, blocks: int, classes:
     return layers
 
 
-def lsuv_calibrate(layers, x, xp, tol: float = 0.1, max_iter: int = 10):
+def lsuv_calibrate(layers, x, xp=None, tol: float = 0.1, max_iter: int = 10):
     """LSUV's second step (Mishkin & Matas 2015, Alg. 1): in forward order, divide each
     linear layer's weights by the standard deviation of its output on the batch ``x``
     until |Var - 1| < ``tol`` (at most ``max_iter`` times); per network. In place;
     returns the output of ``layers``."""
     tol = check_positive("tol", tol)
     max_iter = check_int("max_iter", max_iter, low=1)
+    xp = xp or array_namespace(x)
     for layer in layers:
         if isinstance(layer, Linear):
             for _ in range(max_iter):
@@ -133,7 +133,7 @@ def lsuv_calibrate(layers, x, xp, tol: float = 0.1, max_iter: int = 10):
                 if bool(xp.all(xp.abs(var - 1.0) < tol)):
                     break
                 layer.params[0] = layer.params[0] / xp.sqrt(var)[:, None, None]
-        if isinstance(layer, Residual):
+        if isinstance(layer, ResidualBlock):
             x = layer.s_out * (x + lsuv_calibrate(layer.branch, x, xp, tol, max_iter))
         else:
             x = layer.forward(x, None, None, xp)[0]
@@ -153,122 +153,18 @@ def _xent(z, labels, rz, xp):
     return loss, (p - onehot) / B, rdz
 
 
-def loss_and_grad(model, x, labels, xp):
+def loss_and_grad(model, x, labels, xp=None):
     """Loss per network (N,) and the gradient, one array per parameter."""
+    xp = xp or array_namespace(x)
     z, _, caches = run_forward(model, x, None, None, xp)
     loss, dz, _ = _xent(z, labels, None, xp)
     return loss, run_backward(model, caches, dz, None, None, xp)[2]
 
 
-def hvp(model, x, labels, v, xp) -> list:
+def hvp(model, x, labels, v, xp=None) -> list:
     """H v for the loss Hessian H with respect to every parameter, ``v`` a list shaped
-    like :func:`simulations.hvp_ops.parameters` (one forward and one backward R-pass)."""
+    like :func:`simulations.hessian.layers.parameters` (one forward and one backward R-pass)."""
+    xp = xp or array_namespace(x, v)
     z, rz, caches = run_forward(model, x, None, v, xp)
     _, dz, rdz = _xent(z, labels, rz, xp)
     return run_backward(model, caches, dz, rdz, v, xp)[3]
-
-
-def _dot(a, b, xp):
-    """Per-network inner product of two parameter lists."""
-    return sum(xp.sum((u * w).reshape(u.shape[0], -1), axis=1) for u, w in zip(a, b))
-
-
-def _norms(v, xp):
-    return xp.sqrt(_dot(v, v, xp))
-
-
-def _scaled(v, c):
-    """Every array of ``v`` times the per-network factor ``c`` (N,)."""
-    return [a * c.reshape((-1,) + (1,) * (a.ndim - 1)) for a in v]
-
-
-def power_method(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int = 2000) -> dict:
-    """||H||_2 per network by the power method on |H| (Sec. 4.1: 'power method ... tolerance
-    1e-5'): v <- Hv/||Hv|| from a Gaussian start until the estimate ||Hv|| changes by less
-    than ``tol`` relative, for every network. Returns the estimates (host array), the
-    iterations used and whether every network met the tolerance."""
-    tol = check_positive("tol", tol)
-    max_iter = check_int("max_iter", max_iter, low=1)
-    xp = be.xp
-    params = parameters(model)
-    v = [be.normal(p.shape) for p in params]
-    v = _scaled(v, 1.0 / _norms(v, xp))
-    est, zero = None, False
-    for it in range(1, max_iter + 1):
-        hv = hvp(model, x, labels, v, xp)
-        n = _norms(hv, xp)
-        if not bool(xp.all(xp.isfinite(n))):
-            raise FloatingPointError("Hessian-vector product overflowed; lower the depth or use float64")
-        done = est is not None and bool(xp.all(xp.abs(n - est) <= tol * n))
-        est, zero = n, not bool(xp.all(n > 0))
-        if done or zero:  # a zero Hessian (dead network) has its norm, 0, exactly
-            break
-        v = _scaled(hv, 1.0 / n)
-    return {"norm": to_host(est), "iterations": it, "converged": done or zero}
-
-
-def lanczos_norm(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int = 300) -> dict:
-    """||H||_2 = max |eigenvalue| per network by Lanczos on the Hessian-vector products,
-    all networks in lock step: the largest |Ritz value| of the tridiagonal matrix, until
-    it changes by less than ``tol`` relative for every network. No reorthogonalization:
-    its loss only duplicates converged Ritz values, it does not move the extreme one.
-    Converges in far fewer products than :func:`power_method` (same return value)."""
-    tol = check_positive("tol", tol)
-    max_iter = check_int("max_iter", max_iter, low=2)
-    xp = be.xp
-    params = parameters(model)
-    N = params[0].shape[0]
-
-    v = [be.normal(p.shape) for p in params]
-    v = _scaled(v, 1.0 / _norms(v, xp))
-    v_prev, beta = None, xp.zeros(N, dtype=be.dtype)
-    alphas, betas, est, done = [], [], None, False
-    for it in range(1, max_iter + 1):
-        w = hvp(model, x, labels, v, xp)
-        alpha = _dot(w, v, xp)
-        w = [a - b for a, b in zip(w, _scaled(v, alpha))]
-        if v_prev is not None:
-            w = [a - b for a, b in zip(w, _scaled(v_prev, beta))]
-        alphas.append(to_host(alpha))
-        T = np.zeros((N, it, it))
-        idx = np.arange(it)
-        T[:, idx, idx] = np.stack(alphas, axis=1)
-        if betas:
-            off = np.stack(betas, axis=1)
-            T[:, idx[:-1], idx[1:]] = off
-            T[:, idx[1:], idx[:-1]] = off
-        if not np.all(np.isfinite(T)):
-            raise FloatingPointError("Hessian-vector product overflowed; lower the depth or use float64")
-        new = np.abs(np.linalg.eigvalsh(T)).max(axis=1)
-        beta = _norms(w, xp)
-        breakdown = bool(xp.all(beta <= 1e-12 * xp.maximum(xp.abs(alpha), 1e-300)))
-        done = est is not None and bool(np.all(np.abs(new - est) <= tol * new))
-        est = new
-        if done or breakdown:
-            done = True
-            break
-        betas.append(to_host(beta))
-        v_prev, v = v, _scaled(w, 1.0 / xp.maximum(beta, 1e-300))
-    return {"norm": est, "iterations": it, "converged": done}
-
-
-def dense_hessian(model, x, labels, xp) -> np.ndarray:
-    """The full Hessian (N, P, P) from P Hessian-vector products (small models only)."""
-    params = parameters(model)
-    sizes = [int(np.prod(p.shape[1:])) for p in params]
-    P = sum(sizes)
-    if P > 4000:
-        raise ValueError(f"the model has {P} parameters per network; dense_hessian needs <= 4000")
-    N = params[0].shape[0]
-    H = np.zeros((N, P, P))
-    for k in range(P):
-        e = np.zeros(P)
-        e[k] = 1.0
-        chunks, start = [], 0
-        for p, s in zip(params, sizes):
-            chunks.append(xp.broadcast_to(xp.asarray(e[start:start + s].reshape(p.shape[1:]), dtype=p.dtype),
-                                          p.shape).copy())
-            start += s
-        hv = hvp(model, x, labels, chunks, xp)
-        H[:, :, k] = np.concatenate([to_host(a).reshape(N, -1) for a in hv], axis=1)
-    return H

@@ -22,7 +22,7 @@ derivative is zero off the kinks, a null set).
 """
 from __future__ import annotations
 
-__all__ = ["Linear", "ReLU", "Scale", "Shift", "BatchNorm", "Residual", "run_forward", "run_backward",
+__all__ = ["Linear", "ReLU", "Scale", "Shift", "BatchNorm", "ResidualBlock", "run_forward", "run_backward",
            "parameters", "set_parameters"]
 
 
@@ -158,7 +158,7 @@ class BatchNorm:
         return a / s, ra / s, [], []
 
 
-class Residual:
+class ResidualBlock:
     """y = s_out * (x + branch(x)); the branch is a list of layers."""
 
     def __init__(self, branch: list, s_out: float = 1.0):
@@ -199,7 +199,7 @@ def set_parameters(layers, values) -> None:
     i = 0
     for layer in layers:
         k = len(layer.params)
-        if isinstance(layer, Residual):
+        if isinstance(layer, ResidualBlock):
             set_parameters(layer.branch, values[i:i + k])
         elif k:
             layer.params = list(values[i:i + k])
