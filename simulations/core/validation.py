@@ -21,8 +21,10 @@ def check_int(name: str, value, low: int | None = None, high: int | None = None,
     """Return ``value`` as int if it is an integer in [low, high]; else raise ValueError
     (``why`` is appended to the message, e.g. the assumption that sets the range)."""
     rng = _range_text(low, high)
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        if isinstance(value, numbers.Real) and float(value).is_integer() and math.isfinite(value):
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer {rng}, got {value!r}".replace("  ", " ").rstrip())
+    if not isinstance(value, numbers.Integral):
+        if isinstance(value, numbers.Real) and math.isfinite(value) and float(value).is_integer():
             value = int(value)
         else:
             raise ValueError(f"{name} must be an integer {rng}, got {value!r}".replace("  ", " ").rstrip())
