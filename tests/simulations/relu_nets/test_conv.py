@@ -4,7 +4,6 @@ parameter; numpy and the strict device stand-in."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from simulations import conv2d, conv2d_backward_input, conv2d_weight_grad, conv_output_size, get_backend, to_host
 from tests.strategies import conv_shapes, seeds
