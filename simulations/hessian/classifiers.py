@@ -40,7 +40,7 @@ from ..core.backend import Backend
 from ..core.namespace import array_namespace
 from ..core.random_matrices import haar_orthogonal
 from ..core.validation import check_choice, check_int, check_positive
-from ..relu_nets.sequential import weight_variance
+from ..relu_nets.sequential import softmax_xent, weight_variance
 from .layers import BatchNorm, Linear, ReLU, ResidualBlock, Scale, Shift, run_backward, run_forward
 
 __all__ = ["TABLE1_SCHEMES", "build_classifier", "synthetic_batch", "loss_and_grad", "hvp", "lsuv_calibrate"]
@@ -141,16 +141,12 @@ def lsuv_calibrate(layers, x, xp=None, tol: float = 0.1, max_iter: int = 10):
 
 
 def _xent(z, labels, rz, xp):
-    """Mean softmax cross-entropy per network, its logit gradient and R{gradient}."""
+    """Mean softmax cross-entropy per network, its logit gradient and R{gradient}
+    (the per-sample cross-entropy of :func:`simulations.relu_nets.softmax_xent`)."""
     B = z.shape[1]
-    zmax = xp.max(z, axis=-1, keepdims=True)
-    e = xp.exp(z - zmax)
-    p = e / xp.sum(e, axis=-1, keepdims=True)
-    onehot = (xp.arange(z.shape[-1])[None, None, :] == labels[..., None]).astype(z.dtype)
-    lse = (zmax + xp.log(xp.sum(e, axis=-1, keepdims=True)))[..., 0]
-    loss = xp.mean(lse - xp.sum(z * onehot, axis=-1), axis=1)
+    loss, p, _, dz = softmax_xent(z, labels, xp)
     rdz = None if rz is None else p * (rz - xp.sum(p * rz, axis=-1, keepdims=True)) / B
-    return loss, (p - onehot) / B, rdz
+    return xp.mean(loss, axis=1), dz / B, rdz
 
 
 def loss_and_grad(model, x, labels, xp=None):

@@ -31,7 +31,7 @@ import math
 from ..core.backend import Backend
 from ..core.namespace import array_namespace, safe_log
 from ..core.validation import check_choice, check_int, check_positive
-from .sequential import WEIGHT_INITS, weight_variance
+from .sequential import WEIGHT_INITS, mlp_backward, mlp_forward, weight_variance
 
 __all__ = ["BRANCH_SCHEMES", "zeroinit_branch_scale", "branch_inits", "draw_resnet", "draw_branch_resnet",
            "resnet_forward", "resnet_backward", "sgd_step"]
@@ -96,8 +96,9 @@ def draw_branch_resnet(be: Backend, width: int, blocks: int, m: int, scheme: str
 
 
 def resnet_forward(net, x, xp=None, scale: float = 1.0, s_out: float = 1.0, renormalize: bool = False) -> dict:
-    """Block inputs x_l (l = 0..L), branch outputs F_l(x_l), every branch layer's input and
-    pre-activation (for the backward pass) and log ||x_l||^2 per sample (N, batch, L + 1).
+    """Block inputs x_l (l = 0..L), branch outputs F_l(x_l), every branch's forward pass
+    (:func:`simulations.relu_nets.mlp_forward`: its layers' inputs and pre-activations,
+    for the backward pass) and log ||x_l||^2 per sample (N, batch, L + 1).
 
     With ``renormalize`` every x_l is stored at unit norm and the log-norm accumulated in
     log space (the map is positively homogeneous: scaling x_l scales everything after it
@@ -107,14 +108,10 @@ def resnet_forward(net, x, xp=None, scale: float = 1.0, s_out: float = 1.0, reno
     xs, Fs, cache = [x], [], []
     log_sq = [safe_log((x * x).sum(axis=-1), xp)]
     for layers in net:
-        h, inputs, pres = xs[-1], [], []
-        for j, W in enumerate(layers):
-            inputs.append(h)
-            pre = h @ xp.swapaxes(W, -1, -2)
-            pres.append(pre)
-            h = xp.maximum(pre, 0) if j < len(layers) - 1 else pre
+        branch = mlp_forward(layers, xs[-1], xp)
+        h = branch["z"]
         Fs.append(h)
-        cache.append((inputs, pres))
+        cache.append(branch)
         nxt = xs[-1] + (h if scale == 1 else scale * h)
         if s_out != 1:
             nxt = s_out * nxt
@@ -142,18 +139,12 @@ def resnet_backward(net, fwd: dict, dout, xp=None, weights: bool = True) -> dict
     dxs = [None] * (len(net) + 1)
     dxs[-1] = g
     for l in reversed(range(len(net))):
-        inputs, pres = fwd["cache"][l]
         g_block = g if s == 1 else s * g  # d/d(x_l + scale F_l)
-        d = g_block
-        grads = [None] * len(net[l])
-        for j in reversed(range(len(net[l]))):
-            if j < len(net[l]) - 1:
-                d = d * (pres[j] > 0)
-            if weights:
-                grads[j] = xp.swapaxes(d, -1, -2) @ inputs[j]
-                grads[j] = grads[j] if c == 1 else c * grads[j]
-            d = d @ net[l][j]
-        dWs[l] = grads
+        branch = mlp_backward(net[l], fwd["cache"][l], g_block, xp)
+        if weights:
+            dWs[l] = [xp.swapaxes(dy, -1, -2) @ x for dy, x in zip(branch["dy"], fwd["cache"][l]["x"])]
+            dWs[l] = dWs[l] if c == 1 else [c * dW for dW in dWs[l]]
+        d = branch["dx"][0]
         g = g_block + (d if c == 1 else c * d)
         dxs[l] = g
     return {"dW": dWs if weights else None, "dx": dxs}

@@ -189,7 +189,7 @@ def mlp_backward(Ws, fwd: dict, dz, xp=None) -> dict:
 
 def softmax_xent(z, labels, xp=None):
     """Cross-entropy l = logsumexp(z) - z_y, softmax p, entropy H(p) and dl/dz = p - y,
-    for z (N, batch, c) and integer labels (batch,) (host or device)."""
+    for z (N, batch, c) and integer labels (batch,) or (N, batch) (host or device)."""
     xp = xp or array_namespace(z)
     zmax = z.max(axis=-1, keepdims=True)
     e = xp.exp(z - zmax)

@@ -37,14 +37,15 @@ class WNLinear:
         return bool((self.b != 0).any())
 
 
-def _row_norms(v, xp):
+def l2_norms(v, xp):
+    """Euclidean norms along the last axis (rows of a weight, samples of an activation)."""
     return xp.sqrt(xp.sum(v * v, axis=-1))
 
 
 def effective_weight(layer: WNLinear, xp=None):
     """``diag(g) W_hat``, shape (N, out, in)."""
     xp = xp or array_namespace(layer.v)
-    return layer.v * (layer.g / _row_norms(layer.v, xp))[..., None]
+    return layer.v * (layer.g / l2_norms(layer.v, xp))[..., None]
 
 
 def wn_forward(layer: WNLinear, h, xp=None, weight=None):
@@ -73,7 +74,7 @@ def wn_vjp(layer: WNLinear, h, delta, xp=None, params: bool = True, weight=None)
     dh = xp.matmul(delta, w)
     if not params:
         return dh, None
-    norms = _row_norms(layer.v, xp)
+    norms = l2_norms(layer.v, xp)
     w_hat = layer.v / norms[..., None]
     proj = xp.matmul(h, xp.swapaxes(w_hat, -1, -2))  # (N, batch, out): W_hat_i . h
     grad_g = xp.sum(delta * proj, axis=1)

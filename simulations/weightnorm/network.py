@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.namespace import array_namespace, safe_log
-from .layers import WNLinear, effective_weight, wn_forward, wn_vjp
+from .layers import WNLinear, effective_weight, l2_norms, wn_forward, wn_vjp
 
 __all__ = ["WNDense", "WNResidual", "Tape", "forward", "backward", "network_flops", "layers_of"]
 
@@ -59,10 +59,6 @@ def layers_of(ops) -> list[WNLinear]:
     return out
 
 
-def _norms(h, xp):
-    return xp.sqrt(xp.sum(h * h, axis=-1))
-
-
 def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
     """Run ``x`` of shape (N, batch, n0) through ``ops``; record log-norms."""
     xp = xp or array_namespace(x)
@@ -70,7 +66,7 @@ def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
         raise ValueError("renormalize=True needs zero biases (a positively homogeneous network)")
     tape = Tape(renormalized=renormalize)
     h = x
-    norm = _norms(h, xp)
+    norm = l2_norms(h, xp)
     logs = [safe_log(norm, xp)]
     if renormalize:
         h = h / xp.where(norm == 0, 1, norm)[..., None]
@@ -89,7 +85,7 @@ def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
             z = a1 * mask
             tape.caches.append((h, w1, mask, z, w2))
             h = h + op.alpha * wn_forward(op.fc2, z, xp, weight=w2)
-        norm = _norms(h, xp)
+        norm = l2_norms(h, xp)
         if renormalize:
             logs.append(logs[-1] + safe_log(norm, xp))
             h = h / xp.where(norm == 0, 1, norm)[..., None]
@@ -111,7 +107,7 @@ def backward(ops, tape: Tape, error, xp=None, params: bool = False):
         raise ValueError("params=True needs a tape recorded with renormalize=False")
     xp = xp or array_namespace(error)
     delta = error
-    norm = _norms(delta, xp)
+    norm = l2_norms(delta, xp)
     logs = [safe_log(norm, xp)]
     if tape.renormalized:
         delta = delta / xp.where(norm == 0, 1, norm)[..., None]
@@ -128,7 +124,7 @@ def backward(ops, tape: Tape, error, xp=None, params: bool = False):
             d_h, g1 = wn_vjp(op.fc1, h, d_z * mask, xp, params=params, weight=w1)
             delta = delta + d_h
             grads.extend([g2, g1])
-        norm = _norms(delta, xp)
+        norm = l2_norms(delta, xp)
         if tape.renormalized:
             logs.append(logs[-1] + safe_log(norm, xp))
             delta = delta / xp.where(norm == 0, 1, norm)[..., None]
