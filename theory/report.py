@@ -25,7 +25,7 @@ LEFT_OUT = {
         "App. B, Figure 6 (A3C on Atari Pong): reinforcement-learning runs, out of scope.",
         "Footnote 3 (convolutional fan-in k^2 c): the gain sqrt(2 n_{l-1}/n_l) is the same under the k^2 c and c "
         "conventions for equal kernel sizes; a convention, not a checkable statement (the convolutional simulators "
-        "of simulations/conv.py would make it checkable for unequal kernels, which the paper does not use).",
+        "of simulations/relu_nets/conv.py would make it checkable for unequal kernels, which the paper does not use).",
         "Eq. 56 prints h^b := x + alpha F_b(h^{b-1}) (x instead of h^{b-1}): a typo that the rest of the proof does "
         "not use; Eq. 59 writes dl/dh^{b-1} inside the middle term where dl/dh^b is meant. Recorded here, not checked.",
         "Eq. 5 multiplies g^{l+1} (length n_{l+1}) with 1(a^l) (length n_l); for scalar gains g 1 this is harmless, "
