@@ -161,7 +161,8 @@ def measure(backend: str, dtype: str, names, size: float) -> list:
 
 
 #: Lines that mark the notebook's compute cells: setup, MLP function and loop, ResNet ones.
-PEER_CELLS = {"setup": "N=1000 # number of samples", "mlp": ("def get_norm_ratios(", "data_dict[name] = get_norm_ratios"),
+PEER_CELLS = {"setup": "N=1000 # number of samples",
+              "mlp": ("def get_norm_ratios(", "data_dict[name] = get_norm_ratios"),
               "resnet": ("def get_norm_ratios_resnet(", "data_dict_resnet[name] = get_norm_ratios_resnet")}
 
 

@@ -15,7 +15,7 @@ from tests.support.strict_device import installed
 # patches sys.modules), so Hypothesis's fixture health check does not apply.
 _QUIET = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 settings.register_profile("ci", derandomize=True, max_examples=25, deadline=None, suppress_health_check=_QUIET)
-settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=_QUIET[1:])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 

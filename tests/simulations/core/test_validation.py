@@ -11,7 +11,8 @@ from simulations.core import check_choice, check_finite, check_int, check_positi
 @pytest.mark.parametrize("call, match", [
     (lambda: check_int("n", 1, low=2), "n must be an integer >= 2, got 1"),
     (lambda: check_int("n", 2.5), "n must be an integer"),
-    (lambda: check_int("d", 9, low=1, high=4, why="d <= 4 here"), r"d must be an integer in \[1, 4\], got 9 \(d <= 4 here\)"),
+    (lambda: check_int("d", 9, low=1, high=4, why="d <= 4 here"),
+     r"d must be an integer in \[1, 4\], got 9 \(d <= 4 here\)"),
     (lambda: check_int("k", True), "k must be an integer"),
     (lambda: check_positive("lr", 0.0), "lr must be a finite number > 0, got 0.0"),
     (lambda: check_positive("lr", math.inf), "lr must be a finite number > 0"),
