@@ -4,11 +4,10 @@ log space, float32 against float64, and errors; numpy and the strict device stan
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from simulations import (draw_branch_resnet, draw_resnet, get_backend, resnet_backward, resnet_forward, sgd_step,
                          to_host, zeroinit_branch_scale)
-from tests.strategies import seeds
+from tests.strategies import residual_branches, seeds
 from tests.support.precision import assert_float32, float32_tolerance, relative_error, rounded_backend
 
 EPS = 1e-6
@@ -23,10 +22,10 @@ def _shifted(net, l, j, idx, delta, xp):
     return out
 
 
-@given(seed=seeds, m=st.integers(1, 3), s_out=st.sampled_from([1.0, 0.5, 2 ** -0.5]),
-       scale=st.sampled_from([1.0, 0.3]), hidden=st.sampled_from([5, 7]))
+@given(seed=seeds, branch=residual_branches())
 @settings(deadline=None, max_examples=15)
-def test_gradients_match_finite_differences(backend_name, seed, m, s_out, scale, hidden):
+def test_gradients_match_finite_differences(backend_name, seed, branch):
+    m, s_out, scale, hidden = branch
     be = get_backend(backend_name, seed=seed)
     net = draw_resnet(be, 5, 3, ("he_fan_in",) * m, hidden=hidden)
     x = be.normal((1, 4, 5))
