@@ -140,18 +140,20 @@ CASES = {
 
 
 def measure(backend: str, dtype: str, names, size: float) -> list:
+    """Each case against the peak measured just before it (the machine may be shared, and
+    its load drift between cases)."""
     be = get_backend(backend, seed=0, dtype=dtype)
-    peak = matmul_peak(be)
-    print(f"{dtype} matmul peak: {peak / 1e9:.1f} GFLOP/s ({backend})")
+    print(f"{dtype} ({backend}); fractions of the matmul peak measured right before each case")
     rows = []
     for name in names:
+        peak = matmul_peak(be)
         r = CASES[name](be.child(name), size)
         total = r["draw_s"] + r["run_s"]
         r.update(name=name, dtype=dtype, backend=backend, peak=peak,
                  run_fraction=r["useful_flops"] / r["run_s"] / peak,
                  end_to_end_fraction=r["useful_flops"] / total / peak)
-        line = (f"  {name:28s} run {r['run_fraction']:6.1%} of peak, end to end (drawing included) "
-                f"{r['end_to_end_fraction']:6.1%}; draw {r['draw_s']:.2f} s, run {r['run_s']:.2f} s")
+        line = (f"  {name:27s} peak {peak / 1e9:5.1f} GFLOP/s; run {r['run_fraction']:6.1%}, end to end (drawing "
+                f"included) {r['end_to_end_fraction']:6.1%}; draw {r['draw_s']:.2f} s, run {r['run_s']:.2f} s")
         if r.get("sampler_flops"):
             r["executed_fraction"] = (r["useful_flops"] + r["sampler_flops"]) / total / peak
             line += f"; with the Haar sampler's flops {r['executed_fraction']:6.1%}"
