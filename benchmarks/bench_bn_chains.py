@@ -22,17 +22,12 @@ import time
 
 import numpy as np
 
+from timing import matmul_peak
+
 from simulations import get_backend, initial_representation, simulate_chain
 
 RIGHT = {"widths": (16, 32, 64, 128, 256, 512), "n": 4, "depth": 500, "runs": 20}
 LEFT = {"widths": (32, 512), "n": 4, "depth": 50, "runs": 20}
-
-
-def matmul_peak(n: int = 2000, reps: int = 5) -> float:
-    a, b = np.random.default_rng(0).standard_normal((2, n, n))
-    a @ b
-    best = min(_timed(lambda: a @ b) for _ in range(reps))
-    return 2 * n**3 / best
 
 
 def _timed(fn) -> float:
@@ -75,7 +70,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--peer-notebook", help="path to the authors' Figures_1_2_6.ipynb")
     a = p.parse_args(argv)
-    peak = matmul_peak()
+    peak = matmul_peak(get_backend(seed=0))
     print(f"float64 matmul peak: {peak / 1e9:.1f} GFLOP/s")
     for name, work, marker, stop in (("Figure 2 right", RIGHT, "ds = [16,32,64,128,256,512]", "arrayres"),
                                      ("Figure 2 left", LEFT, "## Figure 2.a", "    labeli")):

@@ -1,13 +1,29 @@
-"""Simulator throughput as a fraction of this machine's float64 matmul peak, measured
-in the same run, for the Figure 1 MLP and ResNet at width ~1000 (Arpit et al. 2019,
-App. A.1-A.2); the time spent drawing weights (orthogonalization included) is reported
-beside it. Usage: python benchmarks/bench_throughput.py [--backend cupy]
+"""Throughput of every simulator family as a fraction of this machine's matrix-multiply
+peak, measured in the same run for the same backend and dtype (float64 and float32).
+Usage: python benchmarks/bench_throughput.py [--backend cupy] [--dtype float64] [--quick]
+[--only NAME] [--json PATH]
 
-With ``--peer-notebook PATH/synthetic_data_experiment.ipynb`` (the authors' notebook,
-e.g. from the fetched snapshot of victorcampos7/weightnorm-init; never copied here) the
-whole of Figure 1 is also timed side by side in this process: the notebook's compute
-cells executed as published (setup, MLP and ResNet cells; one network per curve, its
-inputs one at a time, its per-layer prints discarded) and ours on the same work
+Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not counted):
+
+- ``wn_mlp_*``: the Figure 1 WN MLP of Arpit et al. (App. A.1), widths [500] + [1000] * 20,
+  1000 inputs, forward and input-gradient backward: ``network_flops`` (4 n_in n_out per input
+  and layer). Weight drawing is timed inside the end-to-end figure; the Haar sampler's own
+  flops are 4 k^2 (p - k/3) per p x k matrix for Householder QR (geqrf + orgqr) and
+  3 (4 p k^2 + k^3) for shifted CholeskyQR3; ``useful`` counts the network only,
+  ``executed`` adds the sampler.
+- ``wn_resnet_orthogonal``: 40 blocks of widths 500 -> 1000 -> 500 (App. A.2), same counts.
+- ``bn_chain_gram``: Daneshmand et al.'s chain with the Gram-law sampler, 2 d n^2 for
+  H^T H and 2 d n^2 for G F^T per layer and run (the n x n eigh is not counted).
+- ``relu_mlp_ensemble`` / ``relu_resnet_ensemble``: many small bias-free nets in one batched
+  matmul per layer; forward, backward to the input and (ResNet) to every weight.
+- ``hessian_hvp``: Table 1 classifiers (ZeroInit/Fixup), one exact Hessian-vector product:
+  9 matmuls per linear layer (7 for the first, whose input has no tangent).
+
+With ``--peer-notebook PATH/synthetic_data_experiment.ipynb`` (the authors' notebook, e.g.
+from the fetched snapshot of victorcampos7/weightnorm-init; never copied here) the whole
+of Figure 1 is also timed side by side in this process: the notebook's compute cells
+executed as published (setup, MLP and ResNet cells; one network per curve, its inputs one
+at a time, its per-layer prints discarded) and ours on the same work
 (``simulations.figures.arpit2019_fig1.compute`` with one network per curve)."""
 from __future__ import annotations
 
@@ -19,46 +35,136 @@ import math
 import time
 
 import numpy as np
+from timing import best_time, matmul_peak, sync
 
-from simulations import backward, build_mlp, build_resnet, forward, get_backend, network_flops
-
-
-def _sync(xp):
-    if xp.__name__ == "cupy":
-        xp.cuda.Stream.null.synchronize()
-
-
-def matmul_peak(be, n=2000, reps=5) -> float:
-    xp = be.xp
-    a, b = be.normal((n, n)), be.normal((n, n))
-    a @ b
-    _sync(xp)
-    best = float("inf")
-    for _ in range(reps):
-        t = time.perf_counter()
-        a @ b
-        _sync(xp)
-        best = min(best, time.perf_counter() - t)
-    return 2 * n**3 / best
+from simulations import (Linear, ResidualBlock, backward, build_classifier, build_mlp, build_resnet,
+                         draw_branch_resnet, draw_mlp, forward, get_backend, hvp, initial_representation, layers_of,
+                         mlp_backward, mlp_forward, network_flops, parameters, resnet_backward, resnet_forward,
+                         simulate_chain, synthetic_batch)
 
 
-def bench(be, arch: str, init: str, inputs: int = 1000):
+def haar_flops(method: str, p: int, k: int) -> float:
+    """Flops of one p x k (p >= k) Haar draw (module text)."""
+    return 4.0 * k * k * (p - k / 3) if method == "householder" else 3.0 * (4.0 * p * k * k + k**3)
+
+
+def _wn(be, arch: str, init: str, haar_method, size: float):
+    """Draw and run a Figure 1 WN net; returns (useful flops, sampler flops, draw s, run s)."""
+    width, inputs = int(1000 * size), int(1000 * size)
+    n0 = width // 2
     t = time.perf_counter()
-    ops = (build_mlp(be, [500] + [1000] * 20, init) if arch == "mlp"
-           else build_resnet(be, [500, 500], [40], [1000], init))
-    _sync(be.xp)
+    ops = (build_mlp(be, [n0] + [width] * 20, init, haar_method=haar_method) if arch == "mlp"
+           else build_resnet(be, [n0, n0], [40], [width], init, haar_method=haar_method))
+    sync(be.xp)
     t_draw = time.perf_counter() - t
-    x = be.normal((1, inputs, 500))
+    x, e = be.normal((1, inputs, n0)), be.normal((1, inputs, n0 if arch == "resnet" else width))
     t = time.perf_counter()
-    tape = forward(ops, x, be.xp, renormalize=True)
-    backward(ops, tape, be.normal((1, inputs, tape.output.shape[-1])), be.xp)
-    _sync(be.xp)
+    tape = forward(ops, x, renormalize=True)
+    backward(ops, tape, e)
+    sync(be.xp)
     t_run = time.perf_counter() - t
-    return network_flops(ops, inputs) / t_run, t_draw, t_run
+    method = haar_method or ("householder" if be.name == "numpy" else "cholesky")
+    sampler = sum(haar_flops(method, max(l.fan_in, l.fan_out), min(l.fan_in, l.fan_out)) for l in layers_of(ops))
+    return network_flops(ops, inputs), (sampler if "orthogonal" in init else 0.0), t_draw, t_run
+
+
+def wn_case(arch, init, haar_method=None):
+    def run(be, size):
+        # best of two end-to-end runs, each with fresh weights
+        runs = [_wn(be.child(rep), arch, init, haar_method, size) for rep in range(2)]
+        useful, sampler, t_draw, t_run = min(runs, key=lambda r: r[2] + r[3])
+        return {"useful_flops": useful, "sampler_flops": sampler, "draw_s": t_draw, "run_s": t_run}
+    return run
+
+
+def bn_chain_case(be, size):
+    runs, d, n, depth = 64, int(512 * size), 16, 50
+    H0 = initial_representation(be, "gaussian", runs, d, n)
+    t = best_time(lambda: simulate_chain(be, H0, depth), be.xp, reps=2)
+    return {"useful_flops": runs * (2 * depth + 1) * 2.0 * d * n * n, "draw_s": 0.0, "run_s": t}
+
+
+def relu_mlp_case(be, size):
+    N, batch, widths = int(512 * size), 64, [64, 64, 64, 64, 64, 10]
+    t = time.perf_counter()
+    Ws = draw_mlp(be, widths, "he_fan_in", N)
+    sync(be.xp)
+    t_draw = time.perf_counter() - t
+    x, dz = be.normal((N, batch, widths[0])), be.normal((N, batch, widths[-1]))
+    t = best_time(lambda: mlp_backward(Ws, mlp_forward(Ws, x), dz), be.xp, reps=3)
+    flops = 2 * 2.0 * N * batch * sum(a * b for a, b in zip(widths[:-1], widths[1:]))
+    return {"useful_flops": flops, "draw_s": t_draw, "run_s": t}
+
+
+def relu_resnet_case(be, size):
+    N, batch, width, blocks = int(256 * size), 64, 64, 8
+    t = time.perf_counter()
+    net = draw_branch_resnet(be, width, blocks, 2, "he", N)
+    sync(be.xp)
+    t_draw = time.perf_counter() - t
+    x, g = be.normal((N, batch, width)), be.normal((N, batch, width))
+    t = best_time(lambda: resnet_backward(net, resnet_forward(net, x), g), be.xp, reps=3)
+    return {"useful_flops": 3 * 2.0 * N * batch * width * width * 2 * blocks, "draw_s": t_draw, "run_s": t}
+
+
+def _linear_sizes(layers, out):
+    for layer in layers:
+        if isinstance(layer, ResidualBlock):
+            _linear_sizes(layer.branch, out)
+        elif isinstance(layer, Linear):
+            out.append(layer.params[0].shape)
+    return out
+
+
+def hessian_case(be, size):
+    N, batch, width, blocks = 8, int(512 * size), 128, 8
+    x, y = synthetic_batch(be, N, batch, width, 10)
+    model = build_classifier(be, "baseline", width, blocks, 10, N)
+    v = [be.normal(p.shape) for p in parameters(model)]
+    t = best_time(lambda: hvp(model, x, y, v), be.xp, reps=3)
+    sizes = _linear_sizes(model, [])
+    flops = sum((7 if i == 0 else 9) * 2.0 * batch * s[0] * s[1] * s[2] for i, s in enumerate(sizes))
+    return {"useful_flops": flops, "draw_s": 0.0, "run_s": t}
+
+
+CASES = {
+    "wn_mlp_orthogonal": wn_case("mlp", "proposed_orthogonal"),
+    "wn_mlp_orthogonal_cholesky": wn_case("mlp", "proposed_orthogonal", "cholesky"),
+    "wn_mlp_he": wn_case("mlp", "proposed_he"),
+    "wn_resnet_orthogonal": wn_case("resnet", "proposed_orthogonal"),
+    "bn_chain_gram": bn_chain_case,
+    "relu_mlp_ensemble": relu_mlp_case,
+    "relu_resnet_ensemble": relu_resnet_case,
+    "hessian_hvp": hessian_case,
+}
+
+
+def measure(backend: str, dtype: str, names, size: float) -> list:
+    """Each case against the peak measured just before it (the machine may be shared, and
+    its load drift between cases)."""
+    be = get_backend(backend, seed=0, dtype=dtype)
+    print(f"{dtype} ({backend}); fractions of the matmul peak measured right before each case")
+    rows = []
+    for name in names:
+        peak = matmul_peak(be)
+        r = CASES[name](be.child(name), size)
+        total = r["draw_s"] + r["run_s"]
+        r.update(name=name, dtype=dtype, backend=backend, peak=peak,
+                 run_fraction=r["useful_flops"] / r["run_s"] / peak,
+                 end_to_end_fraction=r["useful_flops"] / total / peak)
+        line = (f"  {name:27s} peak {peak / 1e9:5.1f} GFLOP/s; run {r['run_fraction']:6.1%}, end to end (drawing "
+                f"included) {r['end_to_end_fraction']:6.1%}; draw {r['draw_s']:.2f} s, run {r['run_s']:.2f} s")
+        if r.get("sampler_flops"):
+            r["executed_fraction"] = (r["useful_flops"] + r["sampler_flops"]) / total / peak
+            line += f"; with the Haar sampler's flops {r['executed_fraction']:6.1%}"
+        print(line, flush=True)
+        rows.append(r)
+    return rows
 
 
 #: Lines that mark the notebook's compute cells: setup, MLP function and loop, ResNet ones.
-PEER_CELLS = {"setup": "N=1000 # number of samples", "mlp": ("def get_norm_ratios(", "data_dict[name] = get_norm_ratios"),
+PEER_CELLS = {"setup": "N=1000 # number of samples",
+              "mlp": ("def get_norm_ratios(", "data_dict[name] = get_norm_ratios"),
               "resnet": ("def get_norm_ratios_resnet(", "data_dict_resnet[name] = get_norm_ratios_resnet")}
 
 
@@ -96,16 +202,18 @@ def ours_figure1() -> float:
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--backend", default="numpy", choices=("numpy", "cupy"))
+    p.add_argument("--dtype", action="append", choices=("float64", "float32"), help="default: both")
+    p.add_argument("--only", action="append", choices=sorted(CASES), help="case name (repeatable)")
+    p.add_argument("--quick", action="store_true", help="a quarter of the sizes (smoke test)")
+    p.add_argument("--json", help="write the rows to this file")
     p.add_argument("--peer-notebook", help="path to the authors' synthetic_data_experiment.ipynb")
     a = p.parse_args(argv)
-    be = get_backend(a.backend, seed=0)
-    peak = matmul_peak(be)
-    print(f"float64 matmul peak: {peak / 1e9:.1f} GFLOP/s ({a.backend})")
-    for arch in ("mlp", "resnet"):
-        for init in ("proposed_orthogonal", "proposed_he"):
-            rate, t_draw, t_run = bench(be, arch, init)
-            print(f"{arch:6s} {init:20s} {rate / 1e9:7.1f} GFLOP/s = {rate / peak:5.1%} of peak; "
-                  f"forward+backward {t_run:.2f} s, drawing weights {t_draw:.2f} s")
+    rows = []
+    for dtype in a.dtype or ("float64", "float32"):
+        rows += measure(a.backend, dtype, a.only or list(CASES), 0.25 if a.quick else 1.0)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
     if a.peer_notebook:
         o = ours_figure1()
         t = peer_figure1(a.peer_notebook)

@@ -55,6 +55,15 @@ def conv_shapes(draw):
 
 
 # --- Hessian-vector products (ZeroInit/Fixup Table 1) ------------------------------------
-from simulations.hessian_net import TABLE1_SCHEMES  # noqa: E402
+from simulations.hessian import TABLE1_SCHEMES  # noqa: E402
 
 table1_schemes = st.sampled_from(TABLE1_SCHEMES)
+
+
+# --- residual nets with m-layer branches (ZeroInit principles, 1/2-scaling) ------------
+@st.composite
+def residual_branches(draw):
+    """(m, s_out, scale, hidden): branch depth, block output scale (1, the printed 1/2,
+    the unrolled 1/sqrt(2)), branch multiplier and the branch's inner width."""
+    return (draw(st.integers(1, 3)), draw(st.sampled_from([1.0, 0.5, 2 ** -0.5])), draw(st.sampled_from([1.0, 0.3])),
+            draw(st.sampled_from([5, 7])))

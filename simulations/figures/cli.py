@@ -58,7 +58,7 @@ def provenance(name: str, seed: int, backend: str, settings: dict, wall: float) 
     import matplotlib
     import scipy
 
-    from ..backend import get_backend
+    from ..core.backend import get_backend
 
     return {"figure": name, "seed": seed, "backend": get_backend(backend, seed=seed).describe(),
             "settings": settings, "python": platform.python_version(), "numpy": np.__version__,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lenet_experiment import INITS, LABELS, LAYERS, lenet_setups
+from ..relu_nets.lenet_experiment import INITS, LABELS, LAYERS, lenet_setups
 
 DEFAULTS = {"setups": 100, "batch": 1024, "size": 32}
 QUICK = {"setups": 4, "batch": 16, "size": 32}

@@ -2,15 +2,15 @@
 each block of the per-sample Gauss-Newton matrix of the strided LeNet, blocked by
 weight matrices (biases omitted), under each initialization (Sec. 6.1). The diagonal
 blocks are the Hessian's; the off-diagonal Hessian blocks differ from the Gauss-Newton
-ones (see :mod:`simulations.gauss_newton`): reading used, the Gauss-Newton blocks.
-Shares its setups with Figure 1 (:mod:`simulations.lenet_experiment`).
+ones (see :mod:`simulations.relu_nets.gauss_newton`): reading used, the Gauss-Newton blocks.
+Shares its setups with Figure 1 (:mod:`simulations.relu_nets.lenet_experiment`).
 
 Off-diagonal blocks (P_l x P_r) are normalized by sqrt(P_l P_r); the diagonal by P_l."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..lenet_experiment import INITS, LABELS, LAYERS, lenet_setups
+from ..relu_nets.lenet_experiment import INITS, LABELS, LAYERS, lenet_setups
 
 DEFAULTS = {"setups": 100, "batch": 1024, "size": 32}
 QUICK = {"setups": 4, "batch": 16, "size": 32}

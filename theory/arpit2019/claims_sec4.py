@@ -183,7 +183,7 @@ CLAIMS = (
                "neither h^0, whose ratio the corrected Theorem 4 is about, nor h^1, which Eq. 8 prints. The notebook's "
                "backward pass (cell 9, grad_F) multiplies by the ReLU mask of the block input h^{b-1} after W0^T, "
                "where the mask 1(W0 h^{b-1} > 0) of the hidden layer belongs before it; the check backpropagates "
-               "exactly (simulations.network.backward). Both masks pass about half of the coordinates, so the mean "
+               "exactly (simulations.weightnorm.backward). Both masks pass about half of the coordinates, so the mean "
                "curve is alike; the spread (the panel's error bars) is not."),
     # --- Shortcut connections, footnotes 4-5, Sec. 5.1 and Table 5 --------------------------------
     Claim(id="arpit2019.sec4.shortcut_stagewise",

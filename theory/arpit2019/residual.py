@@ -15,7 +15,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from simulations.validation import check_int
+from simulations.core import check_int
 
 __all__ = [
     "forward_factor_bounds", "h1_factor_bounds", "smallest_b_where_h1_factor_reaches",

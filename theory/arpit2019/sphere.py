@@ -39,7 +39,7 @@ from functools import lru_cache
 import mpmath
 import sympy as sp
 
-from simulations.validation import check_choice, check_int
+from simulations.core import check_choice, check_int
 
 __all__ = [
     "READINGS", "PLACES", "PRODUCTS", "sphere_area", "pattern_product", "pattern_product_exact", "kn",

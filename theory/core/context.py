@@ -80,6 +80,14 @@ class RunContext:
 
         return get_backend(self.backend, seed=self.seed).child(*parts)
 
+    def host_stream(self, *parts):
+        """The numpy backend of the stream (seed, parts), whatever ``backend`` is: for
+        measurements that are host-side by design (small deterministic checks computed
+        with numpy in float64), so that they run unchanged under ``--backend cupy``."""
+        from simulations import get_backend
+
+        return get_backend("numpy", seed=self.seed).child(*parts)
+
     def to_json(self) -> dict:
         return asdict(self)
 

@@ -23,7 +23,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from simulations.validation import check_int, check_positive
+from simulations.core import check_int, check_positive
 
 __all__ = ["theorem1_bound", "corollary3_bound", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
            "chi_lower_tail", "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic"]

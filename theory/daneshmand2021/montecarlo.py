@@ -7,8 +7,8 @@ weights of all layers drawn afresh). Every random stream is
 numbers whatever was drawn before. Layers of one chain are never pooled: a per-run
 summary (a mean over layers, a slope) is the replicate.
 
-Chains use the exact Gram-law sampler of :mod:`simulations.bn_chain` (its agreement
-in law with materialized weights is tested in tests/simulations/test_bn_chain.py),
+Chains use the exact Gram-law sampler of :mod:`simulations.bn_chains.chain` (its agreement
+in law with materialized weights is tested in tests/simulations/bn_chains/test_chain.py),
 which makes widths up to 65536 cheap (cost d n^2 per layer).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulations import a1_margin, initial_representation, orthogonality_gap, simulate_chain, to_host
-from simulations.iterative_orthogonalization import eq6_weight
+from simulations.bn_chains import eq6_weight
 from ..core import Block, Row, Sampling
 from .formulas import w2sq_from_spectra
 

@@ -17,9 +17,9 @@ from functools import partial
 import numpy as np
 
 from simulations import to_host
-from simulations.convnet import draw_net, mlp_spec, net_forward
-from simulations.gauss_newton import output_jacobians, scaling_vs_hessian
-from simulations.lenet_experiment import INITS, lenet_setup
+from simulations.relu_nets import draw_net, mlp_spec, net_forward
+from simulations.relu_nets import output_jacobians, scaling_vs_hessian
+from simulations.relu_nets.lenet_experiment import INITS, lenet_setup
 from ..core import Block, Row, Sampling
 
 __all__ = ["THM2_WIDTHS", "ORDER_WIDTHS", "THM2_LAYERS", "THM2_ORDER", "THM2_MEAN", "LENET", "BIAS", "thm2_block",
@@ -97,7 +97,7 @@ def bias_block(ctx, block: int, width: int = 64, reps: int = 16, batch: int = 32
 
 def lenet_block(ctx, block: int, per_init: int = 1, batch: int = 1024, size: int = 32) -> Block:
     """Per initialization, ``per_init`` strided-LeNet setups
-    (:func:`simulations.lenet_experiment.lenet_setup`): ratios of Eq. 2's gamma (rho_l
+    (:func:`simulations.relu_nets.lenet_experiment.lenet_setup`): ratios of Eq. 2's gamma (rho_l
     and rho_{l+1} readings) to E[(G_l r)^2], shape (per_init, 5), and the block
     matrices, shape (per_init, 5, 5)."""
     rows = []

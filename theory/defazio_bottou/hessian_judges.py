@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from simulations.lenet_experiment import INITS, LAYERS
+from simulations.relu_nets.lenet_experiment import INITS, LAYERS
 from .. import stats
 from ..core import Evidence, Verdict, band_verdict, combine
 from ..judges import judge_comparison, judge_limit

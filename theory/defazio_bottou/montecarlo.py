@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulations import to_host
-from simulations.plain_net import draw_mlp, mlp_backward, mlp_forward
+from simulations.relu_nets import draw_mlp, mlp_backward, mlp_forward
 from ..core import Block, Row, Sampling
 
 __all__ = ["THM1_WIDTHS", "INTERIOR_LAYERS", "MINIBATCH_SIZES", "THM1", "MINIBATCH", "mlp_signals",

@@ -25,7 +25,7 @@ CLAIMS = (
           mutations=(Mutation("depth exponent 0.1 (twice the tolerance)", {"exponent": 0.1}),),
           note=CODE + "the classifier's weight and bias start at 0, and the scalar biases and multiplier sit in Figure 1 "
                "(right)'s order (cifar/models/fixup_resnet_cifar.py, FixupBasicBlock.forward and the init loop of "
-               "FixupResNet). The network here is simulations.hessian_net's 'zeroinit' classifier (dense layers, He "
+               "FixupResNet). The network here is simulations.hessian's 'zeroinit' classifier (dense layers, He "
                "fan-in, which equals fan-out at equal widths). Plain SGD with one learning rate for every parameter; "
                "the authors' CIFAR script trains the biases and the multiplier at a tenth of it (cifar/cifar_train.py, "
                "the optimizer's parameter groups), a training detail the submission states only for ImageNet."),

@@ -4,7 +4,7 @@ the ratio ||H||(64) / ||H||(10) that the paper reads as depth sensitivity.
 
 What differs from the paper (Table 1 used WideResNet-10-1 and -64-1 on the first 1024
 CIFAR-10 / SVHN images, 3 trials): the networks here are the dense pre-activation
-analogue of :mod:`simulations.hessian_net` (width 32, m = 2 linear layers per branch,
+analogue of :mod:`simulations.hessian` (width 32, m = 2 linear layers per branch,
 3 and 30 blocks as in a WRN of depth 6N + 4 = 10 and 64, no downsampling groups),
 inputs x_0 ~ N(0, I) with uniform random labels over 10 classes, batch 1024, and
 ||H||_2 by Lanczos (checked against the paper's power method in the tests) with the

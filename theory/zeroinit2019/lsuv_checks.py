@@ -4,7 +4,7 @@ their output using the first mini-batch ... achieves the linear scaling of the v
 obtained by BatchNorm, but leads the variance of the parameters at different depth
 Var[W_l] = O(1/l)'.
 
-Setup: the ``lsuv`` networks of :mod:`simulations.hessian_net` (dense pre-activation
+Setup: the ``lsuv`` networks of :mod:`simulations.hessian` (dense pre-activation
 ResNets, orthonormal start, every linear layer rescaled to unit output variance on the
 first mini-batch, tolerance 0.1), width 32, a mini-batch of ``BATCH`` N(0, I) inputs,
 ``BLOCKS`` blocks. Per network and block l: Var[x_l] over the batch and features, and
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulations import build_classifier, synthetic_batch, to_host
-from simulations.hvp_ops import Residual
+from simulations.hessian import ResidualBlock
 from .. import stats
 from ..core import Block, Evidence, Row, Sampling, Verdict
 from ..judges import exponent_verdict
@@ -54,7 +54,7 @@ def lsuv_block(ctx, block: int) -> Block:
     layers = build_classifier(be, "lsuv", WIDTH, BLOCKS, 2, PER_BLOCK, data=x)
     var_x, w1, w2 = [xp.var(x, axis=(1, 2))], [], []
     for layer in layers:
-        if not isinstance(layer, Residual):
+        if not isinstance(layer, ResidualBlock):
             break
         x = layer.forward(x, None, None, xp)[0]
         var_x.append(xp.var(x, axis=(1, 2)))

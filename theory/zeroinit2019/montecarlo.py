@@ -19,9 +19,9 @@ import math
 import numpy as np
 
 from simulations import build_classifier, loss_and_grad, synthetic_batch, to_host
-from simulations.branch_resnet import branch_backward, branch_forward, draw_branch_resnet, sgd_step
-from simulations.hvp_ops import Residual, parameters, set_parameters
-from simulations.plain_net import draw_mlp, draw_resnet, mlp_forward, resnet_forward, softmax_xent
+from simulations.relu_nets import draw_branch_resnet, resnet_backward, resnet_forward, sgd_step
+from simulations.hessian import ResidualBlock, parameters, set_parameters
+from simulations.relu_nets import draw_mlp, draw_resnet, mlp_forward, softmax_xent
 from ..core import Block, Row, Sampling
 
 __all__ = ["HEADS", "HEADS_SAMPLING", "GROWTH", "HALF", "ONE_STEP", "FEW_STEPS", "OUTPUT_SCALE", "BN_STREAM",
@@ -79,7 +79,7 @@ def growth_block(ctx, block: int, reps: int = 1000, inputs: int = 16, width: int
     rows = []
     for j, (init2, kappa) in enumerate((("he_fan_in", 2.0), ("linear_fan_in", 1.0))):
         be = ctx.stream("zeroinit2019.growth", j, block)
-        net = draw_resnet(be, width, blocks, width, "he_fan_in", init2, reps)
+        net = draw_resnet(be, width, blocks, ("he_fan_in", init2), n_networks=reps)
         x0 = be.normal((reps, inputs, width))
         xs = resnet_forward(net, x0, be.xp)["x"]
         n0 = (x0**2).sum(-1)
@@ -101,7 +101,7 @@ def half_block(ctx, block: int, reps: int = 500, inputs: int = 16, width: int = 
     rows = []
     for k, (name, s) in enumerate((("half", 0.5), ("sqrt_half", 2**-0.5))):
         be = ctx.stream("zeroinit2019.half", k, block)
-        fwd = branch_forward(draw_branch_resnet(be, width, blocks, 2, "he_linear_last", reps),
+        fwd = resnet_forward(draw_branch_resnet(be, width, blocks, 2, "he_linear_last", reps),
                              be.normal((reps, inputs, width)), np, s_out=s)
         sq = np.stack([(a**2).sum(-1) for a in fwd["x"]], 1)  # (reps, blocks + 1, inputs)
         rows.append(Row({"recurrence": name}, {"ratio": to_host((sq[:, 1:] / sq[:, :1]).mean(-1))}))
@@ -115,8 +115,8 @@ def _train(be, net, steps: int, lr: float, width: int, batch: int, N: int):
     g = g / xp.linalg.norm(g, axis=-1, keepdims=True)  # the error signal: a random unit direction
     for _ in range(steps):
         x = be.normal((N, batch, width)) / math.sqrt(width)
-        fwd = branch_forward(net, x, xp)
-        net = sgd_step(net, branch_backward(net, fwd, xp.broadcast_to(g / batch, x.shape), xp)["dW"], lr)
+        fwd = resnet_forward(net, x, xp)
+        net = sgd_step(net, resnet_backward(net, fwd, xp.broadcast_to(g / batch, x.shape), xp)["dW"], lr)
     return net, be.normal((N, batch, width)) / math.sqrt(width)
 
 
@@ -132,7 +132,7 @@ def one_step_block(ctx, block: int, reps: int = 16, width: int = 16, batch: int 
             xp = be.xp
             net, x = _train(be, draw_branch_resnet(be, width, L, m, "zeroinit", reps), 1, lr, width, batch, reps)
             nx = xp.linalg.norm(x, axis=-1)
-            r = xp.stack([(xp.linalg.norm(branch_forward([b], x, xp)["F"][0], axis=-1) / nx).mean(-1)
+            r = xp.stack([(xp.linalg.norm(resnet_forward([b], x, xp)["F"][0], axis=-1) / nx).mean(-1)
                           for b in net]).mean(0)
             rows.append(Row({"m": m, "depth": L}, {"scale": to_host(r)}))
     return Block(rows, meta={"width": width, "lr": lr})
@@ -149,7 +149,7 @@ def few_steps_block(ctx, block: int, reps: int = 16, width: int = 32, batch: int
             net, x = _train(be, draw_branch_resnet(be, width, L, 2, scheme, reps, power=power), steps, lr, width,
                             batch, reps)
             xp = be.xp
-            fwd = branch_forward(net, x, xp)
+            fwd = resnet_forward(net, x, xp)
             if not all(bool(xp.all(xp.isfinite(a))) for a in fwd["x"]):
                 raise FloatingPointError("training diverged: lower lr, steps or depths")
             ratio = (xp.log((fwd["x"][-1] ** 2).sum(-1)) - xp.log((fwd["x"][0] ** 2).sum(-1))).mean(-1)
@@ -159,7 +159,7 @@ def few_steps_block(ctx, block: int, reps: int = 16, width: int = 32, batch: int
 
 def output_scale_block(ctx, block: int, reps: int = 8, width: int = 16, batch: int = 64, classes: int = 10,
                        steps: int = 3, lr: float = 0.1) -> Block:
-    """ZeroInit classifiers (simulations.hessian_net 'zeroinit': scalar biases and
+    """ZeroInit classifiers (simulations.hessian 'zeroinit': scalar biases and
     multiplier, zero last branch layers and classifier, first layers He x L^-1/2) at
     depths OUTPUT_DEPTHS. One replicate is a family of one network per depth sharing
     its random numbers (the same batches and labels, the same normals for the blocks
@@ -192,7 +192,7 @@ def _logits(model, x, xp):
 
 
 def bn_stream_block(ctx, block: int, reps: int = 16, width: int = 32, batch: int = 32) -> Block:
-    """BatchNorm ResNets (simulations.hessian_net 'batchnorm': pre-activation branches
+    """BatchNorm ResNets (simulations.hessian 'batchnorm': pre-activation branches
     BN-ReLU-W1-BN-ReLU-W2, He weights, batch statistics): per network the log-log
     slope of Var[x_l] - Var[x_0] over BN_FIT_DEPTHS, and the values there."""
     be = ctx.stream("zeroinit2019.bn_stream", block)
@@ -201,7 +201,7 @@ def bn_stream_block(ctx, block: int, reps: int = 16, width: int = 32, batch: int
     xp = be.xp
     var = [x.var(axis=(1, 2))]
     for layer in layers:
-        if not isinstance(layer, Residual):
+        if not isinstance(layer, ResidualBlock):
             break
         x = layer.forward(x, None, None, xp)[0]
         var.append(x.var(axis=(1, 2)))

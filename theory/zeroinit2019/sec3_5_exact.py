@@ -15,8 +15,8 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from simulations.branch_resnet import branch_backward, branch_forward, draw_branch_resnet, sgd_step
-from simulations.validation import check_choice
+from simulations.relu_nets import draw_branch_resnet, resnet_backward, resnet_forward, sgd_step
+from simulations.core import check_choice
 from ..judges import judge_exact
 
 __all__ = ["eq1_measure", "judge_eq1", "eq2_scalar_measure", "judge_eq2_scalar", "alpha_measure", "judge_alpha",
@@ -118,15 +118,15 @@ def alpha_measure(ctx, width: int = 8, blocks: int = 4, networks: int = 3) -> di
     for m in (2, 3):
         per_alpha = []
         for power in (0.5, 1.0, 2.0, 3.0):
-            be = ctx.stream("zeroinit2019.alpha", m)  # the same stream for every alpha: common random numbers
+            be = ctx.host_stream("zeroinit2019.alpha", m)  # host-side check; the same stream for every alpha
             net = draw_branch_resnet(be, width, blocks, m, "zeroinit", networks, power=power)
             g = be.normal((networks, 1, width)) / math.sqrt(width)
             x = be.normal((networks, 6, width)) / math.sqrt(width)
-            fwd = branch_forward(net, x, np)
-            grads = branch_backward(net, fwd, np.broadcast_to(g / 6, x.shape), np)["dW"]
+            fwd = resnet_forward(net, x, np)
+            grads = resnet_backward(net, fwd, np.broadcast_to(g / 6, x.shape), np)["dW"]
             new = sgd_step(net, grads, 1.0)
             x_new = be.normal((networks, 6, width)) / math.sqrt(width)
-            F = [branch_forward([block], x_new, np)["F"][0] for block in new]  # each branch on the same input
+            F = [resnet_forward([block], x_new, np)["F"][0] for block in new]  # each branch on the same input
             alpha = float(blocks) ** (-power / (2 * m - 2))
             per_alpha.append({"alpha": alpha, "update": np.array([np.linalg.norm(gr[-1], axis=(1, 2)) for gr in grads]),
                               "scale": np.array([np.linalg.norm(f, axis=-1).mean(-1) for f in F])})

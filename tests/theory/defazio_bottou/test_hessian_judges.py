@@ -1,7 +1,7 @@
 """Judges of Theorem 2 and Figures 1-2 on synthetic records with known truth."""
 import numpy as np
 
-from simulations.lenet_experiment import INITS
+from simulations.relu_nets.lenet_experiment import INITS
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
 from theory.defazio_bottou.hessian_judges import (judge_fig2, judge_lenet_ratio, judge_thm2_main_over_order,
                                                   judge_thm2_mean, judge_thm2_order)

@@ -1,0 +1,272 @@
+"""Chains of random batch-normalized layers (Daneshmand et al., 2021, Eq. 1).
+
+    H_{l+1} = BN(W_l phi(H_l)) / sqrt(d),   BN(M) = diag(M M^T)^{-1/2} M,
+    W_l ~ N(0, I_d / d),
+
+with batch size ``n`` (columns of H) and width ``d`` (rows); ``phi`` is the identity
+(the paper's linear network) or ReLU (the conjecture of its Appendix G / Figure 6).
+Variants: ``"bn"`` (Eq. 1), ``"bn_centered"`` (the usual BN with mean correction,
+which Sec. 2.1 sets aside), ``"vanilla"`` (H_{l+1} = W_l H_l, tracked at unit
+Frobenius norm with the log-norm kept separately) and the ReLU versions
+``"bn_relu"``, ``"vanilla_relu"``, ``"bn_centered_relu"`` (ReLU, linear layer, then
+mean-corrected BN: the layer of torch's BatchNorm1d MLPs).
+
+Two samplers of the same chain:
+
+- ``method="direct"`` draws every d x d matrix W_l (cost d^2 n per layer);
+- ``method="gram"`` uses that, given X = phi(H_l), the rows of W_l X are iid
+  N(0, X^T X / d): with X^T X = F F^T it draws M = G F^T, G iid N(0, 1/d) of shape
+  d x n (cost d n^2 per layer). The whole chain, not only one layer, has the same law
+  under both samplers (tested in tests/simulations/bn_chains/test_chain.py).
+
+Every record is on the host: the orthogonality gap V(H_l) of Eq. 2, log of the
+smallest singular value of H_l (Assumption A1), the cosine of samples 0 and 1
+(Figure 1), and, for vanilla chains, log ||H_l||_F.
+
+>>> from simulations.core import get_backend
+>>> be = get_backend(seed=0)
+>>> H0 = initial_representation(be, "diagonal_spike", runs=3, d=64, n=4)
+>>> rec = simulate_chain(be, H0, depth=30)
+>>> rec.gap.shape, bool(rec.gap[:, -1].max() < rec.gap[:, 0].min())
+((3, 31), True)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.backend import Backend, to_host
+from ..core.namespace import array_namespace, tiny
+from ..core.validation import check_choice, check_int
+
+__all__ = ["VARIANTS", "STARTS", "METHODS", "ChainRecord", "orthogonality_gap", "gap_from_gram", "batch_norm",
+           "initial_representation", "simulate_chain", "centered_gap_floor", "a1_margin"]
+
+VARIANTS = ("bn", "bn_centered", "vanilla", "bn_relu", "vanilla_relu", "bn_centered_relu")
+STARTS = ("diagonal_spike", "gaussian", "aligned", "orthogonal")
+METHODS = ("gram", "direct")
+
+
+def gap_from_gram(C, xp=None):
+    """V from the Gram matrix C = H^T H (..., n, n): ||C / tr C - I_n / n||_F (Eq. 2)."""
+    xp = xp or array_namespace(C)
+    n = C.shape[-1]
+    tr = xp.trace(C, axis1=-2, axis2=-1)[..., None, None]
+    return xp.linalg.norm((C / tr - xp.eye(n, dtype=C.dtype) / n).reshape(C.shape[:-2] + (n * n,)), axis=-1)
+
+
+def orthogonality_gap(H, xp=None):
+    """Orthogonality gap V(H) of Eq. 2 for H of shape (..., d, n), H != 0.
+
+    >>> import numpy as np
+    >>> float(orthogonality_gap(np.eye(3)[:, :2]))  # orthonormal columns
+    0.0
+    >>> round(float(orthogonality_gap(np.ones((3, 2)))), 6)  # aligned: sqrt(1 - 1/n)
+    0.707107
+    """
+    xp = xp or array_namespace(H)
+    H = xp.asarray(H)
+    if H.ndim < 2:
+        raise ValueError(f"H must have shape (..., d, n), got shape {H.shape}")
+    if not bool(xp.all(xp.isfinite(H))):
+        raise ValueError("H must be finite (found NaN or inf)")
+    peak = xp.max(xp.abs(H), axis=(-2, -1), keepdims=True)
+    if bool(xp.any(peak == 0)):
+        raise ValueError("H must be non-zero: V is defined on R^{d x n} minus 0")
+    H = H / peak  # V is scale invariant; rescaling first keeps H^T H from under/overflowing
+    return gap_from_gram(xp.swapaxes(H, -1, -2) @ H, xp)
+
+
+def centered_gap_floor(n: int) -> float:
+    """The smallest V reachable when every H has columns summing to 0 (mean-corrected
+    BN): V(H) >= ||P/(n-1) - I/n||_F = 1/sqrt(n(n-1)), P = I - 11^T/n.
+
+    >>> round(centered_gap_floor(2), 12)  # two samples are forced to be anti-aligned
+    0.707106781187
+    """
+    n = check_int("n", n, low=2)
+    return 1.0 / float(np.sqrt(n * (n - 1)))
+
+
+def batch_norm(M, xp=None, centered: bool = False):
+    """BN(M) = diag(M M^T)^{-1/2} M along the batch (last) axis; ``centered`` first
+    subtracts each row's batch mean. A zero row (possible after ReLU) is left at 0."""
+    xp = xp or array_namespace(M)
+    if centered:
+        M = M - M.mean(axis=-1, keepdims=True)
+    norms = xp.linalg.norm(M, axis=-1, keepdims=True)
+    return M / xp.where(norms > 0, norms, 1)
+
+
+def initial_representation(be: Backend, start: str, runs: int, d: int, n: int, eps: float = 1e-3,
+                           floor: float = 1e-6):
+    """H_0 of shape (runs, d, n), scaled to unit Frobenius norm.
+
+    - ``"diagonal_spike"`` (Figure 2): diagonal with entries ``floor`` and H[0, 0] = 1;
+    - ``"gaussian"``: iid N(0, 1) entries (Sec. 3.3, Figure 3);
+    - ``"aligned"`` (Figure 1, BN): every sample is e_1 plus ``eps`` times its own e_k;
+    - ``"orthogonal"`` (Figure 1, vanilla): sample k is e_k.
+    """
+    check_choice("start", start, STARTS)
+    runs = check_int("runs", runs, low=1)
+    d = check_int("d", d, low=1)
+    n = check_int("n", n, low=1, high=d, why="the paper assumes width d >= batch size n")
+    xp = be.xp
+    if start == "gaussian":
+        H = be.normal((runs, d, n))
+    else:
+        H = np.zeros((d, n))
+        idx = np.arange(n)
+        if start == "diagonal_spike":
+            H[idx, idx] = floor
+            H[0, 0] = 1.0
+        elif start == "aligned":
+            H[0, :] = 1.0
+            H[idx[1:], idx[1:]] = eps
+        else:
+            H[idx, idx] = 1.0
+        H = xp.broadcast_to(be.asarray(H), (runs, d, n)).copy()
+    return H / xp.linalg.norm(H.reshape(runs, -1), axis=-1)[:, None, None]
+
+
+@dataclass
+class ChainRecord:
+    """Host-side per-layer records, arrays of shape (runs, depth + 1); layer 0 is H_0.
+    ``cos01`` is the cosine of samples 0 and 1 (0 if either representation is exactly 0)."""
+
+    variant: str
+    method: str
+    d: int
+    n: int
+    gap: np.ndarray
+    log_smin: np.ndarray
+    cos01: np.ndarray
+    log_norm: np.ndarray
+    eigs: np.ndarray | None = None  # (runs, depth + 1, n): eigenvalues of H^T H (trace 1), if kept
+    final: object = None  # H at the last layer, on the device (to continue the chain)
+
+    @property
+    def runs(self) -> int:
+        return self.gap.shape[0]
+
+
+def _gram_sqrt(K, xp):
+    """F with F F^T = K for symmetric PSD K (..., n, n), via eigh (K may be singular)."""
+    lam, Q = xp.linalg.eigh(K)
+    return Q * xp.sqrt(xp.clip(lam, 0, None))[..., None, :]
+
+
+def _layer_input(H, variant, xp):
+    return xp.maximum(H, 0) if variant.endswith("relu") else H
+
+
+def _step(be: Backend, H, variant: str, method: str, factor=None):
+    """One layer: returns (H_next at unit Frobenius norm, log of the norm removed).
+    ``factor`` is F with F F^T = H^T H when already known (linear variants)."""
+    xp = be.xp
+    runs, d, n = H.shape
+    X = _layer_input(H, variant, xp)
+    if method == "direct":
+        M = (be.normal((runs, d, d)) / math.sqrt(d)) @ X
+    else:
+        F = factor if factor is not None else _gram_sqrt(xp.swapaxes(X, -1, -2) @ X, xp)
+        M = (be.normal((runs, d, n)) / math.sqrt(d)) @ xp.swapaxes(F, -1, -2)
+    if variant.startswith("bn"):
+        M = batch_norm(M, xp, centered=variant.startswith("bn_centered"))
+    norm = xp.linalg.norm(M.reshape(runs, -1), axis=-1)
+    if not bool(xp.all(norm > 0)):
+        raise FloatingPointError(f"representation vanished in the {variant} chain (all rows zero after ReLU)")
+    return M / norm[:, None, None], xp.log(norm)
+
+
+def _observe(H, xp):
+    """gap, log sigma_min, cos01, trace-one eigenvalues, and F with F F^T = H^T H."""
+    C = xp.swapaxes(H, -1, -2) @ H
+    raw, Q = xp.linalg.eigh(C)
+    raw = xp.clip(raw, 0, None)
+    lam = raw / xp.trace(C, axis1=-2, axis2=-1)[..., None]
+    # C / tr C and I / n commute, so V = ||lam - 1/n||_2 (Eq. 2) from the spectrum just computed
+    gap = xp.sqrt(xp.sum((lam - 1.0 / lam.shape[-1]) ** 2, axis=-1))
+    log_smin = 0.5 * xp.log(xp.clip(lam[..., 0], tiny(lam), None))  # the dtype's floor: 1e-300 is 0 in float32
+    if H.shape[-1] > 1:
+        den = C[..., 0, 0] * C[..., 1, 1]
+        # a sample whose representation is exactly 0 (possible after ReLU) has cosine 0
+        cos = C[..., 0, 1] / xp.sqrt(xp.where(den > 0, den, 1)) * (den > 0)
+    else:
+        cos = xp.zeros(H.shape[0], dtype=H.dtype)
+    return gap, log_smin, cos, lam, Q * xp.sqrt(raw)[..., None, :]
+
+
+def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str = "gram",
+                   progress: bool = False, keep_eigs: bool = False) -> ChainRecord:
+    """Run ``depth`` layers of the chain from H0 (runs, d, n); see the module docstring.
+
+    For BN variants with the ``"gram"`` method the scale removed at each layer is 1 in
+    exact arithmetic (Eq. 1 keeps ||H||_F = 1); for vanilla chains the removed scale is
+    accumulated in ``log_norm`` so that thousands of layers neither overflow nor underflow.
+    """
+    check_choice("variant", variant, VARIANTS)
+    check_choice("method", method, METHODS)
+    depth = check_int("depth", depth, low=0)
+    xp = be.xp
+    H = xp.asarray(H0, dtype=be.dtype)
+    if H.ndim != 3:
+        raise ValueError(f"H0 must have shape (runs, d, n), got shape {H.shape}")
+    runs, d, n = H.shape
+    check_int("n", n, low=1, high=d, why="the paper assumes width d >= batch size n")
+    if not bool(xp.all(xp.isfinite(H))):
+        raise ValueError("H0 must be finite (found NaN or inf)")
+    col = xp.linalg.norm(H, axis=-2)
+    if not bool(xp.all(col > 0)):
+        raise ValueError("H0 must have no zero column (a zero sample stays zero and V cannot vanish)")
+    fro = xp.linalg.norm(H.reshape(runs, -1), axis=-1)
+    H = H / fro[:, None, None]
+    out = {k: [] for k in ("gap", "log_smin", "cos01", "log_norm", "eigs")}
+    log_norm = xp.log(fro)
+    layers = range(depth + 1)
+    if progress:
+        from tqdm import tqdm
+
+        layers = tqdm(layers, desc=f"{variant} chain d={d} n={n}", leave=False)
+    factor = None
+    linear = not variant.endswith("relu")
+    for layer in layers:
+        if layer:
+            H, lg = _step(be, H, variant, method, factor if linear else None)
+            log_norm = log_norm + lg if variant.startswith("vanilla") else xp.zeros_like(log_norm)
+        gap, log_smin, cos, lam, factor = _observe(H, xp)
+        for k, v in (("gap", gap), ("log_smin", log_smin), ("cos01", cos), ("log_norm", log_norm)):
+            out[k].append(v)
+        if keep_eigs:
+            out["eigs"].append(lam)
+    eig_list = out.pop("eigs")
+    eigs = to_host(xp.stack(eig_list, axis=1)) if keep_eigs else None
+    rec = {k: to_host(xp.stack(v, axis=-1)) for k, v in out.items()}
+    return ChainRecord(variant, method, d, n, eigs=eigs, final=H, **rec)
+
+
+def a1_margin(be: Backend, H0, depth: int, factor: float = 0.1, variant: str = "bn", chunk: int = 50):
+    """Assumption A1(factor * alpha_0, depth) of Daneshmand et al. (2021) per run.
+
+    Returns ``(ratio, layers_run)``: ratio[r] = min over k = 1..layers_run of
+    sigma_min(H_k) / sigma_min(H_0) for run r. The chain runs in chunks and stops early
+    once some run has ratio < factor (A1 then fails for the batch of runs), so a
+    failing (n, d) costs a few chunks instead of ``depth`` layers.
+    """
+    depth = check_int("depth", depth, low=1)
+    xp = be.xp
+    H = xp.asarray(H0, dtype=be.dtype)
+    rec = simulate_chain(be, H, 0, variant)
+    log_alpha0 = rec.log_smin[:, 0]
+    ratio = np.full(log_alpha0.shape, np.inf)
+    done = 0
+    while done < depth:
+        step = min(chunk, depth - done)
+        rec = simulate_chain(be, rec.final, step, variant)
+        ratio = np.minimum(ratio, np.exp(rec.log_smin[:, 1:].min(axis=1) - log_alpha0))
+        done += step
+        if np.any(ratio < factor):
+            break
+    return ratio, done

@@ -1,0 +1,58 @@
+"""Iterative orthogonalization, Daneshmand et al. (2021), Sec. 5.2, Eq. 6.
+
+With a batch of n >= d samples and the thin SVD H = U Sigma V^T (U: d x d,
+V: n x d), Eq. 6 sets
+
+    W = V' Sigma^{-1/2} U^T / ||Sigma^{1/2}||_F,
+
+where V' (d x d) is "an orthogonal matrix obtained by slicing V". Variants:
+
+- ``"printed"``: V' = the first d rows of V, exactly as printed (a slice of a matrix
+  with orthonormal columns is not orthogonal in general);
+- ``"orthogonal"``: V' = I_d, an orthogonal choice (any orthogonal V' gives the same
+  Gram matrix (W H)^T (W H) = V Sigma V^T / tr(Sigma));
+- ``"whitening"``: V' = I_d and Sigma^{-1} instead of Sigma^{-1/2}, which makes the
+  rows of W H orthonormal up to scale.
+
+>>> import numpy as np
+>>> H = np.random.default_rng(0).standard_normal((3, 8))
+>>> W = eq6_weight(H, "whitening")
+>>> G = (W @ H) @ (W @ H).T
+>>> bool(np.allclose(G / G[0, 0], np.eye(3)))
+True
+"""
+from __future__ import annotations
+
+from ..core.namespace import array_namespace, eps
+from ..core.validation import check_choice
+
+__all__ = ["EQ6_VARIANTS", "eq6_weight"]
+
+EQ6_VARIANTS = ("printed", "orthogonal", "whitening")
+
+
+def eq6_weight(H, variant: str = "printed", xp=None):
+    """The d x d matrix W of Eq. 6 for H of shape (..., d, n), n >= d, full row rank
+    (numerically: every singular value above max(d, n) eps times the largest, the rank
+    tolerance of ``numpy.linalg.matrix_rank``)."""
+    check_choice("variant", variant, EQ6_VARIANTS)
+    xp = xp or array_namespace(H)
+    H = xp.asarray(H)
+    if H.ndim < 2:
+        raise ValueError(f"H must have shape (..., d, n), got shape {H.shape}")
+    d, n = H.shape[-2:]
+    if n < d:
+        raise ValueError(f"n (columns of H) must be >= d = {d} for Eq. 6 (a batch at least as large as the width), "
+                         f"got n = {n}")
+    if not bool(xp.all(xp.isfinite(H))):
+        raise ValueError("H must be finite (found NaN or inf)")
+    U, s, Vt = xp.linalg.svd(H, full_matrices=False)  # U (d, d), s (d,), Vt (d, n)
+    if not bool(xp.all(s > s[..., :1] * (max(d, n) * eps(s)))):
+        raise ValueError("H must have full row rank d (Sigma must be invertible in Eq. 6)")
+    if variant == "printed":
+        Vp = xp.swapaxes(Vt, -1, -2)[..., :d, :]
+    else:
+        Vp = xp.broadcast_to(xp.eye(d, dtype=H.dtype), H.shape[:-2] + (d, d))
+    power = -1.0 if variant == "whitening" else -0.5
+    scale = xp.sqrt(s.sum(axis=-1))[..., None, None]  # ||Sigma^{1/2}||_F
+    return (Vp * (s ** power)[..., None, :]) @ xp.swapaxes(U, -1, -2) / scale

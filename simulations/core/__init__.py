@@ -1,0 +1,18 @@
+"""Shared by every simulator: array backends and random streams (``backend``), the array
+namespace and dtype policy (``namespace``), input validation (``validation``) and random
+matrices with the project's one Haar sampler (``random_matrices``)."""
+# backends and random streams
+from .backend import Backend, cupy_available, get_backend, stream_key, to_host
+# array namespace and dtype policy
+from .namespace import array_namespace, eps, tiny
+# random matrices
+from .random_matrices import CONTROL_LAWS, HAAR_METHODS, ISOTROPIC_LAWS, ROW_LAWS, haar_orthogonal, sample_rows
+# validation
+from .validation import check_choice, check_finite, check_int, check_positive, check_widths
+
+__all__ = [
+    "Backend", "cupy_available", "get_backend", "stream_key", "to_host",
+    "array_namespace", "eps", "tiny",
+    "CONTROL_LAWS", "HAAR_METHODS", "ISOTROPIC_LAWS", "ROW_LAWS", "haar_orthogonal", "sample_rows",
+    "check_choice", "check_finite", "check_int", "check_positive", "check_widths",
+]

@@ -1,0 +1,141 @@
+"""BN chains (Daneshmand et al. 2021, Eq. 1-2): invariants, the Gram-law sampler against
+materialized weights, deep chains, float32 against float64, and clear errors on bad
+input; numpy and the strict device stand-in."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from scipy import stats
+
+from simulations import (batch_norm, centered_gap_floor, get_backend, initial_representation, orthogonality_gap,
+                         simulate_chain, to_host)
+from tests.strategies import chain_shapes, seeds, starts
+from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
+
+
+@given(shape=chain_shapes(), start=starts, seed=seeds)
+@settings(deadline=None)
+def test_unit_frobenius_and_gap_range(backend_name, shape, start, seed):
+    runs, d, n = shape
+    be = get_backend(backend_name, seed=seed)
+    H0 = initial_representation(be, start, runs, d, n)
+    assert np.allclose(np.linalg.norm(to_host(H0).reshape(runs, -1), axis=-1), 1)
+    for variant in ("bn", "bn_centered", "vanilla"):
+        rec = simulate_chain(be, H0, 4, variant)
+        # V lies in [0, sqrt(1 - 1/n)]: 0 for orthogonal columns, the maximum for rank one.
+        assert np.all(rec.gap >= 0) and np.all(rec.gap <= np.sqrt(1 - 1 / n) + 1e-12)
+        assert np.all(np.isfinite(rec.log_smin[:, 1:]))
+    M = be.normal((runs, d, n))
+    assert np.allclose(np.linalg.norm(to_host(batch_norm(M)).reshape(runs, -1), axis=-1) / np.sqrt(d), 1)
+
+
+@given(seed=seeds)
+@settings(deadline=None, max_examples=10)
+def test_relu_chains_stay_in_range(backend_name, seed):
+    be = get_backend(backend_name, seed=seed)
+    for variant in ("bn_relu", "vanilla_relu"):
+        rec = simulate_chain(be, initial_representation(be, "gaussian", 2, 32, 3), 5, variant)
+        assert np.all(rec.gap <= np.sqrt(1 - 1 / 3) + 1e-12)
+
+
+@given(seed=seeds)
+@settings(deadline=None, max_examples=10)
+def test_centered_chain_respects_its_floor(backend_name, seed):
+    be = get_backend(backend_name, seed=seed)
+    for variant in ("bn_centered", "bn_centered_relu"):
+        rec = simulate_chain(be, initial_representation(be, "gaussian", 2, 16, 3), 5, variant)
+        assert np.all(rec.gap[:, 1:] >= centered_gap_floor(3) - 1e-12)
+
+
+@pytest.mark.parametrize("variant", ["bn", "vanilla", "bn_relu"])
+def test_gram_sampler_matches_direct_chain_in_law(backend_name, variant):
+    """Two-sample Kolmogorov-Smirnov test on V(H_l) at layers 2 and 6 (alpha 1e-4 each):
+    the Gram-law sampler and materialized d x d weights give the same chain law."""
+    d, n, runs = 12, 3, 1500
+    out = {}
+    for k, method in enumerate(("gram", "direct")):
+        be = get_backend(backend_name, seed=100 + k)
+        H0 = initial_representation(be, "diagonal_spike", runs, d, n)
+        out[method] = simulate_chain(be, H0, 6, variant, method).gap
+    for layer in (2, 6):
+        assert stats.ks_2samp(out["gram"][:, layer], out["direct"][:, layer]).pvalue > 1e-4
+
+
+def test_deep_vanilla_chain_stays_finite_in_log_space(backend_name):
+    be = get_backend(backend_name, seed=2)
+    rec = simulate_chain(be, initial_representation(be, "gaussian", 2, 2, 2), 4000, "vanilla")
+    assert np.all(np.isfinite(rec.log_norm))
+    # With d = 2 the norm shrinks by about exp(-0.29) per layer: far below 1e-308 after 4000.
+    assert rec.log_norm[:, -1].max() < np.log(np.finfo(float).tiny)
+
+
+@pytest.mark.parametrize("variant", ["bn", "vanilla", "bn_relu"])
+def test_float32_direct_chain_matches_float64(backend_name, variant):
+    """Materialized weights (method "direct") on the same draws: each layer's matmul has
+    fan-in d, so H_L is within float32_tolerance(L, d) of the float64 chain (relative).
+    V and the cosine are 2-Lipschitz in H/||H|| and log sigma_min moves by the relative
+    error times cond(H), which the float64 run's eigenvalues give. The Gram sampler's F
+    is defined up to eigenvector signs, so it is compared in law (test above)."""
+    d, n, depth = 16, 4, 8
+    recs = [simulate_chain(be, initial_representation(be, "gaussian", 3, d, n), depth, variant, "direct",
+                           keep_eigs=True) for be in rounded_backend(backend_name, 7)]
+    r64, r32 = recs
+    assert_float32(r32.gap, r32.log_smin, r32.cos01, r32.log_norm, r32.eigs, r32.final)
+    tol = float32_tolerance(depth, d)
+    assert np.abs(r32.gap - r64.gap).max() <= 2 * tol and np.abs(r32.cos01 - r64.cos01).max() <= 2 * tol
+    assert np.abs(r32.log_norm - r64.log_norm).max() <= tol
+    cond = np.sqrt(r64.eigs[..., -1] / r64.eigs[..., 0])
+    assert np.all(np.abs(r32.log_smin - r64.log_smin) <= tol * cond)
+
+
+def test_float32_gram_chain_stays_float32_and_rank_deficiency_stays_finite(backend_name):
+    """log sigma_min floors at float32's tiny (1e-300 would be 0 and give -inf): two equal
+    samples make H^T H singular."""
+    be = get_backend(backend_name, seed=3, dtype="float32")
+    H0 = be.normal((2, 8, 3))
+    H0[..., 2] = H0[..., 1]
+    rec = simulate_chain(be, H0, 3)
+    assert_float32(rec.gap, rec.log_smin, rec.cos01, rec.log_norm, rec.final)
+    # finite, and at rounding level: sigma_min^2 / ||H||_F^2 below 100 eps
+    assert np.all(np.isfinite(rec.log_smin)) and rec.log_smin[:, 0].max() < 0.5 * np.log(100 * 2.0**-23)
+
+
+def test_orthogonality_gap_is_scale_invariant_and_bounded(backend_name):
+    be = get_backend(backend_name, seed=0)
+    H = be.normal((5, 7, 3))
+    np.testing.assert_allclose(to_host(orthogonality_gap(H)), to_host(orthogonality_gap(1e-200 * H)))
+    assert np.allclose(orthogonality_gap(np.ones((4, 3))), np.sqrt(1 - 1 / 3))
+    assert orthogonality_gap(be.asarray(np.ones((4, 3))).astype(np.float32)).dtype == np.float32
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(start="gaussian", runs=1, d=3, n=4), "n must be an integer in \\[1, 3\\].*d >= batch size"),
+    (dict(start="spiral", runs=1, d=3, n=2), "start must be one of"),
+    (dict(start="gaussian", runs=0, d=3, n=2), "runs must be an integer >= 1"),
+    (dict(start="gaussian", runs=1, d=-3, n=2), "d must be an integer >= 1"),
+])
+def test_initial_representation_errors(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        initial_representation(get_backend(), **kwargs)
+
+
+def test_chain_rejects_bad_inputs():
+    be = get_backend()
+    H = np.ones((1, 4, 2))
+    with pytest.raises(ValueError, match="H0 must be finite"):
+        simulate_chain(be, H * np.nan, 2)
+    Z = H.copy()
+    Z[..., 1] = 0
+    with pytest.raises(ValueError, match="no zero column"):
+        simulate_chain(be, Z, 2)
+    with pytest.raises(ValueError, match="n must be an integer in"):
+        simulate_chain(be, np.ones((1, 2, 3)), 2)
+    with pytest.raises(ValueError, match="variant must be one of"):
+        simulate_chain(be, H, 2, "layernorm")
+    with pytest.raises(ValueError, match="method must be one of"):
+        simulate_chain(be, H, 2, "bn", "svd")
+    with pytest.raises(ValueError, match="depth must be an integer >= 0"):
+        simulate_chain(be, H, -1)
+    with pytest.raises(ValueError, match="H must be non-zero"):
+        orthogonality_gap(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="H must be finite"):
+        orthogonality_gap(np.full((3, 2), np.nan))

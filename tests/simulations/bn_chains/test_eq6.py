@@ -1,0 +1,43 @@
+"""Eq. 6 of Daneshmand et al. (2021): whitening makes the rows of W H orthogonal, float32
+is kept, and bad input is named; numpy and the strict device stand-in."""
+import numpy as np
+import pytest
+
+from simulations import EQ6_VARIANTS, eq6_weight, get_backend, to_host
+from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
+
+
+def test_whitening_orthogonalizes_the_rows(backend_name):
+    H = get_backend(backend_name, seed=1).normal((2, 3, 9))
+    WH = to_host(eq6_weight(H, "whitening") @ H)
+    G = WH @ WH.swapaxes(1, 2)
+    np.testing.assert_allclose(G / G[:, :1, :1], np.broadcast_to(np.eye(3), G.shape), atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", EQ6_VARIANTS)
+def test_float32_matches_float64(backend_name, variant):
+    """The Gram matrix (W H)^T (W H) does not depend on the singular vectors' signs; its
+    float32 error is the SVD's, about cond(H)^2 times one layer's rounding."""
+    out = {}
+    for be in rounded_backend(backend_name, 2):
+        H = be.normal((3, 4, 10))
+        WH = eq6_weight(H, variant) @ H
+        out[H.dtype.name] = (WH.swapaxes(1, 2) @ WH, H)
+    assert_float32(out["float32"])
+    h = to_host(out["float64"][1])
+    cond = np.linalg.cond(h)[:, None, None] ** 2
+    g32, g64 = (to_host(out[k][0]).astype(float) for k in ("float32", "float64"))
+    scale = np.abs(g64).max(axis=(1, 2), keepdims=True)
+    assert np.all(np.abs(g32 - g64) <= float32_tolerance(1, 10) * cond * scale)
+
+
+def test_errors():
+    H = np.random.default_rng(1).standard_normal((3, 9))
+    with pytest.raises(ValueError, match="n \\(columns of H\\) must be >= d"):
+        eq6_weight(H.T)
+    with pytest.raises(ValueError, match="full row rank"):
+        eq6_weight(np.ones((2, 5)))
+    with pytest.raises(ValueError, match="variant must be one of"):
+        eq6_weight(H, "svd")
+    with pytest.raises(ValueError, match="H must have shape"):
+        eq6_weight(np.ones(3))

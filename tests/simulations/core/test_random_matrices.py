@@ -1,0 +1,98 @@
+"""The one Haar sampler: unchanged numbers on numpy, the same Q from both constructions,
+the Haar law by exact moments and an exact entry law, float32 kept; the row laws."""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from simulations import HAAR_METHODS, ROW_LAWS, get_backend, haar_orthogonal, sample_rows, to_host
+from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
+
+#: Significance of each statistical test function below (split over its sub-tests).
+ALPHA = 1e-6
+
+
+def test_householder_numbers_are_unchanged():
+    """Values of row_laws.haar_orthogonal before the restructure (seed 3), to rounding."""
+    q = haar_orthogonal(get_backend(seed=3), 2, 3, 5)
+    np.testing.assert_allclose(q[1, 2], [0.4678529449045863, 0.05436607158511899, 0.061392211190513496,
+                                         0.17085008988041123, -0.8632492081650018], rtol=0, atol=1e-14)
+    q = haar_orthogonal(get_backend(seed=3), 2, 4, 4)
+    np.testing.assert_allclose(q[0, :, 1], [-0.16517688027416322, 0.9455456242055553, -0.07702735977834216,
+                                            -0.269679173489907], rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("m, n", [(3, 7), (7, 3), (5, 5), (1, 4)])
+def test_both_constructions_give_the_same_q(backend_name, m, n):
+    """Same Gaussian draws -> same positive-diagonal QR factor. The Q factor of G moves by
+    at most ~ cond(G) times the backward error (k eps), so the bound is 10 k eps cond(G)."""
+    q = {meth: to_host(haar_orthogonal(get_backend(backend_name, seed=9), 40, m, n, meth)) for meth in HAAR_METHODS}
+    g = to_host(get_backend(backend_name, seed=9).normal((40, max(m, n), min(m, n))))
+    bound = 10 * min(m, n) * np.finfo(float).eps * np.linalg.cond(g)
+    assert np.all(np.abs(q["householder"] - q["cholesky"]).max(axis=(1, 2)) <= bound)
+    for a in q.values():
+        gram = a @ a.swapaxes(1, 2) if m <= n else a.swapaxes(1, 2) @ a
+        np.testing.assert_allclose(gram, np.broadcast_to(np.eye(min(m, n)), gram.shape), atol=1e-13)
+
+
+def test_default_construction_follows_the_backend(backend_name):
+    be = get_backend(backend_name, seed=2)
+    expected = "householder" if backend_name == "numpy" else "cholesky"
+    np.testing.assert_array_equal(to_host(haar_orthogonal(be, 3, 4, 4)),
+                                  to_host(haar_orthogonal(get_backend(backend_name, seed=2), 3, 4, 4, expected)))
+
+
+def _haar_pvalues(q, q_rows):
+    """Two-sided p-values of the Haar moments E tr(Q) = 0, E tr(Q)^2 = 1, E tr(Q^2) = 1
+    (O(n), n >= 2; Diaconis & Shahshahani 1994) by z-tests of the sample means, and of a
+    Kolmogorov-Smirnov test of the entries Q_11 against their exact law: a row of a Haar
+    matrix is uniform on the sphere S^{n-1}, so (Q_11 + 1)/2 ~ Beta((n-1)/2, (n-1)/2)."""
+    t = np.trace(q, axis1=1, axis2=2)
+    moments = {"E tr Q = 0": (t, 0.0), "E tr(Q)^2 = 1": (t**2, 1.0),
+               "E tr(Q^2) = 1": (np.trace(q @ q, axis1=1, axis2=2), 1.0)}
+    out = {name: 2 * stats.norm.sf(abs(x.mean() - mu) / (x.std(ddof=1) / math.sqrt(x.size)))
+           for name, (x, mu) in moments.items()}
+    a = (q_rows.shape[-1] - 1) / 2
+    out["KS Q_11"] = stats.kstest((q_rows[:, 0, 0] + 1) / 2, stats.beta(a, a).cdf).pvalue
+    return out
+
+
+@pytest.mark.parametrize("method", HAAR_METHODS)
+def test_haar_law(backend_name, method):
+    """Four tests at ALPHA / 4 each (z = 5.16) on 20,000 draws (standard errors 0.0071 for
+    tr Q, 0.010 for the second moments): biases of 0.046 in E tr Q and 0.064 in the second
+    moments are detected with probability 0.9; the unfixed QR's E tr Q = -1.27 surely
+    (next test)."""
+    be = get_backend(backend_name, seed=17)
+    q = to_host(haar_orthogonal(be, 20000, 6, 6, method))
+    rows = to_host(haar_orthogonal(be, 20000, 3, 7, method))
+    p = _haar_pvalues(q, rows)
+    assert min(p.values()) > ALPHA / 4, p
+
+
+def test_haar_law_test_rejects_qr_without_the_sign_fix():
+    g = get_backend(seed=17).normal((20000, 6, 6))
+    q, _ = np.linalg.qr(g)  # LAPACK's Q alone is not Haar (Mezzadri 2007)
+    p = _haar_pvalues(q, q[:, :3, :])
+    assert p["E tr Q = 0"] < ALPHA / 4 and p["E tr(Q^2) = 1"] < ALPHA / 4
+
+
+@pytest.mark.parametrize("method", HAAR_METHODS)
+def test_float32_haar_matches_float64(backend_name, method):
+    """Rounding G to float32 moves Q by ~ cond(G) u and the result is rounded once more:
+    bound float32_tolerance(1, k) cond(G) (tests/support/precision.py)."""
+    b64, b32 = rounded_backend(backend_name, 5)
+    q64, q32 = (haar_orthogonal(b, 30, 12, 12, method) for b in (b64, b32))
+    assert_float32(q32)
+    g = to_host(get_backend(backend_name, seed=5).normal((30, 12, 12)))
+    err = np.abs(to_host(q32).astype(float) - to_host(q64)).max(axis=(1, 2))
+    assert np.all(err <= float32_tolerance(1, 12) * np.linalg.cond(g))
+
+
+@pytest.mark.parametrize("law", ROW_LAWS)
+def test_row_laws_shapes_and_dtypes(backend_name, law):
+    be = get_backend(backend_name, seed=1, dtype="float32")
+    r = sample_rows(law, be, 4, 3, 5)
+    assert r.shape == (4, 3, 5)
+    assert_float32(r)
