@@ -15,8 +15,8 @@ import math
 
 import numpy as np
 
-from simulations import (CONTROL_LAWS, ISOTROPIC_LAWS, Residual, WNLinear, backward, build_resnet, forward, sample_rows,
-                         to_host)
+from simulations import (CONTROL_LAWS, ISOTROPIC_LAWS, WNLinear, WNResidual, backward, build_resnet, forward,
+                         sample_rows, to_host)
 from ..core import Block, Row, Sampling
 
 __all__ = ["THEOREM_SHAPES", "squared_ratios", "SINGLE_LAYER", "CONTROLS", "LEMMA1", "GAINS", "RESNETS", "RESNET_WIDTHS",
@@ -143,9 +143,9 @@ def _flip_branches(ops) -> list:
     2 alpha <h, F_b(h)> of the first block cancel exactly in it."""
     out = []
     for op in ops:
-        if isinstance(op, Residual):
+        if isinstance(op, WNResidual):
             fc2 = WNLinear(v=-op.fc2.v, g=op.fc2.g, b=op.fc2.b)
-            out.append(Residual(op.fc1, fc2, op.alpha))
+            out.append(WNResidual(op.fc1, fc2, op.alpha))
         else:
             out.append(op)
     return out

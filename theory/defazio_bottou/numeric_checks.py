@@ -87,7 +87,7 @@ def _hessian_blocks(spec, Ws, x, S, layer, eps=1e-4):
 def ggn_measure(ctx) -> dict:
     """Per layer of a small He fan-in ReLU MLP [6, 8, 7, 5] and one input, the
     finite-difference Hessian block and the Gauss-Newton block."""
-    be = ctx.stream("defazio_bottou.ggn")
+    be = ctx.host_stream("defazio_bottou.ggn")  # finite differences in float64 on the host
     spec = mlp_spec([6, 8, 7, 5])
     Ws = draw_net(be, spec, "he_fan_in")
     x = be.normal((1, 6))
