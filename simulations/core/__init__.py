@@ -3,6 +3,8 @@ namespace and dtype policy (``namespace``), input validation (``validation``) an
 matrices with the project's one Haar sampler (``random_matrices``)."""
 # backends and random streams
 from .backend import Backend, cupy_available, get_backend, stream_key, to_host
+# provenance of generated artifacts
+from .provenance import git_state, provenance
 # array namespace and dtype policy
 from .namespace import array_namespace, eps, tiny
 # random matrices
@@ -12,6 +14,7 @@ from .validation import check_choice, check_finite, check_int, check_positive, c
 
 __all__ = [
     "Backend", "cupy_available", "get_backend", "stream_key", "to_host",
+    "git_state", "provenance",
     "array_namespace", "eps", "tiny",
     "CONTROL_LAWS", "HAAR_METHODS", "ISOTROPIC_LAWS", "ROW_LAWS", "haar_orthogonal", "sample_rows",
     "check_choice", "check_finite", "check_int", "check_positive", "check_widths",

@@ -1,6 +1,6 @@
 """Regenerate every figure into figures/: ``python -m simulations.figures``
 (or ``paperchecks-figures``). Each figure writes PNG, PDF, the data (.npz) and its
-provenance (.json: seed, backend, library versions, git commit, settings, wall time).
+provenance (.json: seed, backend, settings, git commit and dirty flag, library versions, wall time).
 
 Each figure module has ``compute(seed, backend, **settings) -> dict`` and
 ``plot(data, path_stem)``, plus ``DEFAULTS`` (the paper's settings) and ``QUICK``
@@ -11,8 +11,6 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import platform
-import subprocess
 import time
 from pathlib import Path
 
@@ -31,13 +29,6 @@ FIGURES = {
 }
 
 
-def _git_commit() -> str | None:
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
-                             cwd=Path(__file__).resolve().parent)
-        return out.stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        return None
 
 
 def _parse_set(items) -> dict:
@@ -54,15 +45,13 @@ def _parse_set(items) -> dict:
 
 
 def provenance(name: str, seed: int, backend: str, settings: dict, wall: float) -> dict:
-    """What a reader needs to rerun a figure: seed, backend, versions, settings, commit."""
-    import matplotlib
-    import scipy
-
+    """What a reader needs to rerun a figure: seed, backend, settings, the commit (and
+    whether the tree had uncommitted changes), library versions."""
     from ..core.backend import get_backend
+    from ..core.provenance import provenance as code_provenance
 
     return {"figure": name, "seed": seed, "backend": get_backend(backend, seed=seed).describe(),
-            "settings": settings, "python": platform.python_version(), "numpy": np.__version__,
-            "scipy": scipy.__version__, "matplotlib": matplotlib.__version__, "git_commit": _git_commit(),
+            "settings": settings, **code_provenance(),
             "command": f"python -m simulations.figures --only {name} --seed {seed} --backend {backend}",
             "wall_seconds": round(wall, 2)}
 

@@ -4,38 +4,13 @@ Every number of the report comes from here: nothing is typed by hand.
 """
 from __future__ import annotations
 
-import platform
-import subprocess
 import time
-from pathlib import Path
 
+from simulations.core.provenance import provenance
 from ..core import RunContext, evaluate, jsonable
 from ..core.claims import Claim
 
 __all__ = ["record", "run_records", "provenance"]
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _git(*args) -> str | None:
-    try:
-        out = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=20, check=True)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip()
-
-
-def provenance() -> dict:
-    """Commit, dirty flag (tracked files changed) and library versions of this run."""
-    import mpmath
-    import numpy
-    import scipy
-    import sympy
-
-    status = _git("status", "--porcelain", "--untracked-files=no")
-    return {"commit": _git("rev-parse", "HEAD"), "dirty": None if status is None else bool(status),
-            "python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
-            "mpmath": mpmath.__version__, "sympy": sympy.__version__, "machine": platform.machine()}
 
 
 def record(claim: Claim, ctx: RunContext) -> dict:
