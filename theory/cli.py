@@ -56,7 +56,19 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--stability", action="store_true",
                    help="instead, run the catalogue's Monte-Carlo claims at 20 seeds (slow ones at 3) and count flips")
     k.add_argument("--paper", help="with --stability: only this paper's claims")
+    k.add_argument("--jobs", type=_jobs, default=None,
+                   help="worker processes (integer >= 1; default: the CPUs available); the numbers do not depend on it")
     return p
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return n
 
 
 def _fail(message: str) -> int:
@@ -79,12 +91,13 @@ def main(argv=None) -> int:
             return _check(a, ctx, registry)
         if a.cmd == "calibrate":
             from .calibration import run_calibration, run_stability
+            from .calibration.pool import default_jobs
 
             if a.stability:
-                data = run_stability(a.out, paper=a.paper)
+                data = run_stability(a.out, paper=a.paper, jobs=a.jobs or default_jobs())
                 print(f"{len(data['stability']['flips'])} flips between holds and fails")
             else:
-                data = run_calibration(a.out, reseeds=a.reseeds)
+                data = run_calibration(a.out, reseeds=a.reseeds, jobs=a.jobs or default_jobs())
                 bad = [r for r in data["judges"]["rows"] if not r["consistent"]]
                 print(f"{len(data['judges']['rows']) - len(bad)} of {len(data['judges']['rows'])} calibration rows "
                       "consistent with what is promised")

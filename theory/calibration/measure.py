@@ -53,21 +53,28 @@ def measure_case(case, truth: str, reseeds: int, alpha: float, seed0: int = 0) -
             "mean_looks": looks / reseeds, "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: float = CALIBRATION_ALPHA,
-                    cases=CASES, progress: bool = True, tails: bool = True) -> dict:
-    """Measure every case under every truth (and the tail rates of the mean test);
-    merge into ``out``/calibration.json."""
-    from tqdm import tqdm
+def _measure_named(name: str, truth: str, reseeds: int, alpha: float) -> dict:
+    return measure_case(next(c for c in CASES if c.name == name), truth, reseeds, alpha)
 
+
+def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: float = CALIBRATION_ALPHA,
+                    cases=CASES, progress: bool = True, tails: bool = True, jobs: int = 1) -> dict:
+    """Measure every case under every truth (and the tail rates of the mean test) on
+    ``jobs`` processes; merge into ``out``/calibration.json."""
+    from .pool import map_tasks
     from .tails import run_tails
 
     reseeds = reseeds or DEFAULT_RESEEDS
-    jobs = [(c, t) for c in cases for t in c.truths]
-    rows = [measure_case(c, t, reseeds, alpha) for c, t in tqdm(jobs, desc="calibration", disable=not progress)]
+    tasks = [(c.name, t, reseeds, alpha) for c in cases for t in c.truths]
+    if any(c not in CASES for c in cases):
+        rows = [measure_case(c, t, reseeds, alpha) for c in cases for t in c.truths]
+    else:
+        rows = map_tasks(_measure_named, tasks, jobs, "calibration", progress)
+    Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     data["judges"] = {"alpha": alpha, "reseeds": reseeds, "rows": rows}
     if tails:
-        data["tails"] = run_tails(progress=progress)
+        data["tails"] = run_tails(progress=progress, jobs=jobs)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

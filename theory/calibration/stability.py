@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..core import RunContext, clear_caches, evaluate
 from ..core.registry import claims as all_claims
+from ..core.registry import get
 
 __all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips"]
 
@@ -26,23 +27,31 @@ def flips(verdicts: dict) -> dict:
     return out
 
 
+def _verdicts_at(seed: int, ids: tuple) -> dict:
+    """{claim id: verdict} of the given claims at one seed."""
+    ctx = RunContext(seed=seed)
+    out = {cid: evaluate(get(cid), ctx).verdict.value for cid in ids}
+    clear_caches()
+    return out
+
+
 def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FAST_SEEDS, slow_seeds=SLOW_SEEDS,
-                  slow: bool = True, progress: bool = True) -> dict:
-    """Evaluate the Monte-Carlo claims (of one paper, if given) at every seed; merge the
-    verdicts into ``out``/calibration.json under ``stability``."""
-    from tqdm import tqdm
+                  slow: bool = True, progress: bool = True, jobs: int = 1) -> dict:
+    """Evaluate the Monte-Carlo claims (of one paper, if given) at every seed, one seed
+    per task on ``jobs`` processes; merge the verdicts into ``out``/calibration.json
+    under ``stability``."""
+    from .pool import map_tasks
 
     chosen = [c for c in all_claims(paper) if c.monte_carlo and (slow or not c.slow)]
+    Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     verdicts = data.get("stability", {}).get("verdicts", {})
     seeds = sorted(set(fast_seeds) | set(slow_seeds))
-    for seed in tqdm(seeds, desc="seeds", disable=not progress):
-        ctx = RunContext(seed=seed)
-        for c in chosen:
-            if seed in (slow_seeds if c.slow else fast_seeds):
-                verdicts.setdefault(c.id, {})[str(seed)] = evaluate(c, ctx).verdict.value
-        clear_caches()
+    tasks = [(seed, tuple(c.id for c in chosen if seed in (slow_seeds if c.slow else fast_seeds))) for seed in seeds]
+    for (seed, _), found in zip(tasks, map_tasks(_verdicts_at, tasks, jobs, "seeds", progress)):
+        for cid, v in found.items():
+            verdicts.setdefault(cid, {})[str(seed)] = v
     data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,
                          "flips": flips(verdicts),
                          "to_inconclusive": {k: v for k, v in verdicts.items() if "inconclusive" in v.values()}}

@@ -54,8 +54,9 @@ def tail_rates(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: int
     return out
 
 
-def run_tails(sizes=(25, 100, 400, 1600), alpha: float = 1e-4, budget: float = 4e8, progress: bool = True) -> list:
-    """One row per sample size, ``budget`` replicates drawn per row in all."""
-    from tqdm import tqdm
+def run_tails(sizes=(25, 100, 400, 1600), alpha: float = 1e-4, budget: float = 4e8, progress: bool = True,
+              jobs: int = 1) -> list:
+    """One row per sample size, ``budget`` replicates drawn per row in all, on ``jobs`` processes."""
+    from .pool import map_tasks
 
-    return [tail_rates(n, alpha, int(budget // n)) for n in tqdm(sizes, desc="tails", disable=not progress)]
+    return map_tasks(tail_rates, [(n, alpha, int(budget // n)) for n in sizes], jobs, "tails", progress)

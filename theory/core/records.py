@@ -24,7 +24,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["Row", "Block", "Samples"]
+__all__ = ["Row", "Block", "Samples", "TooFewReplicates"]
+
+
+class TooFewReplicates(ValueError):
+    """A mean was asked of fewer than 2 replicates (no variance to estimate): the
+    sequential runner draws more, or says ``inconclusive`` when its budget is spent."""
 
 
 @dataclass(frozen=True)

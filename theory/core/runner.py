@@ -15,7 +15,7 @@ from contextlib import nullcontext
 from .claims import Claim, Sampling
 from .context import JudgeContext, RunContext
 from .evidence import Evidence
-from .records import Samples
+from .records import Samples, TooFewReplicates
 from .verdicts import DECIDED, Verdict
 
 __all__ = ["measure", "samples", "evaluate", "set_executor", "clear_caches"]
@@ -93,7 +93,10 @@ def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Eviden
     seconds = sampling.seconds * ctx.scale
     for look, n_blocks in enumerate(plan.blocks, start=1):
         data = samples(sampling, ctx, n_blocks)
-        ev = claim.judge(data, JudgeContext(ctx, alpha, look, plan.looks), **params)
+        try:
+            ev = claim.judge(data, JudgeContext(ctx, alpha, look, plan.looks), **params)
+        except TooFewReplicates as err:
+            ev = _too_few(claim, err)
         if ev.verdict in DECIDED:
             stopped = "decided"
             break
@@ -108,6 +111,13 @@ def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Eviden
     if ev.verdict == Verdict.INCONCLUSIVE and ev.settle is None:
         ev.settle = _settle_hint(ev, ctx, stopped)
     return ev
+
+
+def _too_few(claim: Claim, err: TooFewReplicates) -> Evidence:
+    """The evidence of a look that holds too few replicates to judge (a tiny --mc-scale)."""
+    return Evidence(Verdict.INCONCLUSIVE, measured=None, expected=claim.statement,
+                    method=f"not judged: {err}", resolution=math.inf, shortfall=math.inf,
+                    settle="too few replicates at this --mc-scale to estimate a variance; rerun with a larger --mc-scale")
 
 
 def _settle_hint(ev: Evidence, ctx: RunContext, stopped: str) -> str:

@@ -44,9 +44,10 @@ import numpy as np
 from scipy import optimize
 from scipy import stats as st
 
+from ..core.records import TooFewReplicates
 from ..core.verdicts import Verdict, band_verdict
 
-__all__ = ["POWER", "SKEW_CORRECTION_FROM", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
+__all__ = ["POWER", "SKEW_CORRECTION_FROM", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
            "mean_equals", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
            "t_quantile"]
 
@@ -115,7 +116,7 @@ class MeanEstimate:
 def _replicates(samples, name: str) -> np.ndarray:
     x = np.asarray(samples, dtype=float).ravel()
     if x.size < 2:
-        raise ValueError(f"{name} must hold at least 2 replicates, got {x.size}")
+        raise TooFewReplicates(f"{name} must hold at least 2 replicates, got {x.size}")
     if not np.all(np.isfinite(x)):
         raise ValueError(f"{name} must be finite (a replicate is NaN or infinite)")
     return x
@@ -146,6 +147,26 @@ def difference(a, b) -> MeanEstimate:
     return MeanEstimate(float(x.mean() - y.mean()), se, df, int(x.size + y.size))
 
 
+def _nct_sf(c: float, df: float, ncp: float) -> float:
+    """P(T' > c) for T' noncentral t(df, ncp). scipy's series does not converge for
+    huge c and ncp (1-2 degrees of freedom at a tiny alpha); there it is computed as
+    E[Phi(ncp - c sqrt(V / df))], V ~ chi2(df), by quadrature over V's quantiles."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        try:
+            return float(st.nct.sf(c, df, ncp))
+        except (RuntimeWarning, SystemError):
+            pass
+    from scipy import integrate
+
+    def f(u):
+        return float(st.norm.cdf(ncp - c * math.sqrt(st.chi2.ppf(u, df) / df)))
+
+    return float(integrate.quad(f, 0.0, 1.0, limit=200)[0])
+
+
 def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, power: float = POWER) -> float:
     """Smallest deviation of the mean that a level-alpha t-test (``sides`` 1 or 2)
     detects with probability ``power``: ncp * se with P(T'_{df, ncp} > t_crit) = power."""
@@ -155,7 +176,7 @@ def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, pow
     if math.isinf(df):
         return (crit + float(st.norm.ppf(power))) * se
     def gap(d):
-        return float(st.nct.sf(crit, df, d)) - power
+        return _nct_sf(crit, df, d) - power
 
     hi = crit + 60.0
     while gap(hi) < 0:  # few degrees of freedom: the power needs a noncentrality far above crit

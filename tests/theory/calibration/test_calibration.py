@@ -38,3 +38,21 @@ def test_render_lists_unmet_promises():
            "mean_looks": 1.0}
     text = "\n".join(render_calibration({"judges": {"alpha": 0.05, "reseeds": 10, "rows": [row]}}))
     assert "(not met)" in text and "0 of 1 rows" in text
+
+
+def test_jobs_do_not_change_the_numbers(tmp_path):
+    """Calibration on 2 processes gives the rows of a serial run, in the same order."""
+    from theory.calibration import CASES, run_calibration
+
+    cases = [c for c in CASES if c.name == "mean"]
+    strip = lambda d: [{k: v for k, v in r.items() if k != "seconds"} for r in d["judges"]["rows"]]
+    serial = run_calibration(tmp_path / "a", reseeds=8, cases=cases, progress=False, tails=False, jobs=1)
+    pooled = run_calibration(tmp_path / "b", reseeds=8, cases=cases, progress=False, tails=False, jobs=2)
+    assert strip(serial) == strip(pooled)
+
+
+def test_jobs_must_be_positive():
+    from theory.calibration.pool import map_tasks
+
+    with pytest.raises(ValueError, match="jobs must be an integer >= 1"):
+        map_tasks(print, [()], 0, "x", progress=False)

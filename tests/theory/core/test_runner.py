@@ -67,3 +67,23 @@ def test_budget_ends_an_undecidable_claim_with_a_hint():
     ev = evaluate(_claim(), RunContext(seed=8, scale=0.02), tol=1e-4)
     assert ev.verdict == Verdict.INCONCLUSIVE and ev.sampling["stopped"] == "sample budget"
     assert ev.settle
+
+
+def _draw_one_replicate(ctx, block):
+    be = ctx.stream("tests.runner.one", block)
+    return Block((Row({"k": 0}, {"x": np.asarray(be.normal((1,)) + 1.0)}),))
+
+
+def test_too_few_replicates_is_inconclusive_then_judged():
+    """One replicate per block: a one-block look cannot estimate a variance, so the
+    runner says inconclusive (with a hint) at a tiny scale and judges from the next look."""
+    claim = _claim()
+    claim = Claim(**{**{f: getattr(claim, f) for f in ("id", "where", "statement", "kind", "recorded", "judge")},
+                     "measure": Sampling(draw=_draw_one_replicate, first=1, budget=1)})
+    clear_caches()
+    ev = evaluate(claim, RunContext(seed=9))
+    assert ev.verdict == Verdict.INCONCLUSIVE and "2 replicates" in ev.method and "--mc-scale" in ev.settle
+    more = Claim(**{**{f: getattr(claim, f) for f in ("id", "where", "statement", "kind", "recorded", "judge")},
+                    "measure": Sampling(draw=_draw_one_replicate, first=1, budget=64)})
+    ev = evaluate(more, RunContext(seed=9))
+    assert ev.sampling["looks"] > 1 and ev.measured is not None

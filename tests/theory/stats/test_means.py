@@ -81,3 +81,18 @@ def test_variance_comparison():
 def test_bad_samples_raise(bad, message):
     with pytest.raises(ValueError, match=message):
         estimate(bad)
+
+
+def test_detectable_deviation_with_one_degree_of_freedom_at_a_tiny_alpha():
+    """scipy's noncentral-t series fails there; the quadrature fallback gives the power."""
+    import warnings
+
+    from scipy import stats as st
+
+    from theory.stats.means import _nct_sf
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = detectable_deviation(1.0, 1.0, 1e-7)
+    crit = st.t.isf(0.5e-7, 1)
+    assert d > crit and abs(_nct_sf(crit, 1.0, d) - 0.9) < 1e-6
