@@ -79,20 +79,25 @@ def _mlp_group(be, init: str, nets: int) -> tuple:
     return fwd, bwd
 
 
+def _panel_rows(ctx, block: int, stream: str, inits, group, coord: str, forward_at, backward_at) -> list:
+    """Rows of one panel pair: per init, ``groups`` replicates of ``nets`` networks each,
+    ``group(be, init, nets) -> (forward ratios, backward ratios)`` at ``forward_at(init)``
+    and ``backward_at(init)``."""
+    rows = []
+    for i, (init, groups, nets) in enumerate(inits):
+        pairs = [group(ctx.stream(stream, i, block, r), init, nets) for r in range(groups)]
+        f, b = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+        rows += [Row({"init": init, "pass": "forward", coord: x}, {"ratio_over_prediction": f[:, j]})
+                 for j, x in enumerate(forward_at(init))]
+        rows += [Row({"init": init, "pass": "backward", coord: x}, {"ratio_over_prediction": b[:, j]})
+                 for j, x in enumerate(backward_at(init))]
+    return rows
+
+
 def mlp_panels_block(ctx, block: int) -> Block:
     """Figure 1 top: per init, ``groups`` replicates of ``nets`` networks each."""
-    rows = []
-    for i, (init, groups, nets) in enumerate(MLP["inits"]):
-        f, b = [], []
-        for r in range(groups):
-            fwd, bwd = _mlp_group(ctx.stream("arpit2019.fig1_mlp", i, block, r), init, nets)
-            f.append(fwd)
-            b.append(bwd)
-        f, b = np.array(f), np.array(b)
-        rows += [Row({"init": init, "pass": "forward", "layer": l}, {"ratio_over_prediction": f[:, j]})
-                 for j, l in enumerate(MLP["forward_layers"])]
-        rows += [Row({"init": init, "pass": "backward", "layer": l}, {"ratio_over_prediction": b[:, j]})
-                 for j, l in enumerate(MLP["backward_layers"])]
+    rows = _panel_rows(ctx, block, "arpit2019.fig1_mlp", MLP["inits"], _mlp_group, "layer",
+                       lambda init: MLP["forward_layers"], lambda init: MLP["backward_layers"])
     return Block(rows, meta={"depth": MLP["depth"], "inputs": MLP["inputs"],
                              "nets_per_group": {init: nets for init, _, nets in MLP["inits"]}})
 
@@ -103,27 +108,21 @@ def _resnet_group(be, init: str, nets: int) -> tuple:
     ops = build_resnet(be, [d, d], [B], [hidden], init, n_networks=nets, alpha=1.0)
     lf, lg = (to_host(v) for v in squared_ratios(ops, be.normal((nets, k, d)), be.normal((nets, k, d)), xp))
     rate = 1.5 if init == "he" else 1 + 1 / B
-    key = "he" if init == "he" else "proposed"
+    key = _resnet_key(init)
     fwd = [np.exp(lf[..., b]).mean() / rate**b for b in RESNET["forward"][key]]
     bwd = [np.exp(lg[..., b]).mean() / rate ** (B - b) for b in RESNET["backward"][key]]
     return fwd, bwd
 
 
+def _resnet_key(init: str) -> str:
+    return "he" if init == "he" else "proposed"
+
+
 def resnet_panels_block(ctx, block: int) -> Block:
     """Figure 1 bottom: per init, ``groups`` replicates of ``nets`` networks each."""
-    rows = []
-    for i, (init, groups, nets) in enumerate(RESNET["inits"]):
-        key = "he" if init == "he" else "proposed"
-        f, b = [], []
-        for r in range(groups):
-            fwd, bwd = _resnet_group(ctx.stream("arpit2019.fig1_resnet", i, block, r), init, nets)
-            f.append(fwd)
-            b.append(bwd)
-        f, b = np.array(f), np.array(b)
-        rows += [Row({"init": init, "pass": "forward", "block": x}, {"ratio_over_prediction": f[:, j]})
-                 for j, x in enumerate(RESNET["forward"][key])]
-        rows += [Row({"init": init, "pass": "backward", "block": x}, {"ratio_over_prediction": b[:, j]})
-                 for j, x in enumerate(RESNET["backward"][key])]
+    rows = _panel_rows(ctx, block, "arpit2019.fig1_resnet", RESNET["inits"], _resnet_group, "block",
+                       lambda init: RESNET["forward"][_resnet_key(init)],
+                       lambda init: RESNET["backward"][_resnet_key(init)])
     return Block(rows, meta={"blocks": RESNET["blocks"], "inputs": RESNET["inputs"],
                              "nets_per_group": {init: nets for init, _, nets in RESNET["inits"]}})
 

@@ -109,6 +109,35 @@ def _bound_claim(truth: str, alpha: float) -> Claim:
     return _claim(f"bound.{truth}", draw, judge, 1, budget)
 
 
+# --- |E[X] - 1| <= tol, a statement with its own tolerance (stats.mean_within) ------------
+_WITHIN_TOL = 0.1
+
+
+def _within_claim(truth: str, alpha: float) -> Claim:
+    budget = 1 if truth == "underpowered" else _MEAN_BUDGET
+    n = _MEAN_BLOCK * budget
+    res = _final_resolution(_LN_SD, n, alpha, 1, 1, budget)
+    # true: the mean sits on the band edge (the worst case for a false alarm); false_kx:
+    # outside the band by k resolutions; outside_band: just outside (holds is false there).
+    # The law is shifted, not scaled, so that its spread (and the resolution) does not
+    # depend on the truth.
+    shift = {"true": _WITHIN_TOL, "underpowered": _WITHIN_TOL, "false_1x": _WITHIN_TOL + res,
+             "false_3x": _WITHIN_TOL + 3 * res, "outside_band": _WITHIN_TOL * (1 + 1e-6)}[truth]
+
+    def draw(ctx, block):
+        return Block((Row({"row": 0}, {"x": shift + _lognormal(ctx.stream("calibration.within", block), _MEAN_BLOCK)}),))
+
+    def judge(m, ctx):
+        from ..core import Evidence
+        from ..stats import mean_within
+
+        t = mean_within(m.row(row=0)["x"], 1.0, ctx.alpha, _WITHIN_TOL, relative=False)
+        return Evidence(t.verdict, t.estimate, 1.0, "calibration", t.resolution,
+                        shortfall=(t.interval[1] - t.interval[0]) / 2 / _WITHIN_TOL)
+
+    return _claim(f"within.{truth}", draw, judge, 1, budget)
+
+
 # --- E[a] - E[b] > 0 (judge_comparison, Welch) -------------------------------------------
 def _comparison_claim(truth: str, alpha: float) -> Claim:
     budget = 1 if truth == "underpowered" else _MEAN_BUDGET
@@ -240,6 +269,8 @@ CASES = (
          f"tolerance +-{_MEAN_TOL}", _mean_claim),
     Case("bound", "judge_bounds", "E[X] <= 1 per row (2 rows), lognormal replicates; 'true' sits at the bound",
          _bound_claim, ("true", "underpowered", "false_1x", "false_3x")),
+    Case("within", "mean_within", f"|E[X] - 1| <= {_WITHIN_TOL}, lognormal replicates; 'true' sits on the band edge",
+         _within_claim),
     Case("comparison", "judge_comparison", "E[a] - E[b] > 0, Welch, unequal sizes (10, 25 per block) and spreads "
          "(2, 0.5); 'true' sits at the boundary 0", _comparison_claim, ("true", "underpowered", "false_1x", "false_3x")),
     Case("exponent", "judge_exponent", "fitted exponent = -0.5 over widths 8..128, lognormal noise, tolerance "

@@ -99,4 +99,4 @@ def convnet_block(ctx, block: int, depth: int = 30, channels: int = 100, batch: 
     return Block(rows, meta={"depth": depth, "channels": channels, "batch": batch, "size": size, "rho": rho})
 
 
-CONVNET = Sampling(draw=convnet_block, first=4, budget=8, threads=1)
+CONVNET = Sampling(draw=convnet_block, first=4, budget=16, threads=1)

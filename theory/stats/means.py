@@ -48,7 +48,7 @@ from ..core.records import TooFewReplicates
 from ..core.verdicts import Verdict, band_verdict
 
 __all__ = ["POWER", "SKEW_CORRECTION_FROM", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
-           "mean_equals", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
+           "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
            "t_quantile"]
 
 #: The resolution of a test is the deviation it detects with this probability.
@@ -226,6 +226,23 @@ def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool
         v = ok if (lo >= target - half and hi <= target + half) else Verdict.INCONCLUSIVE
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(target), (target - half, target + half),
                       detectable_deviation(e.se, e.df, alpha))
+
+
+def mean_within(samples, target: float, alpha: float, tol: float, relative: bool = True,
+                ok: Verdict = Verdict.HOLDS) -> TestResult:
+    """|E[X] - target| <= tol (times |target| if ``relative``): a statement that itself
+    allows a tolerance ("constant within 0.05"), so a mean inside the band, even one
+    measurably off target, does not refute it. Holds when the (1 - alpha) interval lies
+    inside the band; fails when it misses the band entirely (the data reject every value
+    the statement allows); inconclusive otherwise. The p-value is twice the one-sided
+    p-value of the nearer band edge, so that it is below alpha exactly when the check fails."""
+    e = estimate(samples)
+    half = tol * abs(target) if relative else tol
+    lo, hi = e.interval(alpha)
+    v = band_verdict(lo, hi, target - half, target + half, ok)
+    p = min(1.0, 2 * min(e.p_upper(target + half), 1.0 - e.p_upper(target - half)))
+    return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), float(p), alpha, float(target),
+                      (target - half, target + half), detectable_deviation(e.se, e.df, alpha))
 
 
 def inequality_verdict(lower: float, upper: float, bound: float, claim: str,

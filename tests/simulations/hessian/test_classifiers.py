@@ -45,11 +45,20 @@ def test_hvp_matches_finite_differences_of_the_gradient(backend_name, seed, sche
     be, model, x, y = model_of(seed, scheme, name=backend_name)
     v = [be.normal(p.shape) for p in parameters(model)]
     hv = [to_host(a) for a in hvp(model, x, y, v)]
-    eps = 1e-5
-    (_, gp), (_, gm) = _at_offsets(model, x, y, v, eps)
     scale = max(float(np.abs(a).max()) for a in hv)
-    for a, b, c in zip(gp, gm, hv):
-        np.testing.assert_allclose(to_host(a - b) / (2 * eps), c, atol=1e-5 * max(scale, 1.0))
+    # The loss is piecewise smooth (ReLU kinks): a central difference whose two points
+    # straddle a kink is not a derivative. Such a crossing needs a kink within eps of x
+    # along v, so it goes away as eps shrinks: the check passes at the first eps whose
+    # difference agrees, and fails only if none of three does.
+    worst = []
+    for eps in (1e-5, 1e-6, 1e-7):
+        (_, gp), (_, gm) = _at_offsets(model, x, y, v, eps)
+        err = max(float(np.abs(to_host(a - b) / (2 * eps) - c).max()) for a, b, c in zip(gp, gm, hv))
+        worst.append(err)
+        if err <= 1e-5 * max(scale, 1.0):
+            return
+    raise AssertionError(f"Hessian-vector product differs from the gradient's finite differences by {worst} "
+                         f"(scale {scale:.3g}) at eps = 1e-5, 1e-6, 1e-7")
 
 
 def test_zeroinit_network_is_the_uniform_classifier(backend_name):

@@ -96,3 +96,18 @@ def test_detectable_deviation_with_one_degree_of_freedom_at_a_tiny_alpha():
         d = detectable_deviation(1.0, 1.0, 1e-7)
     crit = st.t.isf(0.5e-7, 1)
     assert d > crit and abs(_nct_sf(crit, 1.0, d) - 0.9) < 1e-6
+
+
+def test_mean_within_does_not_fail_a_measurable_drift_inside_its_band():
+    """A statement with its own tolerance: a mean measurably off target but inside the
+    band holds (mean_equals would fail it); outside the band it fails; on the edge it
+    is inconclusive."""
+    from theory.stats import mean_within
+
+    rng = np.random.default_rng(3)
+    x = 0.02 + 0.01 * rng.standard_normal(400)
+    assert mean_equals(x, 0.0, 1e-6, 0.05, relative=False).verdict == Verdict.FAILS
+    assert mean_within(x, 0.0, 1e-6, 0.05, relative=False).verdict == Verdict.HOLDS
+    assert mean_within(x + 0.1, 0.0, 1e-6, 0.05, relative=False).verdict == Verdict.FAILS
+    assert mean_within(x + 0.03, 0.0, 1e-6, 0.05, relative=False).verdict == Verdict.INCONCLUSIVE
+    assert mean_within(x + 0.1, 0.0, 1e-6, 0.05, relative=False).p_value < 1e-6
