@@ -37,3 +37,12 @@ def test_unknown_option_value_exits_2(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--backend", "torch", "list"])
     assert e.value.code == 2 and len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_partial_report_without_a_full_one_is_one_line_and_exit_2(capsys, tmp_path):
+    assert main(["report", "--out", str(tmp_path), "--claim", "arpit2019.thm3.range", "--no-plots"]) == 2
+    err = capsys.readouterr().err
+    assert "run a full report first" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "paper_checks.json").write_text(json.dumps({"context": {"seed": 1}, "claims": []}))
+    assert main(["report", "--out", str(tmp_path), "--claim", "arpit2019.thm3.range", "--no-plots"]) == 2
+    assert "settings must match" in capsys.readouterr().err

@@ -16,7 +16,12 @@ from .markdown import render_markdown
 from .plots import write_plots
 from .records import provenance, run_records
 
-__all__ = ["write_report", "render_markdown", "load_report", "REPORT_JSON", "REPORT_MD", "CALIBRATION_JSON"]
+__all__ = ["write_report", "render_markdown", "load_report", "PartialRefreshError", "REPORT_JSON", "REPORT_MD",
+           "CALIBRATION_JSON"]
+
+
+class PartialRefreshError(ValueError):
+    """A partial refresh (``--paper``/``--claim``) that the existing report cannot take."""
 
 REPORT_JSON, REPORT_MD = "paper_checks.json", "paper_checks.md"
 CALIBRATION_JSON = "calibration.json"
@@ -45,17 +50,21 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
         old = []
     else:
         chosen = list(paper_of(paper).claims) if paper else [get(i) for i in claim_ids]
+        if not (root / REPORT_JSON).exists():
+            raise PartialRefreshError(f"no {REPORT_JSON} in {root} to merge into: run a full report first")
         old_data = load_report(root)
         if old_data["context"] != ctx.to_json():
-            raise ValueError(f"ctx must match the existing report's settings {old_data['context']} for a partial "
-                             f"refresh, got {ctx.to_json()}: run a full report")
+            raise PartialRefreshError(f"the settings must match the existing report's {old_data['context']} for a "
+                                      f"partial refresh, got {ctx.to_json()}: run a full report")
         old = old_data["claims"]
+        have = {r["id"] for r in old} | {c.id for c in chosen}
+        missing = [c.id for c in claims() if c.id not in have]
+        if missing:
+            raise PartialRefreshError(f"the existing report lacks {len(missing)} claims (first: {missing[0]}): "
+                                      "run a full report")
     fresh = {r["id"]: r for r in run_records(chosen, ctx, progress)}
     kept = {r["id"]: r for r in old}
     records = [fresh.get(c.id) or kept.get(c.id) for c in claims()]
-    missing = [c.id for c, r in zip(claims(), records) if r is None]
-    if missing:
-        raise ValueError(f"the existing report lacks claims {missing}: run a full report")
     data = {"provenance": provenance(), "context": ctx.to_json(), "claims": records}
     (root / REPORT_JSON).write_text(json.dumps(data, indent=1) + "\n")
     figure_paths = write_plots(records if plots else [], root) if plots else {}
