@@ -11,7 +11,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-__all__ = ["git_state", "provenance"]
+__all__ = ["GENERATED", "git_state", "provenance"]
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,9 +24,14 @@ def _git(*args) -> str | None:
     return out.stdout.strip()
 
 
+#: Generated outputs: regenerating them does not make the code differ from its commit.
+GENERATED = ("figures", "paper_checks.md", "paper_checks.json", "calibration.json")
+
+
 def git_state() -> dict:
-    """{"commit": HEAD or None, "dirty": True when tracked files differ from HEAD}."""
-    status = _git("status", "--porcelain", "--untracked-files=no")
+    """{"commit": HEAD or None, "dirty": True when tracked files other than the
+    generated outputs (``GENERATED``) differ from HEAD}."""
+    status = _git("status", "--porcelain", "--untracked-files=no", "--", ".", *(f":!{g}" for g in GENERATED))
     return {"commit": _git("rev-parse", "HEAD") or None, "dirty": None if status is None else bool(status)}
 
 
