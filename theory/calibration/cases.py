@@ -27,9 +27,9 @@ from typing import Callable
 import numpy as np
 from scipy import stats as st
 
-from ..core import Block, Claim, Mutation, Row, Sampling, Verdict
+from ..core import Block, Claim, Evidence, Mutation, Row, Sampling, Verdict
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit, judge_means
-from ..stats import POWER, detectable_deviation, goodness_of_fit, plan_looks, power_law
+from ..stats import POWER, detectable_deviation, goodness_of_fit, mean_within, plan_looks, power_law
 from ..stats.means import t_quantile
 
 __all__ = ["TRUTHS", "Case", "CASES"]
@@ -128,9 +128,6 @@ def _within_claim(truth: str, alpha: float) -> Claim:
         return Block((Row({"row": 0}, {"x": shift + _lognormal(ctx.stream("calibration.within", block), _MEAN_BLOCK)}),))
 
     def judge(m, ctx):
-        from ..core import Evidence
-        from ..stats import mean_within
-
         t = mean_within(m.row(row=0)["x"], 1.0, ctx.alpha, _WITHIN_TOL, relative=False)
         return Evidence(t.verdict, t.estimate, 1.0, "calibration", t.resolution,
                         shortfall=(t.interval[1] - t.interval[0]) / 2 / _WITHIN_TOL)
@@ -255,8 +252,6 @@ def _gof_claim(truth: str, alpha: float) -> Claim:
         return Block((Row({"row": 0}, {"code": np.searchsorted(np.cumsum(probs), u).clip(0, 7)}),))
 
     def judge(m, ctx):
-        from ..core import Evidence
-
         counts = np.bincount(m.row(row=0)["code"], minlength=8)
         stat, p, w_r, v = goodness_of_fit(counts, _GOF_P, ctx.alpha, _GOF_W)
         return Evidence(v, p, "uniform", "calibration", w_r, shortfall=w_r / _GOF_W)

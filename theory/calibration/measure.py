@@ -53,10 +53,6 @@ def measure_case(case, truth: str, reseeds: int, alpha: float, seed0: int = 0) -
             "mean_looks": looks / reseeds, "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def _measure_named(name: str, truth: str, reseeds: int, alpha: float) -> dict:
-    return measure_case(next(c for c in CASES if c.name == name), truth, reseeds, alpha)
-
-
 def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: float = CALIBRATION_ALPHA,
                     cases=CASES, progress: bool = True, tails: bool = True, jobs: int = 1) -> dict:
     """Measure every case under every truth (and the tail rates of the mean test) on
@@ -65,11 +61,8 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     from .tails import run_tails
 
     reseeds = reseeds or DEFAULT_RESEEDS
-    tasks = [(c.name, t, reseeds, alpha) for c in cases for t in c.truths]
-    if any(c not in CASES for c in cases):
-        rows = [measure_case(c, t, reseeds, alpha) for c in cases for t in c.truths]
-    else:
-        rows = map_tasks(_measure_named, tasks, jobs, "calibration", progress)
+    tasks = [(c, t, reseeds, alpha) for c in cases for t in c.truths]
+    rows = map_tasks(measure_case, tasks, jobs, "calibration", progress)
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
