@@ -8,9 +8,10 @@ Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not
 - ``wn_mlp_*``: the Figure 1 WN MLP of Arpit et al. (App. A.1), widths [500] + [1000] * 20,
   1000 inputs, forward and input-gradient backward: ``network_flops`` (4 n_in n_out per input
   and layer). Weight drawing is timed inside the end-to-end figure; the Haar sampler's own
-  flops are 4 k^2 (p - k/3) per p x k matrix for Householder QR (geqrf + orgqr) and
-  3 (4 p k^2 + k^3) for shifted CholeskyQR3; ``useful`` counts the network only,
-  ``executed`` adds the sampler.
+  flops are 2 k^2 (p - k/3) + 128 p k per p x k matrix for the drawn reflectors (orgqr-like
+  formation in blocks of 128; the numpy default), 4 k^2 (p - k/3) for Householder QR
+  (geqrf + orgqr) and 3 (4 p k^2 + k^3) for shifted CholeskyQR3; ``useful`` counts the
+  network only, ``executed`` adds the sampler.
 - ``wn_resnet_orthogonal``: 40 blocks of widths 500 -> 1000 -> 500 (App. A.2), same counts.
 - ``bn_chain_gram``: Daneshmand et al.'s chain with the Gram-law sampler, 2 d n^2 for
   H^T H and 2 d n^2 for G F^T per layer and run (the n x n eigh is not counted).
@@ -37,6 +38,7 @@ import time
 import numpy as np
 from timing import best_time, matmul_peak, sync
 
+from simulations.core.random_matrices import REFLECTOR_BLOCK
 from simulations import (Linear, ResidualBlock, backward, build_classifier, build_mlp, build_resnet,
                          draw_branch_resnet, draw_mlp, forward, get_backend, hvp, initial_representation, layers_of,
                          mlp_backward, mlp_forward, network_flops, parameters, resnet_backward, resnet_forward,
@@ -45,6 +47,8 @@ from simulations import (Linear, ResidualBlock, backward, build_classifier, buil
 
 def haar_flops(method: str, p: int, k: int) -> float:
     """Flops of one p x k (p >= k) Haar draw (module text)."""
+    if method == "reflectors":
+        return 2.0 * k * k * (p - k / 3) + REFLECTOR_BLOCK * p * k
     return 4.0 * k * k * (p - k / 3) if method == "householder" else 3.0 * (4.0 * p * k * k + k**3)
 
 
@@ -63,7 +67,7 @@ def _wn(be, arch: str, init: str, haar_method, size: float):
     backward(ops, tape, e)
     sync(be.xp)
     t_run = time.perf_counter() - t
-    method = haar_method or ("householder" if be.name == "numpy" else "cholesky")
+    method = haar_method or ("reflectors" if be.name == "numpy" else "cholesky")
     sampler = sum(haar_flops(method, max(l.fan_in, l.fan_out), min(l.fan_in, l.fan_out)) for l in layers_of(ops))
     return network_flops(ops, inputs), (sampler if "orthogonal" in init else 0.0), t_draw, t_run
 
@@ -129,6 +133,7 @@ def hessian_case(be, size):
 
 CASES = {
     "wn_mlp_orthogonal": wn_case("mlp", "proposed_orthogonal"),
+    "wn_mlp_orthogonal_householder": wn_case("mlp", "proposed_orthogonal", "householder"),
     "wn_mlp_orthogonal_cholesky": wn_case("mlp", "proposed_orthogonal", "cholesky"),
     "wn_mlp_he": wn_case("mlp", "proposed_he"),
     "wn_resnet_orthogonal": wn_case("resnet", "proposed_orthogonal"),

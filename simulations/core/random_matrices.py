@@ -31,26 +31,42 @@ ISOTROPIC_LAWS = ("gaussian", "haar_orthogonal", "student_t3", "uniform_ball")
 #: sufficient, not necessary).
 CONTROL_LAWS = ("anisotropic_gaussian", "shifted_gaussian", "rademacher")
 ROW_LAWS = ISOTROPIC_LAWS + CONTROL_LAWS
-#: Constructions of the Haar sampler (same law, same Q for the same Gaussian draws).
-HAAR_METHODS = ("householder", "cholesky")
+#: Constructions of the Haar sampler, all of the same law. ``householder`` and
+#: ``cholesky`` give the same Q for the same Gaussian matrix; ``reflectors`` draws the
+#: Householder vectors themselves and so uses a different (shorter) stream.
+HAAR_METHODS = ("reflectors", "householder", "cholesky")
+#: Columns per block of the compact WY formation in the ``reflectors`` construction
+#: (128 was fastest of 64/128/256 at width 1000 on the 2-core CI machine).
+REFLECTOR_BLOCK = 128
 
 
 def haar_orthogonal(be: Backend, reps: int, m: int, n: int, method: str | None = None):
     """Haar-random ``m x n`` matrices with orthonormal rows (m <= n) or columns (m > n),
     batched over ``reps``: the one Haar sampler of the project.
 
-    Both methods return the Q factor of the QR decomposition ``G = Q R`` of a Gaussian
-    matrix ``G`` (max(m, n) x min(m, n)) whose triangular factor has a positive
-    diagonal. That Q is Haar distributed (Mezzadri 2007, Sec. 5: the positive-diagonal
-    QR is unique, so ``O G`` has Q factor ``O Q`` for any fixed orthogonal ``O``), and
-    the two methods compute the same Q from the same G, up to rounding:
+    Every method returns, in law, the Q factor of the QR decomposition ``G = Q R`` of a
+    Gaussian matrix ``G`` (p x k with p = max(m, n), k = min(m, n)) whose triangular
+    factor has a positive diagonal. That Q is Haar distributed (Mezzadri 2007, Sec. 5:
+    the positive-diagonal QR is unique, so ``O G`` has Q factor ``O Q`` for any fixed
+    orthogonal ``O``).
 
-    - ``"householder"`` (default on numpy): LAPACK's Householder QR with the signs of
-      R's diagonal folded into Q; (4/3) k^2 (3p - k) flops for a p x k matrix, and
-      exactly the numbers this sampler has always given;
-    - ``"cholesky"`` (default on CuPy): shifted CholeskyQR3 (Fukaya et al. 2020) in
-      float64, three passes of ``C = A^T A``, ``L = chol(C)``, ``A <- A L^{-T}``, the
-      first with the diagonal shift ``11 (p k + k (k + 1)) u ||A||_F^2``; it is
+    - ``"reflectors"`` (default on numpy): Stewart's (1980) construction. Householder QR
+      of G applies reflectors ``H_j`` that send the j-th column of ``H_{j-1}...H_1 G``,
+      below the diagonal, to a multiple of ``e_1``; by the rotation invariance of G that
+      column is a fresh standard Gaussian vector of length p - j + 1, independent of
+      ``H_1, ..., H_{j-1}``. So the reflectors are drawn directly, one Gaussian vector
+      each (pk - k(k-1)/2 draws instead of pk), and ``Q = H_1 ... H_k [D; 0]`` with
+      ``D = sign(diag R)`` is formed block by block in compact WY form
+      (``H_j ... H_{j+b-1} = I - U S^{-1} U^T`` with ``S = diag(U^T U)/2 + striu(U^T U)``,
+      the UT transform of Joffrain et al. 2006): (2/3) k^2 (3p - k) flops in matrix
+      products (half of ``"householder"``: no factorization, only the formation of Q) plus
+      about 128 p k for the blocks' Gram matrices;
+    - ``"householder"``: LAPACK's Householder QR of G with the signs of R's diagonal
+      folded into Q; (4/3) k^2 (3p - k) flops for a p x k matrix, the numbers this sampler
+      gave before the ``reflectors`` construction;
+    - ``"cholesky"`` (default on CuPy): shifted CholeskyQR3 (Fukaya et al. 2020) of the
+      same G in float64, three passes of ``C = A^T A``, ``L = chol(C)``, ``A <- A L^{-T}``,
+      the first with the diagonal shift ``11 (p k + k (k + 1)) u ||A||_F^2``; it is
       orthonormal to rounding for condition numbers of G up to about
       ``1 / (11 (p k + k^2) u)`` (1e11 for k = 100; a Gaussian matrix exceeds it with
       probability ~ k / 1e11). Every step is a batched matmul, Cholesky or solve: a
@@ -61,19 +77,81 @@ def haar_orthogonal(be: Backend, reps: int, m: int, n: int, method: str | None =
     >>> import numpy as np
     >>> from simulations.core.backend import get_backend
     >>> a = haar_orthogonal(get_backend(seed=5), 3, 4, 6)
-    >>> b = haar_orthogonal(get_backend(seed=5), 3, 4, 6, method="cholesky")
-    >>> bool(np.allclose(a, b, atol=1e-12)), bool(np.allclose(a @ a.swapaxes(1, 2), np.eye(4)))
+    >>> b = haar_orthogonal(get_backend(seed=5), 3, 4, 6, method="householder")
+    >>> c = haar_orthogonal(get_backend(seed=5), 3, 4, 6, method="cholesky")
+    >>> bool(np.allclose(b, c, atol=1e-12)), bool(np.allclose(a @ a.swapaxes(1, 2), np.eye(4)))
     (True, True)
     """
     reps, m, n = (check_int(name, v, low=1) for name, v in (("reps", reps), ("m", m), ("n", n)))
     if method is None:
-        method = "householder" if be.name == "numpy" else "cholesky"
+        method = "reflectors" if be.name == "numpy" else "cholesky"
     check_choice("method", method, HAAR_METHODS)
     xp = be.xp
     tall = (n, m) if m <= n else (m, n)
-    g = be.normal((reps,) + tall)
-    q = _householder_q(g, xp) if method == "householder" else _cholesky_q(g, xp)
+    if method == "reflectors":
+        q = _reflector_q(be, reps, *tall)
+    else:
+        g = be.normal((reps,) + tall)
+        q = _householder_q(g, xp) if method == "householder" else _cholesky_q(g, xp)
     return xp.swapaxes(q, -1, -2) if m <= n else q
+
+
+def _draw_reflectors(be: Backend, reps: int, p: int, k: int):
+    """Stewart's Householder vectors, unnormalized, as the columns of a lower-trapezoidal
+    (reps, p, k) array, and the signs of R's diagonal (see :func:`haar_orthogonal`).
+
+    Column j holds ``x + s ||x|| e_j`` below the diagonal, x a fresh Gaussian vector of
+    length p - j and s = sign(x_0) (+1 at 0), so that its reflector sends x to
+    ``-s ||x|| e_j``: R's diagonal entry is -s ||x||.
+    """
+    xp = be.xp
+    v = xp.zeros((reps, p, k), dtype=be.dtype)
+    for j0 in range(0, k, REFLECTOR_BLOCK):
+        j1 = min(j0 + REFLECTOR_BLOCK, k)
+        block = be.normal((reps, p - j0, j1 - j0))
+        block[:, : j1 - j0, :] = xp.tril(block[:, : j1 - j0, :])
+        v[:, j0:, j0:j1] = block
+    idx = xp.arange(k)
+    x0 = v[:, idx, idx]
+    s = xp.where(x0 >= 0, 1, -1).astype(v.dtype)
+    v[:, idx, idx] = x0 + s * xp.sqrt(xp.sum(v * v, axis=-2))
+    return v, -s
+
+
+def _reflector_q(be: Backend, reps: int, p: int, k: int):
+    v, d = _draw_reflectors(be, reps, p, k)
+    return q_from_reflectors(v, d, be.xp)
+
+
+def q_from_reflectors(v, d, xp):
+    """``H_1 ... H_k [diag(d); 0]`` for the reflectors ``H_j = I - 2 v_j v_j^T / v_j^T v_j``
+    held in the columns of the lower-trapezoidal ``v`` (reps, p, k), applied block by
+    block from the last, in compact WY form (LAPACK's ``orgqr`` order): the block of
+    columns j0:j1 is ``I - U S^{-1} U^T`` with ``U = v[j0:, j0:j1]`` and
+    ``S = diag(U^T U) / 2 + striu(U^T U)`` (Joffrain et al. 2006), and it only touches rows
+    and columns from j0 on. A zero column (probability 0) is the identity.
+
+    >>> import numpy as np
+    >>> v = np.array([[[1.0], [1.0]]])          # reflector across the line x = y
+    >>> q_from_reflectors(v, np.array([[1.0]]), np)[0, :, 0].tolist()
+    [0.0, -1.0]
+    """
+    reps, p, k = v.shape
+    half = 0.5 * xp.sum(v * v, axis=-2)
+    half = xp.where(half == 0, 1, half)
+    idx = xp.arange(k)
+    q = xp.zeros((reps, p, k), dtype=v.dtype)
+    q[:, idx, idx] = d
+    for j0 in range(((k - 1) // REFLECTOR_BLOCK) * REFLECTOR_BLOCK, -1, -REFLECTOR_BLOCK):
+        j1 = min(j0 + REFLECTOR_BLOCK, k)
+        u = v[:, j0:, j0:j1]
+        ut = xp.swapaxes(u, -1, -2)
+        s = xp.triu(ut @ u, 1)
+        b = xp.arange(j1 - j0)
+        s[:, b, b] = half[:, j0:j1]
+        tail = q[:, j0:, j0:]
+        tail -= u @ (xp.linalg.inv(s) @ (ut @ tail))
+    return q
 
 
 def _householder_q(g, xp):

@@ -76,19 +76,23 @@ def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
             a = wn_forward(op.layer, h, xp, weight=w)
             mask = a > 0 if op.relu else None
             tape.caches.append((h, w, mask))
-            h = a * mask if op.relu else a
+            h = xp.maximum(a, 0, out=a) if op.relu else a
         else:
             w1 = effective_weight(op.fc1, xp)
             w2 = effective_weight(op.fc2, xp)
             a1 = wn_forward(op.fc1, h, xp, weight=w1)
             mask = a1 > 0
-            z = a1 * mask
+            z = xp.maximum(a1, 0, out=a1)
             tape.caches.append((h, w1, mask, z, w2))
-            h = h + op.alpha * wn_forward(op.fc2, z, xp, weight=w2)
+            f = wn_forward(op.fc2, z, xp, weight=w2)
+            if op.alpha != 1.0:
+                f *= op.alpha
+            f += h
+            h = f
         norm = l2_norms(h, xp)
-        if renormalize:
+        if renormalize:  # h is this op's own new array: divide in place
             logs.append(logs[-1] + safe_log(norm, xp))
-            h = h / xp.where(norm == 0, 1, norm)[..., None]
+            h /= xp.where(norm == 0, 1, norm)[..., None]
         else:
             logs.append(safe_log(norm, xp))
     tape.log_norms = xp.stack(logs, axis=-1)
@@ -125,9 +129,9 @@ def backward(ops, tape: Tape, error, xp=None, params: bool = False):
             delta = delta + d_h
             grads.extend([g2, g1])
         norm = l2_norms(delta, xp)
-        if tape.renormalized:
+        if tape.renormalized:  # delta is this op's own new array: divide in place
             logs.append(logs[-1] + safe_log(norm, xp))
-            delta = delta / xp.where(norm == 0, 1, norm)[..., None]
+            delta /= xp.where(norm == 0, 1, norm)[..., None]
         else:
             logs.append(safe_log(norm, xp))
     log_norms = xp.stack(logs[::-1], axis=-1)

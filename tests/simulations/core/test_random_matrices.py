@@ -1,12 +1,15 @@
-"""The one Haar sampler: unchanged numbers on numpy, the same Q from both constructions,
-the Haar law by exact moments and an exact entry law, float32 kept; the row laws."""
+"""The one Haar sampler: unchanged numbers from the LAPACK construction, the same Q from
+the constructions that share a Gaussian matrix, the reflector construction's formation
+step equal to LAPACK's, the Haar law of every construction by exact moments and an exact
+entry law, float32 kept; the row laws."""
 import math
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import linalg, stats
 
 from simulations import HAAR_METHODS, ROW_LAWS, get_backend, haar_orthogonal, sample_rows, to_host
+from simulations.core.random_matrices import q_from_reflectors
 from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
 
 #: Significance of each statistical test function below (split over its sub-tests).
@@ -15,10 +18,10 @@ ALPHA = 1e-6
 
 def test_householder_numbers_are_unchanged():
     """Values of row_laws.haar_orthogonal before the restructure (seed 3), to rounding."""
-    q = haar_orthogonal(get_backend(seed=3), 2, 3, 5)
+    q = haar_orthogonal(get_backend(seed=3), 2, 3, 5, "householder")
     np.testing.assert_allclose(q[1, 2], [0.4678529449045863, 0.05436607158511899, 0.061392211190513496,
                                          0.17085008988041123, -0.8632492081650018], rtol=0, atol=1e-14)
-    q = haar_orthogonal(get_backend(seed=3), 2, 4, 4)
+    q = haar_orthogonal(get_backend(seed=3), 2, 4, 4, "householder")
     np.testing.assert_allclose(q[0, :, 1], [-0.16517688027416322, 0.9455456242055553, -0.07702735977834216,
                                             -0.269679173489907], rtol=0, atol=1e-14)
 
@@ -27,7 +30,8 @@ def test_householder_numbers_are_unchanged():
 def test_both_constructions_give_the_same_q(backend_name, m, n):
     """Same Gaussian draws -> same positive-diagonal QR factor. The Q factor of G moves by
     at most ~ cond(G) times the backward error (k eps), so the bound is 10 k eps cond(G)."""
-    q = {meth: to_host(haar_orthogonal(get_backend(backend_name, seed=9), 40, m, n, meth)) for meth in HAAR_METHODS}
+    q = {meth: to_host(haar_orthogonal(get_backend(backend_name, seed=9), 40, m, n, meth))
+         for meth in ("householder", "cholesky")}
     g = to_host(get_backend(backend_name, seed=9).normal((40, max(m, n), min(m, n))))
     bound = 10 * min(m, n) * np.finfo(float).eps * np.linalg.cond(g)
     assert np.all(np.abs(q["householder"] - q["cholesky"]).max(axis=(1, 2)) <= bound)
@@ -38,9 +42,27 @@ def test_both_constructions_give_the_same_q(backend_name, m, n):
 
 def test_default_construction_follows_the_backend(backend_name):
     be = get_backend(backend_name, seed=2)
-    expected = "householder" if backend_name == "numpy" else "cholesky"
+    expected = "reflectors" if backend_name == "numpy" else "cholesky"
     np.testing.assert_array_equal(to_host(haar_orthogonal(be, 3, 4, 4)),
                                   to_host(haar_orthogonal(get_backend(backend_name, seed=2), 3, 4, 4, expected)))
+
+
+@pytest.mark.parametrize("p, k", [(7, 7), (9, 4), (1, 1), (300, 130), (260, 260)])
+def test_reflector_formation_equals_lapack(p, k):
+    """The formation step of ``reflectors``, fed LAPACK's own Householder vectors of a
+    Gaussian G (``scipy.linalg.qr(mode="raw")``; tau = 0 marks LAPACK's identity reflector),
+    rebuilds LAPACK's positive-diagonal Q to rounding: the only difference between the
+    two constructions is then where the reflectors come from, which is the theorem of
+    the docstring (tested in law below). Sizes cross the 128-column block boundary."""
+    g = np.random.default_rng(p * 1000 + k).standard_normal((p, k))
+    (raw, tau), r = linalg.qr(g, mode="raw")
+    v = np.tril(raw, -1)[:, :k]
+    v[np.arange(k), np.arange(k)] = 1.0
+    v[:, tau == 0] = 0.0
+    d = np.sign(np.diag(r[:k, :k]))
+    q, r2 = np.linalg.qr(g)
+    np.testing.assert_allclose(q_from_reflectors(v[None], d[None], np)[0], q * np.sign(np.diag(r2)),
+                               rtol=0, atol=50 * k * np.finfo(float).eps)
 
 
 def _haar_pvalues(q, q_rows):
@@ -69,6 +91,21 @@ def test_haar_law(backend_name, method):
     rows = to_host(haar_orthogonal(be, 20000, 3, 7, method))
     p = _haar_pvalues(q, rows)
     assert min(p.values()) > ALPHA / 4, p
+
+
+def test_reflectors_haar_law_across_a_block_boundary(backend_name):
+    """``reflectors`` draws and forms Q in blocks of 128 columns; at k = 129 the last
+    column is drawn and formed in a second block. 2,000 draws of 129 x 129 (4 batches):
+    tr Q moments as above, and the exact law of entries on either side of the boundary
+    (every column of a Haar matrix is uniform on S^128: (Q_ij + 1)/2 ~ Beta(64, 64)),
+    five tests at ALPHA / 5."""
+    be = get_backend(backend_name, seed=23)
+    q = np.concatenate([to_host(haar_orthogonal(be.child(i), 500, 129, 129, "reflectors")) for i in range(4)])
+    t = np.trace(q, axis1=1, axis2=2)
+    z = [(t.mean() - 0.0) / (t.std(ddof=1) / math.sqrt(t.size)), ((t**2).mean() - 1.0) / ((t**2).std(ddof=1) / math.sqrt(t.size))]
+    p = [2 * stats.norm.sf(abs(x)) for x in z]
+    p += [stats.kstest((q[:, i, j] + 1) / 2, stats.beta(64, 64).cdf).pvalue for i, j in ((0, 0), (0, 128), (128, 128))]
+    assert min(p) > ALPHA / 5, p
 
 
 def test_haar_law_test_rejects_qr_without_the_sign_fix():

@@ -22,7 +22,7 @@ def test_pytorch_default_gain_is_row_norm(backend_name):
     np.testing.assert_allclose(to_host(op.layer.g), np.linalg.norm(to_host(op.layer.v), axis=-1))
 
 
-@pytest.mark.parametrize("method", ["householder", "cholesky"])
+@pytest.mark.parametrize("method", [None, "reflectors", "householder", "cholesky"])
 def test_orthogonal_directions_come_from_the_haar_sampler(backend_name, method):
     (op,) = build_mlp(get_backend(backend_name, seed=4), [6, 6], "proposed_orthogonal", 2, haar_method=method)
     ref = haar_orthogonal(get_backend(backend_name, seed=4), 2, 6, 6, method)

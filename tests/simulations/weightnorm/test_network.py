@@ -5,9 +5,11 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 
 from simulations import backward, build_mlp, build_resnet, forward, get_backend, layers_of, network_flops, to_host
+from simulations.weightnorm.layers import wn_forward
+from simulations.weightnorm.network import WNResidual
 from tests.strategies import mlp_widths, seeds, small_blocks
 from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
 
@@ -25,9 +27,24 @@ def test_renormalized_norms_equal_direct_norms(backend_name, seed):
     np.testing.assert_allclose(to_host(backward(ops, a, e)[0]), to_host(backward(ops, b, e)[0]), rtol=1e-12, atol=1e-12)
 
 
+def _relu_margin(ops, tape) -> float:
+    """The smallest |pre-activation| entering a ReLU in the recorded forward pass."""
+    out = np.inf
+    for op, cache in zip(ops, tape.caches):
+        if isinstance(op, WNResidual):
+            out = min(out, float(np.abs(to_host(wn_forward(op.fc1, cache[0], weight=cache[1]))).min()))
+        elif op.relu:
+            out = min(out, float(np.abs(to_host(wn_forward(op.layer, cache[0], weight=cache[1]))).min()))
+    return out
+
+
 def _network_fd(be, ops, x, e):
-    """Directional derivatives of <e, output> along random v directions, every layer."""
+    """Directional derivatives of <e, output> along random v directions, every layer.
+    Examples with a ReLU input within 1e-4 of its kink are skipped: a step of EPS = 1e-6
+    along d moves pre-activations by ~1e-5 and may cross the kink, where a central
+    difference is not a derivative (seed 1700748968, 4 blocks, on the stand-in: 2.4e-6)."""
     tape = forward(ops, x)
+    assume(_relu_margin(ops, tape) > 1e-4)
     _, grads = backward(ops, tape, e, params=True)
     for layer, g in zip(layers_of(ops), grads):
         d = be.normal(layer.v.shape)
