@@ -45,7 +45,7 @@ _DEVICE, _HOST = 0, 1
 CHUNK = 1 << 16
 _POOL: dict = {}
 _POOL_LOCK = threading.Lock()
-_FILL_THREADS: list = []  # [n] once set_fill_threads(n) was called
+_FILL_THREADS: int | None = None  # set by set_fill_threads; None: min(4, available cores)
 
 
 def available_cores() -> int:
@@ -56,16 +56,17 @@ def available_cores() -> int:
 def set_fill_threads(n: int | None) -> None:
     """Threads that fill large normal draws (:func:`standard_normal`); ``None`` restores the
     default, min(4, available cores). Numbers do not depend on it. Processes that share
-    the cores (pytest-xdist workers, Dask workers) set their share here."""
+    the cores set their share here (the pytest plugin does so in each xdist worker)."""
+    global _FILL_THREADS
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
         raise ValueError(f"n must be a positive integer or None, got {n!r}")
-    _FILL_THREADS[:] = [] if n is None else [n]
+    _FILL_THREADS = n
 
 
 def _pool():
     """This process's filler threads (one pool per pid: a forked child makes its own);
     None for one thread."""
-    threads = _FILL_THREADS[0] if _FILL_THREADS else min(4, available_cores())
+    threads = _FILL_THREADS or min(4, available_cores())
     if threads == 1:
         return None
     with _POOL_LOCK:
@@ -151,11 +152,15 @@ class Backend:
         return np.random.default_rng(self._sequence(_HOST))
 
     def normal(self, shape) -> Any:
-        """Standard normal draws of ``shape`` in the working dtype (on numpy, large draws
-        are filled in parallel: :func:`standard_normal`)."""
+        """Standard normal draws of ``shape`` in the working dtype."""
+        return self._standard_normal(shape, self.dtype)
+
+    def _standard_normal(self, shape, dtype) -> Any:
+        """Draws of this stream in ``dtype`` (on numpy, large ones filled in parallel:
+        :func:`standard_normal`)."""
         if self.name == "numpy":
-            return standard_normal(self.rng, shape, self.dtype)
-        return self.rng.standard_normal(size=shape, dtype=self.dtype)
+            return standard_normal(self.rng, shape, dtype)
+        return self.rng.standard_normal(size=shape, dtype=dtype)
 
     def uniform(self, shape, low: float = 0.0, high: float = 1.0) -> Any:
         """Uniform draws on [low, high) of ``shape`` in the working dtype."""

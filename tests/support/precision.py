@@ -27,7 +27,6 @@ import math
 import numpy as np
 
 from simulations.core import Backend, get_backend, to_host
-from simulations.core.backend import standard_normal
 
 __all__ = ["RoundedBackend", "rounded_backend", "float32_tolerance", "relative_error", "assert_float32"]
 
@@ -38,9 +37,7 @@ class RoundedBackend(Backend):
     """A float32 backend whose draws are the float64 stream's draws rounded to float32."""
 
     def normal(self, shape):
-        if self.name == "numpy":
-            return standard_normal(self.rng, shape, np.float64).astype(self.dtype)
-        return self.rng.standard_normal(size=shape, dtype=np.float64).astype(self.dtype)
+        return self._standard_normal(shape, np.float64).astype(self.dtype)
 
     def uniform(self, shape, low: float = 0.0, high: float = 1.0):
         return (low + (high - low) * self.rng.random(size=shape, dtype=np.float64)).astype(self.dtype)
