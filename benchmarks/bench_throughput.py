@@ -1,7 +1,7 @@
 """Throughput of every simulator family as a fraction of this machine's matrix-multiply
 peak, measured in the same run for the same backend and dtype (float64 and float32).
 Usage: python benchmarks/bench_throughput.py [--backend cupy] [--dtype float64] [--quick]
-[--only NAME] [--json PATH]
+[--size X] [--only NAME] [--json PATH]
 
 Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not counted):
 
@@ -38,7 +38,7 @@ import time
 import numpy as np
 from timing import best_time, matmul_peak, sync
 
-from simulations.core.random_matrices import REFLECTOR_BLOCK
+from simulations.core.random_matrices import REFLECTOR_BLOCK, default_haar_method
 from simulations import (Linear, ResidualBlock, backward, build_classifier, build_mlp, build_resnet,
                          draw_branch_resnet, draw_mlp, forward, get_backend, hvp, initial_representation, layers_of,
                          mlp_backward, mlp_forward, network_flops, parameters, resnet_backward, resnet_forward,
@@ -67,7 +67,7 @@ def _wn(be, arch: str, init: str, haar_method, size: float):
     backward(ops, tape, e)
     sync(be.xp)
     t_run = time.perf_counter() - t
-    method = haar_method or ("reflectors" if be.name == "numpy" else "cholesky")
+    method = haar_method or default_haar_method(be.name, layers_of(ops)[0].v.shape[0])
     sampler = sum(haar_flops(method, max(l.fan_in, l.fan_out), min(l.fan_in, l.fan_out)) for l in layers_of(ops))
     return network_flops(ops, inputs), (sampler if "orthogonal" in init else 0.0), t_draw, t_run
 
@@ -135,6 +135,7 @@ CASES = {
     "wn_mlp_orthogonal": wn_case("mlp", "proposed_orthogonal"),
     "wn_mlp_orthogonal_householder": wn_case("mlp", "proposed_orthogonal", "householder"),
     "wn_mlp_orthogonal_cholesky": wn_case("mlp", "proposed_orthogonal", "cholesky"),
+    "wn_mlp_orthogonal_reflectors": wn_case("mlp", "proposed_orthogonal", "reflectors"),
     "wn_mlp_he": wn_case("mlp", "proposed_he"),
     "wn_resnet_orthogonal": wn_case("resnet", "proposed_orthogonal"),
     "bn_chain_gram": bn_chain_case,
@@ -183,25 +184,47 @@ def peer_figure1(path: str) -> dict:
         return next(c for c in cells if marker in c)
 
     ns = {"np": np, "math": math, "tqdm": tqdm, "__name__": "peer"}
+    quiet = contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO())
+
+    def run(source: str) -> float:
+        t = time.perf_counter()
+        with quiet[0], quiet[1]:
+            exec(compile(source, path, "exec"), ns)  # noqa: S102 - the peer as published
+        return time.perf_counter() - t
+
+    run(cell(PEER_CELLS["setup"]) + "\n" + cell("data_dict_resnet = {}"))
     out = {}
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        exec(compile(cell(PEER_CELLS["setup"]) + "\n" + cell("data_dict_resnet = {}"), path, "exec"), ns)  # noqa: S102
-        for half in ("mlp", "resnet"):
-            define, loop = PEER_CELLS[half]
-            exec(compile(cell(define), path, "exec"), ns)  # noqa: S102 - the peer as published
-            t = time.perf_counter()
-            exec(compile(cell(loop), path, "exec"), ns)  # noqa: S102
-            out[half] = time.perf_counter() - t
+    for half in ("mlp", "resnet"):
+        define, loop = PEER_CELLS[half]
+        run(cell(define))
+        out[half] = run(cell(loop))
+        print(f"  notebook {half} cells: {out[half]:.1f} s", flush=True)  # a cut-off run still tells this much
     return out
 
 
-def ours_figure1() -> float:
+def ours_figure1(backend: str = "numpy") -> float:
+    """Seconds of our Figure 1 at the notebook's work (one network per curve; its
+    results come back to the host, so the time includes the device's work)."""
     from simulations.figures.arpit2019_fig1 import compute
 
     t = time.perf_counter()
     with contextlib.redirect_stderr(io.StringIO()):
-        compute(seed=0, n_networks=1, n_inputs=1000)
+        compute(seed=0, n_networks=1, n_inputs=1000, backend=backend)
     return time.perf_counter() - t
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"--size must be > 0, got {text}")
+    return value
+
+
+def _default_cases(backend: str) -> list:
+    """Every case but the one that repeats ``wn_mlp_orthogonal`` with its default method
+    (for one network, as the WN cases draw)."""
+    same = f"wn_mlp_orthogonal_{default_haar_method(backend, 1)}"
+    return [name for name in CASES if name != same]
 
 
 def main(argv=None):
@@ -210,21 +233,27 @@ def main(argv=None):
     p.add_argument("--dtype", action="append", choices=("float64", "float32"), help="default: both")
     p.add_argument("--only", action="append", choices=sorted(CASES), help="case name (repeatable)")
     p.add_argument("--quick", action="store_true", help="a quarter of the sizes (smoke test)")
+    p.add_argument("--size", type=_positive, default=None,
+                   help="multiply every case's size (WN width and inputs, BN width, networks in the ensembles, "
+                        "Hessian batch; default 1, 0.25 with --quick; e.g. 4.096 on a GPU for WN width 4096)")
     p.add_argument("--json", help="write the rows to this file")
     p.add_argument("--peer-notebook", help="path to the authors' synthetic_data_experiment.ipynb")
     a = p.parse_args(argv)
     rows = []
     for dtype in a.dtype or ("float64", "float32"):
-        rows += measure(a.backend, dtype, a.only or list(CASES), 0.25 if a.quick else 1.0)
+        rows += measure(a.backend, dtype, a.only or _default_cases(a.backend), a.size or (0.25 if a.quick else 1.0))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)
     if a.peer_notebook:
-        o = ours_figure1()
+        if a.backend == "cupy":
+            ours_figure1(a.backend)  # warm-up: CuPy compiles its kernels on first use
+        o = ours_figure1(a.backend)
+        print(f"Figure 1, one network per curve, ours ({a.backend}): {o:.2f} s", flush=True)
         t = peer_figure1(a.peer_notebook)
         total = t["mlp"] + t["resnet"]
-        print(f"Figure 1, one network per curve (3 inits x 2 widths x MLP/ResNet, 1000 inputs): ours {o:.1f} s; "
-              f"notebook {total:.1f} s (MLP cells {t['mlp']:.1f} s, ResNet cells {t['resnet']:.1f} s); "
+        print(f"Figure 1, one network per curve (3 inits x 2 widths x MLP/ResNet, 1000 inputs): "
+              f"ours ({a.backend}) {o:.2f} s; notebook {total:.1f} s (MLP cells {t['mlp']:.1f} s, ResNet cells {t['resnet']:.1f} s); "
               f"ratio {total / o:.1f}x")
 
 

@@ -26,7 +26,11 @@ def best_time(fn, xp, reps: int = 3, warmup: int = 1) -> float:
     return best
 
 
-def matmul_peak(be, n: int = 2000, reps: int = 5) -> float:
-    """FLOP/s of one n x n matmul in the backend's dtype: 2 n^3 over the best time."""
+def matmul_peak(be, n: int | None = None, reps: int = 5) -> float:
+    """FLOP/s of one n x n matmul in the backend's dtype: 2 n^3 over the best time.
+
+    ``n`` defaults to 2000 on numpy and 8192 on CuPy (a GPU needs a large product to
+    reach its peak: cuBLAS runs 2000 x 2000 well under it)."""
+    n = n or (8192 if be.name == "cupy" else 2000)
     a, b = be.normal((n, n)), be.normal((n, n))
     return 2.0 * n**3 / best_time(lambda: a @ b, be.xp, reps)

@@ -141,7 +141,7 @@ def _normalize_layer(layer: WNLinear, h, xp):
     """Set g, b so the layer's pre-activations have zero mean, unit variance over the batch."""
     layer.g[...] = 1.0
     layer.b[...] = 0.0
-    t = wn_forward(layer, h, xp)
+    t = wn_forward(layer, h, xp, bias=False)
     mu = xp.mean(t, axis=1)
     sigma = xp.std(t, axis=1)
     sigma = xp.where(sigma == 0, 1, sigma)

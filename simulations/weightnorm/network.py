@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.namespace import array_namespace, safe_log
-from .layers import WNLinear, effective_weight, l2_norms, wn_forward, wn_vjp
+from .layers import WNLinear, bias_flags, effective_weight, l2_norms, wn_forward, wn_vjp
 
 __all__ = ["WNDense", "WNResidual", "Tape", "forward", "backward", "network_flops", "layers_of"]
 
@@ -62,8 +62,10 @@ def layers_of(ops) -> list[WNLinear]:
 def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
     """Run ``x`` of shape (N, batch, n0) through ``ops``; record log-norms."""
     xp = xp or array_namespace(x)
-    if renormalize and any(layer.has_bias for layer in layers_of(ops)):
+    flags = bias_flags(layers_of(ops), xp)
+    if renormalize and any(flags):
         raise ValueError("renormalize=True needs zero biases (a positively homogeneous network)")
+    bias = iter(flags)  # in layers_of order: a block's fc1, then its fc2
     tape = Tape(renormalized=renormalize)
     h = x
     norm = l2_norms(h, xp)
@@ -73,18 +75,18 @@ def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
     for op in ops:
         if isinstance(op, WNDense):
             w = effective_weight(op.layer, xp)
-            a = wn_forward(op.layer, h, xp, weight=w)
+            a = wn_forward(op.layer, h, xp, weight=w, bias=next(bias))
             mask = a > 0 if op.relu else None
             tape.caches.append((h, w, mask))
             h = xp.maximum(a, 0, out=a) if op.relu else a
         else:
             w1 = effective_weight(op.fc1, xp)
             w2 = effective_weight(op.fc2, xp)
-            a1 = wn_forward(op.fc1, h, xp, weight=w1)
+            a1 = wn_forward(op.fc1, h, xp, weight=w1, bias=next(bias))
             mask = a1 > 0
             z = xp.maximum(a1, 0, out=a1)
             tape.caches.append((h, w1, mask, z, w2))
-            f = wn_forward(op.fc2, z, xp, weight=w2)
+            f = wn_forward(op.fc2, z, xp, weight=w2, bias=next(bias))
             if op.alpha != 1.0:
                 f *= op.alpha
             f += h

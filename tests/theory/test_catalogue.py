@@ -18,6 +18,18 @@ def test_ids_unique_and_namespaced():
     assert all(c.id.startswith(c.paper + ".") for c in claims())
 
 
+def test_measurement_groups_are_the_same_in_every_process():
+    """xdist workers must collect the same test ids; a group name that holds a memory
+    address (the repr of a functools.partial) differs between workers under address
+    randomization. Seen on the GPU machine: every worker collected different ids."""
+    measures: dict = {}
+    for c in claims():
+        measures.setdefault(c.group, set()).add(id(c.measure))
+    assert not [g for g in measures if "0x" in g or "<" in g]
+    # one name, one measurement (the runner draws each measurement object once)
+    assert {g: len(m) for g, m in measures.items() if len(m) > 1} == {}
+
+
 def test_corrections_point_to_failing_printed_claims():
     by_id = {c.id: c for c in claims()}
     for c in claims():

@@ -50,8 +50,8 @@ def _deep_residual(be, x, B: int, depth: int, d: int, k: int, flip: bool):
         for block in layers:
             z = h
             for layer in block[:-1]:
-                z = xp.maximum(wn_forward(layer, z, xp), 0)
-            h = h + sign * wn_forward(block[-1], z, xp)
+                z = xp.maximum(wn_forward(layer, z, xp, bias=False), 0)  # draw_layer: zero biases
+            h = h + sign * wn_forward(block[-1], z, xp, bias=False)
         outs.append(xp.sum(h * h, axis=-1)[:, 0] / xp.sum(x * x, axis=-1)[:, 0])
     return sum(outs) / len(outs)
 

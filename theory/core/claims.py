@@ -12,6 +12,7 @@ sequentially on growing samples; see :mod:`theory.stats.sequential`).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -96,8 +97,7 @@ class Claim:
     def group(self) -> str:
         """The name of the measurement: claims that share one share it (xdist runs a
         group on one worker so that it is drawn once)."""
-        fn = self.measure.draw if isinstance(self.measure, Sampling) else self.measure
-        return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
+        return callable_name(self.measure.draw if isinstance(self.measure, Sampling) else self.measure)
 
     @property
     def node_id(self) -> str:
@@ -107,6 +107,35 @@ class Claim:
     def rerun(self) -> str:
         """The command that reruns exactly this claim."""
         return f'pytest "{self.node_id}"'
+
+
+def callable_name(fn) -> str:
+    """A name of ``fn`` that is the same in every process: ``module.qualname``, and for a
+    ``functools.partial`` its function's name with the bound arguments. (A partial's repr
+    holds the function's memory address, which differs between xdist workers under address
+    randomization, so test ids built from it made workers collect different tests.)
+
+    >>> import functools, math
+    >>> callable_name(functools.partial(math.isclose, rel_tol=0.1))
+    'math.isclose(rel_tol=0.1)'
+    """
+    if isinstance(fn, functools.partial):
+        bound = [_argument_name(a) for a in fn.args]
+        bound += [f"{k}={_argument_name(v)}" for k, v in sorted(fn.keywords.items())]
+        return f"{callable_name(fn.func)}({', '.join(bound)})"
+    name = getattr(fn, "__qualname__", None) or type(fn).__qualname__
+    return f"{getattr(fn, '__module__', None) or type(fn).__module__}.{name}"
+
+
+def _argument_name(value) -> str:
+    """A bound argument in a :func:`callable_name`: a callable by its name, anything else
+    by its repr, which must not hold a memory address."""
+    if callable(value):
+        return callable_name(value)
+    text = repr(value)
+    if " at 0x" in text:
+        raise ValueError(f"a measurement's bound argument has no process-independent name: {text}")
+    return text
 
 
 @dataclass(frozen=True, kw_only=True)

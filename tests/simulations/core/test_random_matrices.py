@@ -9,7 +9,7 @@ import pytest
 from scipy import linalg, stats
 
 from simulations import HAAR_METHODS, ROW_LAWS, get_backend, haar_orthogonal, sample_rows, to_host
-from simulations.core.random_matrices import q_from_reflectors
+from simulations.core.random_matrices import GPU_HOUSEHOLDER_MAX_REPS, default_haar_method, q_from_reflectors
 from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
 
 #: Significance of each statistical test function below (split over its sub-tests).
@@ -40,11 +40,13 @@ def test_both_constructions_give_the_same_q(backend_name, m, n):
         np.testing.assert_allclose(gram, np.broadcast_to(np.eye(min(m, n)), gram.shape), atol=1e-13)
 
 
-def test_default_construction_follows_the_backend(backend_name):
-    be = get_backend(backend_name, seed=2)
-    expected = "reflectors" if backend_name == "numpy" else "cholesky"
-    np.testing.assert_array_equal(to_host(haar_orthogonal(be, 3, 4, 4)),
-                                  to_host(haar_orthogonal(get_backend(backend_name, seed=2), 3, 4, 4, expected)))
+@pytest.mark.parametrize("reps", [3, GPU_HOUSEHOLDER_MAX_REPS + 1])
+def test_default_construction_follows_the_backend_and_batch(backend_name, reps):
+    expected = ("reflectors" if backend_name == "numpy" else
+                "householder" if reps <= GPU_HOUSEHOLDER_MAX_REPS else "cholesky")
+    assert default_haar_method(get_backend(backend_name).name, reps) == expected
+    np.testing.assert_array_equal(to_host(haar_orthogonal(get_backend(backend_name, seed=2), reps, 4, 4)),
+                                  to_host(haar_orthogonal(get_backend(backend_name, seed=2), reps, 4, 4, expected)))
 
 
 @pytest.mark.parametrize("p, k", [(7, 7), (9, 4), (1, 1), (300, 130), (260, 260)])
