@@ -35,7 +35,9 @@ class WNLinear:
 
     @property
     def has_bias(self) -> bool:
-        return bool((self.b != 0).any())
+        """Whether ``b`` is non-zero anywhere (waits for a device; for many layers at
+        once use :func:`bias_flags`)."""
+        return bias_flags([self], array_namespace(self.b))[0]
 
 
 def l2_norms(v, xp):
