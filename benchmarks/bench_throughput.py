@@ -20,6 +20,13 @@ Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not
 - ``hessian_hvp``: Table 1 classifiers (ZeroInit/Fixup), one exact Hessian-vector product:
   9 matmuls per linear layer (7 for the first, whose input has no tangent).
 
+Ceiling (printed per case where the case draws its own random numbers): even with every
+matmul at the peak, the end-to-end time is at least ``useful / peak + sampler / peak +
+draw floor``, where the draw floor is the measured time of drawing the same standard
+normals alone (the WN layers' directions, or the Gram-law chain's Gaussian factors). So
+``useful / peak / (that sum)`` bounds the end-to-end fraction on this machine: a case far
+below 100% is bound by its random numbers or its sampler, not by its code.
+
 With ``--peer-notebook PATH/synthetic_data_experiment.ipynb`` (the authors' notebook, e.g.
 from the fetched snapshot of victorcampos7/weightnorm-init; never copied here) the whole
 of Figure 1 is also timed side by side in this process: the notebook's compute cells
@@ -38,7 +45,7 @@ import time
 import numpy as np
 from timing import best_time, matmul_peak, sync
 
-from simulations.core.random_matrices import REFLECTOR_BLOCK, default_haar_method
+from simulations.core.random_matrices import REFLECTOR_BLOCK, default_haar_method, reflector_draw_shapes
 from simulations import (Linear, ResidualBlock, backward, build_classifier, build_mlp, build_resnet,
                          draw_branch_resnet, draw_mlp, forward, get_backend, hvp, initial_representation, layers_of,
                          mlp_backward, mlp_forward, network_flops, parameters, resnet_backward, resnet_forward,
@@ -52,8 +59,25 @@ def haar_flops(method: str, p: int, k: int) -> float:
     return 4.0 * k * k * (p - k / 3) if method == "householder" else 3.0 * (4.0 * p * k * k + k**3)
 
 
+def draw_floor(be, shapes, reps: int = 2) -> float:
+    """Best time of drawing standard normals of ``shapes`` (one array each) on ``be``."""
+    def draw():
+        for shape in shapes:
+            be.normal(shape)
+    return best_time(draw, be.xp, reps=reps, warmup=0)
+
+
+def _normals_of(layer, init: str, method: str) -> list:
+    """Shapes of the normal draws of one WN layer's directions (the sampler's own)."""
+    p, k = max(layer.fan_in, layer.fan_out), min(layer.fan_in, layer.fan_out)
+    if "orthogonal" in init and method == "reflectors":
+        return reflector_draw_shapes(1, p, k)
+    return [(1, p, k)]
+
+
 def _wn(be, arch: str, init: str, haar_method, size: float):
-    """Draw and run a Figure 1 WN net; returns (useful flops, sampler flops, draw s, run s)."""
+    """Draw and run a Figure 1 WN net; returns (useful flops, sampler flops, draw s, run s,
+    the normals drawn as a list of shapes)."""
     width, inputs = int(1000 * size), int(1000 * size)
     n0 = width // 2
     t = time.perf_counter()
@@ -69,23 +93,28 @@ def _wn(be, arch: str, init: str, haar_method, size: float):
     t_run = time.perf_counter() - t
     method = haar_method or default_haar_method(be.name, layers_of(ops)[0].v.shape[0])
     sampler = sum(haar_flops(method, max(l.fan_in, l.fan_out), min(l.fan_in, l.fan_out)) for l in layers_of(ops))
-    return network_flops(ops, inputs), (sampler if "orthogonal" in init else 0.0), t_draw, t_run
+    normals = [shape for layer in layers_of(ops) for shape in _normals_of(layer, init, method)]
+    return network_flops(ops, inputs), (sampler if "orthogonal" in init else 0.0), t_draw, t_run, normals
 
 
 def wn_case(arch, init, haar_method=None):
     def run(be, size):
         # best of two end-to-end runs, each with fresh weights
         runs = [_wn(be.child(rep), arch, init, haar_method, size) for rep in range(2)]
-        useful, sampler, t_draw, t_run = min(runs, key=lambda r: r[2] + r[3])
-        return {"useful_flops": useful, "sampler_flops": sampler, "draw_s": t_draw, "run_s": t_run}
+        useful, sampler, t_draw, t_run, normals = min(runs, key=lambda r: r[2] + r[3])
+        return {"useful_flops": useful, "sampler_flops": sampler, "draw_s": t_draw, "run_s": t_run,
+                "draw_floor_s": draw_floor(be.child("floor"), normals)}
     return run
 
 
 def bn_chain_case(be, size):
+    """The chain draws its Gaussian factor G (runs, d, n) inside every layer (``run_s``
+    includes it); the draw floor is those ``depth`` draws alone."""
     runs, d, n, depth = 64, int(512 * size), 16, 50
     H0 = initial_representation(be, "gaussian", runs, d, n)
     t = best_time(lambda: simulate_chain(be, H0, depth), be.xp, reps=2)
-    return {"useful_flops": runs * (2 * depth + 1) * 2.0 * d * n * n, "draw_s": 0.0, "run_s": t}
+    return {"useful_flops": runs * (2 * depth + 1) * 2.0 * d * n * n, "draw_s": 0.0, "run_s": t,
+            "draw_floor_s": draw_floor(be.child("floor"), [(runs, d, n)] * depth)}
 
 
 def relu_mlp_case(be, size):
@@ -145,6 +174,18 @@ CASES = {
 }
 
 
+def ceiling_fraction(useful: float, sampler: float, floor_s: float, peak: float) -> float:
+    """The end-to-end fraction of ``peak`` reachable when every flop (the network's and the
+    sampler's) runs at the peak and only the normal draws take their measured time.
+
+    >>> ceiling_fraction(4e9, 0.0, 0.0, 1e9), ceiling_fraction(4e9, 4e9 / 3, 0.0, 1e9)
+    (1.0, 0.75)
+    >>> round(ceiling_fraction(1e9, 0.0, 9.0, 1e9), 3)
+    0.1
+    """
+    return useful / peak / (useful / peak + sampler / peak + floor_s)
+
+
 def measure(backend: str, dtype: str, names, size: float) -> list:
     """Each case against the peak measured just before it (the machine may be shared, and
     its load drift between cases)."""
@@ -163,6 +204,11 @@ def measure(backend: str, dtype: str, names, size: float) -> list:
         if r.get("sampler_flops"):
             r["executed_fraction"] = (r["useful_flops"] + r["sampler_flops"]) / total / peak
             line += f"; with the Haar sampler's flops {r['executed_fraction']:6.1%}"
+        if "draw_floor_s" in r:
+            r["ceiling_fraction"] = ceiling_fraction(r["useful_flops"], r.get("sampler_flops", 0.0),
+                                                     r["draw_floor_s"], peak)
+            line += (f"; ceiling {r['ceiling_fraction']:6.1%} (normals alone {r['draw_floor_s']:.3f} s, "
+                     f"every flop at the peak)")
         print(line, flush=True)
         rows.append(r)
     return rows

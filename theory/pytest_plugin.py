@@ -15,8 +15,19 @@ one-line usage error (exit status 4).
 
 Options (declared here, loaded from the root conftest): ``--paperchecks-seed``,
 ``--mc-scale``, ``--backend``, ``--paperchecks-strict``.
+
+Under pytest-xdist (``-n N``) the claims are handed out longest first: each worker
+collects them ordered by the seconds their measurement group took in the committed report
+(``paper_checks.json``), and xdist's own reorder by group size is turned off, so a
+two-minute claim never starts last while the other worker idles (longest-processing-time
+scheduling: the run ends within one claim's time of the ideal split). A serial run keeps
+the catalogue order; without the report the order is the catalogue's too.
 """
 from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -88,9 +99,86 @@ def _share_cores(config) -> None:
     set_fill_threads(share)
 
 
+#: The committed report; its per-claim seconds order the claims under xdist.
+REPORT_JSON = Path(__file__).resolve().parents[1] / "paper_checks.json"
+
+
+def claim_seconds(path: Path | None = None) -> dict[str, float]:
+    """Seconds each claim took in the report at ``path`` (default :data:`REPORT_JSON`);
+    {} when there is none (an installed copy without the repository) or it cannot be read."""
+    try:
+        rows = json.loads(Path(path or REPORT_JSON).read_text())["claims"]
+        return {r["id"]: float(r.get("seconds") or 0.0) for r in rows}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def longest_first(groups: list[str], seconds: list[float]) -> list[int]:
+    """Positions of ``groups`` (one entry per item) reordered so that groups come in order
+    of their total seconds, largest first; ties, and the items of one group, keep their
+    order.
+
+    >>> longest_first(["a", "b", "a", "c"], [1.0, 5.0, 3.0, 0.0])
+    [1, 0, 2, 3]
+    """
+    total: dict = defaultdict(float)
+    for g, t in zip(groups, seconds):
+        total[g] += t
+    return sorted(range(len(groups)), key=lambda i: -total[groups[i]])
+
+
+def _xdist_group(item) -> str | None:
+    """The name pytest-xdist gives an item's ``xdist_group`` marks (None without one)."""
+    names = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")}
+    return "_".join(sorted(names)) if names else None
+
+
+def _suffix_groups(items) -> None:
+    """Give every item with an ``xdist_group`` mark the node id suffix ``@group`` by which
+    the xdist controller keeps a group on one worker (``--dist loadgroup``).
+
+    pytest-xdist (3.8) sets that suffix by writing ``item._nodeid``; pytest 9.2 keeps node
+    ids in ``item._id`` and no longer reads ``_nodeid``, so the suffix was lost and the
+    claims of one measurement group went to different workers, each measuring it again.
+    Items that already carry the suffix (an xdist that sets it) are left alone."""
+    for item in items:
+        group = _xdist_group(item)
+        if group is None or item.nodeid.endswith("@" + group):
+            continue
+        nodeid = f"{item.nodeid}@{group}"
+        if hasattr(item, "_id"):
+            from _pytest.nodeid import coerce_node_id
+
+            item._id = coerce_node_id(nodeid)
+        else:
+            item._nodeid = nodeid
+
+
+@pytest.hookimpl(trylast=True)  # after xdist's own hook, which may have set the suffix
+def pytest_collection_modifyitems(session, config, items):
+    """In an xdist worker, the claim items longest group first, in the positions the
+    claims held (other tests keep theirs): every worker reads the same report, so all
+    collect the same order. Under ``--dist loadgroup``, group suffixes as xdist means them
+    (:func:`_suffix_groups`)."""
+    if not getattr(config, "workerinput", None):
+        return
+    if config.getvalue("loadgroup"):
+        _suffix_groups(items)
+    where = [i for i, item in enumerate(items) if isinstance(item, ClaimItem)]
+    if len(where) < 2:
+        return
+    seconds = claim_seconds()
+    claims = [items[i] for i in where]
+    order = longest_first([c.claim.group for c in claims], [seconds.get(c.claim.id, 0.0) for c in claims])
+    for i, k in zip(where, order):
+        items[i] = claims[k]
+
+
 def pytest_configure(config):
     context_from(config)  # validate the options before anything runs
     _share_cores(config)
+    if getattr(config.option, "loadscopereorder", None):
+        config.option.loadscopereorder = False  # keep the longest-first order (see the module text)
     from .core.registry import papers
 
     for p in papers():

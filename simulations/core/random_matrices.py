@@ -22,7 +22,7 @@ from .backend import Backend
 from .validation import check_choice, check_int
 
 __all__ = ["ISOTROPIC_LAWS", "CONTROL_LAWS", "ROW_LAWS", "HAAR_METHODS", "sample_rows", "haar_orthogonal",
-           "default_haar_method"]
+           "default_haar_method", "reflector_draw_shapes"]
 
 #: Laws for which Theorems 1-2 are claimed (isotropic rows, or Haar orthogonal).
 ISOTROPIC_LAWS = ("gaussian", "haar_orthogonal", "student_t3", "uniform_ball")
@@ -130,9 +130,10 @@ def _draw_reflectors(be: Backend, reps: int, p: int, k: int):
     """
     xp = be.xp
     v = xp.zeros((reps, p, k), dtype=be.dtype)
-    for j0 in range(0, k, REFLECTOR_BLOCK):
-        j1 = min(j0 + REFLECTOR_BLOCK, k)
-        block = be.normal((reps, p - j0, j1 - j0))
+    for shape in reflector_draw_shapes(reps, p, k):
+        j0 = p - shape[1]
+        j1 = j0 + shape[2]
+        block = be.normal(shape)
         block[:, : j1 - j0, :] = xp.tril(block[:, : j1 - j0, :])
         v[:, j0:, j0:j1] = block
     idx = xp.arange(k)
@@ -140,6 +141,17 @@ def _draw_reflectors(be: Backend, reps: int, p: int, k: int):
     s = xp.where(x0 >= 0, 1, -1).astype(v.dtype)
     v[:, idx, idx] = x0 + s * xp.sqrt(xp.sum(v * v, axis=-2))
     return v, -s
+
+
+def reflector_draw_shapes(reps: int, p: int, k: int) -> list:
+    """Shapes of the normal draws of the ``reflectors`` construction of ``reps`` p x k
+    matrices, in stream order: one ``(reps, p - j0, b)`` block per ``REFLECTOR_BLOCK``
+    columns (the upper triangle of each block's top square is drawn and discarded).
+
+    >>> reflector_draw_shapes(1, 300, 200)
+    [(1, 300, 128), (1, 172, 72)]
+    """
+    return [(reps, p - j0, min(j0 + REFLECTOR_BLOCK, k) - j0) for j0 in range(0, k, REFLECTOR_BLOCK)]
 
 
 def _reflector_q(be: Backend, reps: int, p: int, k: int):

@@ -52,7 +52,8 @@ def draw_layer(be: Backend, n_networks: int, fan_in: int, fan_out: int,
         bound = 1.0 / math.sqrt(fan_in)
         v = be.uniform(shape, -bound, bound)
     else:  # Gaussian; He's variance 2/fan_in (the scale is removed by WN anyway)
-        v = be.normal(shape) * math.sqrt(2.0 / fan_in)
+        v = be.normal(shape)
+        v *= math.sqrt(2.0 / fan_in)  # in place: the same numbers without a second array
     if gain == "row_norm":
         g = xp.sqrt(xp.sum(v * v, axis=-1))
     else:

@@ -129,3 +129,64 @@ def test_parallel_run_gives_the_same_verdicts(pytester):
     assert r.ret == 0
     r.stdout.fnmatch_lines(["*claims that fail as printed (1)*"])
     assert _summary_counts(r) == SUMMARY
+
+
+def test_claim_seconds_cover_the_catalogue(tmp_path):
+    """The committed report times every claim, so the xdist order is informed for all of
+    them; a missing or unreadable report gives no times (the catalogue order)."""
+    from theory.core.registry import claims
+    from theory.pytest_plugin import claim_seconds
+
+    seconds = claim_seconds()
+    assert {c.id for c in claims()} <= set(seconds) and all(t >= 0 for t in seconds.values())
+    (tmp_path / "bad.json").write_text("{not json")
+    assert claim_seconds(tmp_path / "missing.json") == {} == claim_seconds(tmp_path / "bad.json")
+
+
+def test_workers_run_the_longest_claims_first(pytester):
+    """With the report's seconds, one xdist worker runs the claims' groups longest first
+    (not xdist's largest group first); a serial run keeps the catalogue order."""
+    import json
+
+    _setup(pytester, AGREEING)
+    report = pytester.path / "report.json"
+    report.write_text(json.dumps({"claims": [{"id": "fake.d", "seconds": 9.0}, {"id": "fake.b", "seconds": 5.0}]}))
+    # one measurement group per claim (the fake claims share one measure function), but
+    # fake.a and fake.c share one: xdist's own reorder would put that larger group first
+    own_groups = ('tuple(__import__("dataclasses").replace(c, measure=__import__("functools").partial('
+                  f'_measure_k, k=0 if c.id == "fake.c" else i)) for i, c in enumerate({AGREEING}))')
+    pytester.makeconftest("def _measure_k(ctx, k):\n    return 1.0\n" + FAKE.replace("{CLAIMS}", own_groups) +
+                          f"\nimport theory.pytest_plugin\ntheory.pytest_plugin.REPORT_JSON = {str(report)!r}\n")
+    args = ("-p", "theory.pytest_plugin", "theory/catalogue.py", "-v", "-p", "no:cacheprovider")
+
+    def order(result):  # claim ids in the order they were first named
+        import re
+
+        return list(dict.fromkeys(m for line in result.stdout.lines for m in re.findall(r"::(fake\.\w+)", line)))
+
+    parallel = pytester.runpytest_subprocess(*args, "-n", "1", "--dist", "loadgroup")
+    assert parallel.ret == 0
+    assert any(line.endswith("fake.c@conftest._measure_k(k=0)") for line in map(str.rstrip, parallel.stdout.lines))
+    assert order(parallel) == ["fake.d", "fake.b", "fake.a", "fake.c", "fake.b_corrected"]
+    serial = pytester.runpytest_subprocess(*args)
+    assert serial.ret == 0
+    assert order(serial) == ["fake.a", "fake.b", "fake.b_corrected", "fake.c", "fake.d"]
+
+
+def test_claims_of_one_group_run_on_one_worker(pytester):
+    """Under ``--dist loadgroup`` the claims that share a measurement carry the group in
+    their node id and run on one worker (pytest-xdist 3.8 alone loses the suffix under
+    pytest 9.2, and the group's measurement then runs once per worker)."""
+    import re
+
+    _setup(pytester, AGREEING)
+    one_group = ('tuple(__import__("dataclasses").replace(c, measure=__import__("functools").partial('
+                 f'_measure_k, k=int(c.id in ("fake.a", "fake.c", "fake.d")))) for c in {AGREEING})')
+    pytester.makeconftest("def _measure_k(ctx, k):\n    return 1.0\n" + FAKE.replace("{CLAIMS}", one_group))
+    for _ in range(3):
+        r = pytester.runpytest_subprocess("-p", "theory.pytest_plugin", "theory/catalogue.py", "-v", "-n", "2",
+                                          "--dist", "loadgroup", "-p", "no:cacheprovider")
+        assert r.ret == 0
+        worker = dict((m[1], m[0]) for line in r.stdout.lines
+                      for m in re.findall(r"\[(gw\d)\].*::(fake\.\w+)@conftest\._measure_k", line))
+        assert len(worker) == 5 and worker["fake.a"] == worker["fake.c"] == worker["fake.d"], worker

@@ -9,7 +9,8 @@ import pytest
 from scipy import linalg, stats
 
 from simulations import HAAR_METHODS, ROW_LAWS, get_backend, haar_orthogonal, sample_rows, to_host
-from simulations.core.random_matrices import GPU_HOUSEHOLDER_MAX_REPS, default_haar_method, q_from_reflectors
+from simulations.core.random_matrices import (GPU_HOUSEHOLDER_MAX_REPS, _draw_reflectors, default_haar_method,
+                                             q_from_reflectors, reflector_draw_shapes)
 from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
 
 #: Significance of each statistical test function below (split over its sub-tests).
@@ -47,6 +48,22 @@ def test_default_construction_follows_the_backend_and_batch(backend_name, reps):
     assert default_haar_method(get_backend(backend_name).name, reps) == expected
     np.testing.assert_array_equal(to_host(haar_orthogonal(get_backend(backend_name, seed=2), reps, 4, 4)),
                                   to_host(haar_orthogonal(get_backend(backend_name, seed=2), reps, 4, 4, expected)))
+
+
+@pytest.mark.parametrize("reps, p, k", [(2, 7, 7), (1, 300, 130), (3, 260, 256), (1, 129, 1)])
+def test_reflector_draw_shapes_are_the_draws_in_stream_order(backend_name, reps, p, k):
+    """Drawing ``reflector_draw_shapes`` from a fresh copy of the stream gives the
+    reflectors' entries below the diagonal, block by block, and nothing is left over: the
+    next draw of both streams agrees (the benchmarks time these shapes as the sampler's
+    own draws)."""
+    be, twin = get_backend(backend_name, seed=4), get_backend(backend_name, seed=4)
+    v, _ = _draw_reflectors(be, reps, p, k)
+    v = to_host(v)
+    for shape in reflector_draw_shapes(reps, p, k):
+        j0 = p - shape[1]
+        block = np.tril(to_host(twin.normal(shape)), -1)
+        np.testing.assert_array_equal(np.tril(v[:, j0:, j0:j0 + shape[2]], -1), block)
+    np.testing.assert_array_equal(to_host(be.normal((2,))), to_host(twin.normal((2,))))
 
 
 @pytest.mark.parametrize("p, k", [(7, 7), (9, 4), (1, 1), (300, 130), (260, 260)])
