@@ -20,7 +20,8 @@ Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not
 - ``hessian_hvp``: Table 1 classifiers (ZeroInit/Fixup), one exact Hessian-vector product:
   9 matmuls per linear layer (7 for the first, whose input has no tangent).
 
-Ceiling (printed per case where the case draws its own random numbers): even with every
+Ceiling (printed for the WN cases and the BN chain, whose draws are timed against their
+flops): even with every
 matmul at the peak, the end-to-end time is at least ``useful / peak + sampler / peak +
 draw floor``, where the draw floor is the measured time of drawing the same standard
 normals alone (the WN layers' directions, or the Gram-law chain's Gaussian factors). So
@@ -68,11 +69,12 @@ def draw_floor(be, shapes, reps: int = 2) -> float:
 
 
 def _normals_of(layer, init: str, method: str) -> list:
-    """Shapes of the normal draws of one WN layer's directions (the sampler's own)."""
-    p, k = max(layer.fan_in, layer.fan_out), min(layer.fan_in, layer.fan_out)
+    """Shapes of the normal draws of one WN layer's directions (the sampler's own, for all
+    the layer's networks)."""
+    reps, p, k = layer.v.shape[0], max(layer.fan_in, layer.fan_out), min(layer.fan_in, layer.fan_out)
     if "orthogonal" in init and method == "reflectors":
-        return reflector_draw_shapes(1, p, k)
-    return [(1, p, k)]
+        return reflector_draw_shapes(reps, p, k)
+    return [(reps, p, k)]
 
 
 def _wn(be, arch: str, init: str, haar_method, size: float):

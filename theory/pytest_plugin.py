@@ -16,12 +16,12 @@ one-line usage error (exit status 4).
 Options (declared here, loaded from the root conftest): ``--paperchecks-seed``,
 ``--mc-scale``, ``--backend``, ``--paperchecks-strict``.
 
-Under pytest-xdist (``-n N``) the claims are handed out longest first: each worker
-collects them ordered by the seconds their measurement group took in the committed report
-(``paper_checks.json``), and xdist's own reorder by group size is turned off, so a
-two-minute claim never starts last while the other worker idles (longest-processing-time
-scheduling: the run ends within one claim's time of the ideal split). A serial run keeps
-the catalogue order; without the report the order is the catalogue's too.
+Under pytest-xdist with ``--dist loadgroup`` (the project's default) the claims that share
+a measurement run on one worker, and the controller hands the groups out longest first, by
+the seconds their claims took in the committed report (``paper_checks.json``; groups it
+does not time, such as plain tests, follow in xdist's order), so a two-minute claim does
+not start last while the other workers idle (longest-processing-time scheduling: on 2
+workers the run ends close to the ideal split). A serial run keeps the catalogue order.
 """
 from __future__ import annotations
 
@@ -113,72 +113,92 @@ def claim_seconds(path: Path | None = None) -> dict[str, float]:
         return {}
 
 
-def longest_first(groups: list[str], seconds: list[float]) -> list[int]:
-    """Positions of ``groups`` (one entry per item) reordered so that groups come in order
-    of their total seconds, largest first; ties, and the items of one group, keep their
-    order.
+def group_seconds(path: Path | None = None) -> dict[str, float]:
+    """Seconds per measurement group (the claims' xdist group names) in the report at
+    ``path``: the sum over the group's claims.
 
-    >>> longest_first(["a", "b", "a", "c"], [1.0, 5.0, 3.0, 0.0])
-    [1, 0, 2, 3]
+    >>> group_seconds(Path("no-such-report.json"))
+    {}
     """
+    seconds = claim_seconds(path)
+    if not seconds:
+        return {}
+    from .core.registry import claims
+
     total: dict = defaultdict(float)
-    for g, t in zip(groups, seconds):
-        total[g] += t
-    return sorted(range(len(groups)), key=lambda i: -total[groups[i]])
+    for claim in claims():
+        total[claim.group] += seconds.get(claim.id, 0.0)
+    return dict(total)
 
 
-def _xdist_group(item) -> str | None:
-    """The name pytest-xdist gives an item's ``xdist_group`` marks (None without one)."""
-    names = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")}
-    return "_".join(sorted(names)) if names else None
+def longest_first(scopes: list[str], seconds: dict[str, float]) -> list[str]:
+    """``scopes`` (xdist work units: group names, or node ids of ungrouped tests) by their
+    seconds, largest first; untimed ones count 0; ties keep their order.
+
+    >>> longest_first(["t.py::x", "a", "b"], {"a": 1.0, "b": 5.0})
+    ['b', 'a', 't.py::x']
+    """
+    return sorted(scopes, key=lambda scope: -seconds.get(scope, 0.0))
 
 
-def _suffix_groups(items) -> None:
-    """Give every item with an ``xdist_group`` mark the node id suffix ``@group`` by which
-    the xdist controller keeps a group on one worker (``--dist loadgroup``).
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with its work units handed out longest first (module text).
+    Ordering happens once, in the controller, when the first unit is handed out: the
+    workers' collections are untouched, so they stay identical."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
 
-    pytest-xdist (3.8) sets that suffix by writing ``item._nodeid``; pytest 9.2 keeps node
-    ids in ``item._id`` and no longer reads ``_nodeid``, so the suffix was lost and the
-    claims of one measurement group went to different workers, each measuring it again.
-    Items that already carry the suffix (an xdist that sets it) are left alone."""
+    class LongestFirstGroups(LoadGroupScheduling):
+        _ordered = False
+
+        def _assign_work_unit(self, node):
+            if not self._ordered:
+                seconds = group_seconds()
+                queue = [(scope, self.workqueue[scope]) for scope in longest_first(list(self.workqueue), seconds)]
+                self.workqueue.clear()
+                self.workqueue.update(queue)
+                self._ordered = True
+            super()._assign_work_unit(node)
+
+    return LongestFirstGroups(config, log)
+
+
+def _repair_group_suffix(items) -> None:
+    """Make the node id suffix ``@group`` that pytest-xdist's ``--dist loadgroup`` gives
+    grouped items take effect: xdist (3.8) writes it to ``item._nodeid``, which pytest
+    9.2 no longer reads (node ids live in ``item._id``), so without this the claims of one
+    measurement group went to different workers and each measured it again. Only an item
+    whose written id differs from its id is repaired; a failed repair warns."""
     for item in items:
-        group = _xdist_group(item)
-        if group is None or item.nodeid.endswith("@" + group):
+        written = item.__dict__.get("_nodeid")
+        if not isinstance(written, str) or written == item.nodeid:
             continue
-        nodeid = f"{item.nodeid}@{group}"
-        if hasattr(item, "_id"):
+        try:
             from _pytest.nodeid import coerce_node_id
 
-            item._id = coerce_node_id(nodeid)
-        else:
-            item._nodeid = nodeid
+            item._id = coerce_node_id(written)
+        except (ImportError, AttributeError, TypeError, ValueError):
+            pass
+        if item.nodeid != written:
+            import warnings
+
+            warnings.warn(f"xdist group suffix not applied to {item.nodeid}: its group may run on several workers",
+                          stacklevel=1)
+            return
 
 
-@pytest.hookimpl(trylast=True)  # after xdist's own hook, which may have set the suffix
+@pytest.hookimpl(trylast=True)  # after xdist's hook, which writes the suffix
 def pytest_collection_modifyitems(session, config, items):
-    """In an xdist worker, the claim items longest group first, in the positions the
-    claims held (other tests keep theirs): every worker reads the same report, so all
-    collect the same order. Under ``--dist loadgroup``, group suffixes as xdist means them
-    (:func:`_suffix_groups`)."""
-    if not getattr(config, "workerinput", None):
-        return
-    if config.getvalue("loadgroup"):
-        _suffix_groups(items)
-    where = [i for i, item in enumerate(items) if isinstance(item, ClaimItem)]
-    if len(where) < 2:
-        return
-    seconds = claim_seconds()
-    claims = [items[i] for i in where]
-    order = longest_first([c.claim.group for c in claims], [seconds.get(c.claim.id, 0.0) for c in claims])
-    for i, k in zip(where, order):
-        items[i] = claims[k]
+    """In an xdist worker under ``--dist loadgroup``: :func:`_repair_group_suffix`."""
+    if getattr(config, "workerinput", None) and config.getvalue("loadgroup"):
+        _repair_group_suffix(items)
 
 
 def pytest_configure(config):
     context_from(config)  # validate the options before anything runs
     _share_cores(config)
-    if getattr(config.option, "loadscopereorder", None):
-        config.option.loadscopereorder = False  # keep the longest-first order (see the module text)
     from .core.registry import papers
 
     for p in papers():

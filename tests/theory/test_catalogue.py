@@ -26,6 +26,9 @@ def test_measurement_groups_are_the_same_in_every_process():
     for c in claims():
         measures.setdefault(c.group, set()).add(id(c.measure))
     assert not [g for g in measures if "0x" in g or "<" in g]
+    # xdist's loadgroup reads the group after the last "@" of a node id, and only when it
+    # comes after the last "]" (theory/pytest_plugin.py)
+    assert not [g for g in measures if set(g) & set("[]@")]
     # one name, one measurement (the runner draws each measurement object once)
     assert {g: len(m) for g, m in measures.items() if len(m) > 1} == {}
 
