@@ -153,6 +153,11 @@ def pytest_xdist_make_scheduler(config, log):
     class LongestFirstGroups(LoadGroupScheduling):
         _ordered = False
 
+        def remove_node(self, node):
+            """A crashed worker's units go back to the queue's end: sort again."""
+            self._ordered = False
+            return super().remove_node(node)
+
         def _assign_work_unit(self, node):
             if not self._ordered:
                 seconds = group_seconds()
@@ -170,10 +175,10 @@ def _repair_group_suffix(items) -> None:
     grouped items take effect: xdist (3.8) writes it to ``item._nodeid``, which pytest
     9.2 no longer reads (node ids live in ``item._id``), so without this the claims of one
     measurement group went to different workers and each measured it again. Only an item
-    whose written id differs from its id is repaired; a failed repair warns."""
+    whose written id is its id plus an ``@`` suffix is repaired; a failed repair warns."""
     for item in items:
         written = item.__dict__.get("_nodeid")
-        if not isinstance(written, str) or written == item.nodeid:
+        if not isinstance(written, str) or not written.startswith(item.nodeid + "@"):
             continue
         try:
             from _pytest.nodeid import coerce_node_id

@@ -130,10 +130,8 @@ def _draw_reflectors(be: Backend, reps: int, p: int, k: int):
     """
     xp = be.xp
     v = xp.zeros((reps, p, k), dtype=be.dtype)
-    for shape in reflector_draw_shapes(reps, p, k):
-        j0 = p - shape[1]
-        j1 = j0 + shape[2]
-        block = be.normal(shape)
+    for j0, j1 in _reflector_blocks(k):
+        block = be.normal((reps, p - j0, j1 - j0))
         block[:, : j1 - j0, :] = xp.tril(block[:, : j1 - j0, :])
         v[:, j0:, j0:j1] = block
     idx = xp.arange(k)
@@ -151,7 +149,13 @@ def reflector_draw_shapes(reps: int, p: int, k: int) -> list:
     >>> reflector_draw_shapes(1, 300, 200)
     [(1, 300, 128), (1, 172, 72)]
     """
-    return [(reps, p - j0, min(j0 + REFLECTOR_BLOCK, k) - j0) for j0 in range(0, k, REFLECTOR_BLOCK)]
+    return [(reps, p - j0, j1 - j0) for j0, j1 in _reflector_blocks(k)]
+
+
+def _reflector_blocks(k: int) -> list:
+    """Column ranges ``(j0, j1)`` of the ``REFLECTOR_BLOCK``-wide blocks of k reflectors,
+    first to last (drawn in this order, applied in the reverse)."""
+    return [(j0, min(j0 + REFLECTOR_BLOCK, k)) for j0 in range(0, k, REFLECTOR_BLOCK)]
 
 
 def _reflector_q(be: Backend, reps: int, p: int, k: int):
@@ -178,8 +182,7 @@ def q_from_reflectors(v, d, xp):
     idx = xp.arange(k)
     q = xp.zeros((reps, p, k), dtype=v.dtype)
     q[:, idx, idx] = d
-    for j0 in range(((k - 1) // REFLECTOR_BLOCK) * REFLECTOR_BLOCK, -1, -REFLECTOR_BLOCK):
-        j1 = min(j0 + REFLECTOR_BLOCK, k)
+    for j0, j1 in reversed(_reflector_blocks(k)):
         u = v[:, j0:, j0:j1]
         ut = xp.swapaxes(u, -1, -2)
         s = xp.triu(ut @ u, 1)
