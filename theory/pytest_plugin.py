@@ -160,7 +160,14 @@ def pytest_xdist_make_scheduler(config, log):
 
         def _assign_work_unit(self, node):
             if not self._ordered:
-                seconds = group_seconds()
+                try:
+                    seconds = group_seconds()
+                except Exception as exc:  # noqa: BLE001 - ordering is an optimisation; never stop the run
+                    import warnings
+
+                    warnings.warn(f"claims handed out in xdist's order: their seconds could not be read ({exc!r})",
+                                  stacklevel=1)
+                    seconds = {}
                 queue = [(scope, self.workqueue[scope]) for scope in longest_first(list(self.workqueue), seconds)]
                 self.workqueue.clear()
                 self.workqueue.update(queue)
@@ -170,12 +177,14 @@ def pytest_xdist_make_scheduler(config, log):
     return LongestFirstGroups(config, log)
 
 
-def _repair_group_suffix(items) -> None:
+def _repair_group_suffix(items) -> int:
     """Make the node id suffix ``@group`` that pytest-xdist's ``--dist loadgroup`` gives
     grouped items take effect: xdist (3.8) writes it to ``item._nodeid``, which pytest
     9.2 no longer reads (node ids live in ``item._id``), so without this the claims of one
     measurement group went to different workers and each measured it again. Only an item
-    whose written id is its id plus an ``@`` suffix is repaired; a failed repair warns."""
+    whose written id is its id plus an ``@`` suffix is repaired; failed repairs warn once,
+    with their count. Returns that count."""
+    failed = []
     for item in items:
         written = item.__dict__.get("_nodeid")
         if not isinstance(written, str) or not written.startswith(item.nodeid + "@"):
@@ -187,11 +196,13 @@ def _repair_group_suffix(items) -> None:
         except (ImportError, AttributeError, TypeError, ValueError):
             pass
         if item.nodeid != written:
-            import warnings
+            failed.append(item.nodeid)
+    if failed:
+        import warnings
 
-            warnings.warn(f"xdist group suffix not applied to {item.nodeid}: its group may run on several workers",
-                          stacklevel=1)
-            return
+        warnings.warn(f"xdist group suffix not applied to {len(failed)} tests (first: {failed[0]}): their groups "
+                      "may run on several workers", stacklevel=1)
+    return len(failed)
 
 
 @pytest.hookimpl(trylast=True)  # after xdist's hook, which writes the suffix
