@@ -5,10 +5,10 @@ R^500, widths ~U(150, 250) and ~U(950, 1050), for He with g = 1 and the proposed
 gains with orthogonal or He directions. Several independent networks per curve."""
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import threadpool_info, threadpool_limits
 from tqdm import tqdm
 
 from .. import backward, build_mlp, build_resnet, forward, get_backend, to_host
@@ -22,6 +22,15 @@ STATS = ("mean", "std", "q05", "median", "q95")
 DEFAULTS = {"n_networks": 5, "n_inputs": 1000}
 QUICK = {"n_networks": 2, "n_inputs": 20, "dim": 30, "depth": 4, "blocks": 4}
 _KEY_STRIDE = 1_000_003
+#: At most this many networks at once by default (memory: about 1.2 GB per wide ResNet).
+MAX_WORKERS = 4
+
+
+def _blas_threads() -> int:
+    """BLAS threads this process may use now: its cores, or fewer where a limit is set
+    (the pytest plugin gives each xdist worker its share)."""
+    counts = [info["num_threads"] for info in threadpool_info() if info.get("user_api") == "blas"]
+    return max(1, min([available_cores(), *counts]))
 
 
 def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int = 500,
@@ -30,38 +39,51 @@ def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int =
     (n_networks, layers+1) holding, for each network, the mean, standard deviation,
     5% / 50% / 95% quantiles over the inputs of the norm ratio at each layer.
 
-    ``workers`` threads run networks side by side (default: one per core on numpy, one on
-    CuPy). With several, each network's products run on ``cores // workers`` BLAS threads,
-    and one network's draws and elementwise work overlap another's products: on 2 cores,
-    Figure 1 at one network per curve took 18.1-18.9 s instead of 22.8-23.5 s serially.
-    Network k of curve j draws from its own stream, a fixed function of (seed, j, k), so
-    every random number is the same for any ``workers``; the results agree to rounding
-    only (BLAS on another number of threads sums in another order: relative differences
-    of 5e-15 measured at the paper's sizes).
+    ``workers`` threads run networks side by side (default on numpy: one per BLAS thread
+    this process may use, at most :data:`MAX_WORKERS`, since each wide ResNet holds about
+    1.2 GB; one on CuPy). With several, the products run on ``blas // workers`` BLAS
+    threads in all (process-wide), so one network's draws and elementwise work (one thread
+    each in numpy) overlap another's products: on 2 cores, Figure 1 at one network per
+    curve took 18.1-20.0 s instead of 22.8-25.1 s serially. Network k of curve j draws
+    from its own stream, a fixed function of (seed, j, k), so every random number is the
+    same for any ``workers``; the results agree to rounding only (BLAS on another number
+    of threads sums in another order: relative differences of 5.4e-15 at the paper's
+    sizes).
     """
     be = get_backend(backend, seed=seed)
     n_networks = check_int("n_networks", n_networks, low=1)
-    cores = available_cores()
-    workers = (cores if be.name == "numpy" else 1) if workers is None else check_int("workers", workers, low=1)
+    blas = _blas_threads()
+    if workers is None:
+        workers = min(blas, MAX_WORKERS) if be.name == "numpy" else 1
+    workers = check_int("workers", workers, low=1)
     jobs = [(a, w, i) for a in ("mlp", "resnet") for w in WIDTHS for i in INITS]
     tasks = [(j, k) for j in range(len(jobs)) for k in range(n_networks)]
-    # Longest first, so that the last task to finish is a short one: ResNets, then wide.
-    tasks.sort(key=lambda t: (jobs[t[0]][0] != "resnet", jobs[t[0]][1] != "wide"))
+    # Longest first, so that the last task to finish is a short one: wide before narrow,
+    # ResNets (80 layers) before MLPs (20) of the same width.
+    tasks.sort(key=lambda t: (jobs[t[0]][1] != "wide", jobs[t[0]][0] != "resnet"))
     settings = {"n_inputs": n_inputs, "dim": dim, "depth": depth, "blocks": blocks}
+
+    def run(task):
+        j, k = task
+        return _one_network(be.spawn(_KEY_STRIDE * j + k), *jobs[j], **settings)
+
     results = {}
     with tqdm(total=len(tasks), desc="figure 1 networks") as bar:
-        def run(task):
-            j, k = task
-            results[task] = _one_network(be.spawn(_KEY_STRIDE * j + k), *jobs[j], **settings)
-            bar.update()
-
         if workers == 1:
             for task in tasks:
-                run(task)
+                results[task] = run(task)
+                bar.update()
         else:
-            with threadpool_limits(max(1, cores // workers)), ThreadPoolExecutor(workers) as pool:
-                for _ in pool.map(run, tasks):
-                    pass
+            with threadpool_limits(max(1, blas // workers)), ThreadPoolExecutor(workers) as pool:
+                futures = {pool.submit(run, task): task for task in tasks}
+                try:
+                    for future in as_completed(futures):
+                        results[futures[future]] = future.result()
+                        bar.update()
+                except BaseException:
+                    for future in futures:  # a failed network stops the ones not yet started
+                        future.cancel()
+                    raise
     data = {}
     for j, (arch, wname, init) in enumerate(jobs):
         for d, direction in enumerate(("forward", "backward")):

@@ -238,3 +238,4 @@ def test_unreadable_seconds_leave_xdist_order(pytester):
                                       "--dist", "loadgroup", "-p", "no:cacheprovider")
     assert r.ret == 0
     assert _summary_counts(r) == SUMMARY
+    assert "handed out in xdist's order" in r.stderr.str()  # the patch took, and the controller said so

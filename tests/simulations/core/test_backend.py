@@ -47,3 +47,24 @@ def test_cupy_matches_numpy_in_distribution():
         t = forward(ops, be.normal((16000, 1, 16)), renormalize=True)
         r = to_host(be.xp.exp(2 * (t.log_norms[:, 0, -1] - t.log_norms[:, 0, 0])))
         assert mean_equals(r, 1.25**4, alpha=1e-6, tol=0.05).verdict.value == "holds"
+
+
+def test_parallel_fills_called_from_many_threads_match_serial():
+    """Threads that draw at once (Figure 1's networks side by side) share the filler pool:
+    more callers than filler threads neither deadlock nor mix their streams."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from simulations.core.backend import CHUNK, set_fill_threads, standard_normal
+
+    def draw(i):
+        return standard_normal(np.random.default_rng(i), (3, CHUNK), np.float64)
+
+    serial = [draw(i) for i in range(8)]
+    set_fill_threads(2)
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            threaded = list(pool.map(draw, range(8)))
+    finally:
+        set_fill_threads(None)
+    assert all(np.array_equal(a, b) for a, b in zip(serial, threaded))
+    assert not np.array_equal(serial[0], serial[1])
