@@ -26,6 +26,7 @@ workers the run ends close to the ideal split). A serial run keeps the catalogue
 from __future__ import annotations
 
 import json
+import warnings
 from collections import defaultdict
 from pathlib import Path
 
@@ -163,8 +164,6 @@ def pytest_xdist_make_scheduler(config, log):
                 try:
                     seconds = group_seconds()
                 except Exception as exc:  # noqa: BLE001 - ordering is an optimisation; never stop the run
-                    import warnings
-
                     warnings.warn(f"claims handed out in xdist's order: their seconds could not be read ({exc!r})",
                                   stacklevel=1)
                     seconds = {}
@@ -198,8 +197,6 @@ def _repair_group_suffix(items) -> int:
         if item.nodeid != written:
             failed.append(item.nodeid)
     if failed:
-        import warnings
-
         warnings.warn(f"xdist group suffix not applied to {len(failed)} tests (first: {failed[0]}): their groups "
                       "may run on several workers", stacklevel=1)
     return len(failed)

@@ -53,14 +53,16 @@ def available_cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def set_fill_threads(n: int | None) -> None:
+def set_fill_threads(n: int | None) -> int | None:
     """Threads that fill large normal draws (:func:`standard_normal`); ``None`` restores the
     default, min(4, available cores). Numbers do not depend on it. Processes that share
-    the cores set their share here (the pytest plugin does so in each xdist worker)."""
+    the cores set their share here (the pytest plugin does so in each xdist worker).
+    Returns the previous setting, to restore it."""
     global _FILL_THREADS
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
         raise ValueError(f"n must be a positive integer or None, got {n!r}")
-    _FILL_THREADS = n
+    previous, _FILL_THREADS = _FILL_THREADS, n
+    return previous
 
 
 def _pool():

@@ -60,11 +60,11 @@ def test_parallel_fills_called_from_many_threads_match_serial():
         return standard_normal(np.random.default_rng(i), (3, CHUNK), np.float64)
 
     serial = [draw(i) for i in range(8)]
-    set_fill_threads(2)
+    previous = set_fill_threads(2)  # an xdist worker's share, restored below
     try:
         with ThreadPoolExecutor(8) as pool:
             threaded = list(pool.map(draw, range(8)))
     finally:
-        set_fill_threads(None)
+        set_fill_threads(previous)
     assert all(np.array_equal(a, b) for a, b in zip(serial, threaded))
     assert not np.array_equal(serial[0], serial[1])
