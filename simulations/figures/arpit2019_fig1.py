@@ -33,6 +33,20 @@ def _blas_threads() -> int:
     return max(1, min([available_cores(), *counts]))
 
 
+def default_workers(backend: str) -> int:
+    """Networks run side by side by default: on numpy one per BLAS thread this process may
+    use (an xdist worker's share), at most :data:`MAX_WORKERS`; on CuPy one (a GPU runs
+    one network's products at a time well)."""
+    return min(_blas_threads(), MAX_WORKERS) if backend == "numpy" else 1
+
+
+def side_by_side(workers: int):
+    """The thread-count limit under which ``workers`` networks run side by side: their
+    products share this process's BLAS threads, ``blas // workers`` each (threadpoolctl,
+    process-wide)."""
+    return threadpool_limits(max(1, _blas_threads() // workers))
+
+
 def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int = 500,
             depth: int = 20, blocks: int = 40, backend: str = "numpy", workers: int | None = None) -> dict:
     """Per (arch, width range, init, direction, statistic): an array of shape
@@ -52,10 +66,7 @@ def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int =
     """
     be = get_backend(backend, seed=seed)
     n_networks = check_int("n_networks", n_networks, low=1)
-    blas = _blas_threads()
-    if workers is None:
-        workers = min(blas, MAX_WORKERS) if be.name == "numpy" else 1
-    workers = check_int("workers", workers, low=1)
+    workers = check_int("workers", default_workers(be.name) if workers is None else workers, low=1)
     jobs = [(a, w, i) for a in ("mlp", "resnet") for w in WIDTHS for i in INITS]
     tasks = [(j, k) for j in range(len(jobs)) for k in range(n_networks)]
     # Longest first, so that the last task to finish is a short one: wide before narrow,
@@ -74,7 +85,7 @@ def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int =
                 results[task] = run(task)
                 bar.update()
         else:
-            with threadpool_limits(max(1, blas // workers)), ThreadPoolExecutor(workers) as pool:
+            with side_by_side(workers), ThreadPoolExecutor(workers) as pool:
                 futures = {pool.submit(run, task): task for task in tasks}
                 try:
                     for future in as_completed(futures):

@@ -43,14 +43,20 @@ def test_measure_reports_fractions_under_their_ceiling(monkeypatch, capsys):
     run one after the other). The peak comes from a small product here (lower than the
     machine's, which raises both fractions alike)."""
     monkeypatch.setattr(bench, "matmul_peak", lambda be: timing.matmul_peak(be, n=400, reps=2))
-    rows = bench.measure("numpy", "float64", ["wn_mlp_he", "wn_mlp_orthogonal", "bn_chain_gram"], size=0.04)
-    assert [r["name"] for r in rows] == ["wn_mlp_he", "wn_mlp_orthogonal", "bn_chain_gram"]
+    names = ["wn_mlp_he", "wn_mlp_orthogonal", "bn_chain_gram", "wn_mlp_orthogonal_side_by_side"]
+    rows = bench.measure("numpy", "float64", names, size=0.04)
+    assert [r["name"] for r in rows] == names
     for r in rows:
         assert r["run_fraction"] > 0 and r["end_to_end_fraction"] > 0
         assert r["ceiling_fraction"] == bench.ceiling_fraction(r["useful_flops"], r.get("sampler_flops", 0.0),
                                                                r["draw_floor_s"], r["peak"])
         assert r["end_to_end_fraction"] <= r["ceiling_fraction"] <= 1, r
     assert rows[1]["sampler_flops"] > 0 and "ceiling" in capsys.readouterr().out
+    side = rows[3]  # 2 networks per thread: twice the flops of one network per thread
+    workers = int(side["overlapped"].split(" on ")[1].split()[0])
+    assert side["useful_flops"] == pytest.approx(2 * workers * rows[1]["useful_flops"])
+    assert side["sampler_flops"] == pytest.approx(2 * workers * rows[1]["sampler_flops"])
+    assert side["draw_s"] == 0 and side["run_fraction"] == side["end_to_end_fraction"]
 
 
 def test_size_must_be_positive():

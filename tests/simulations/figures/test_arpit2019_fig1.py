@@ -37,3 +37,19 @@ def test_networks_of_a_curve_differ():
 def test_bad_workers_named_in_the_error(bad):
     with pytest.raises(ValueError, match="workers must be an integer >= 1"):
         fig1.compute(seed=0, workers=bad, **QUICK)
+
+
+def test_default_workers_follow_the_blas_threads():
+    """One network per BLAS thread this process may use, capped at MAX_WORKERS (memory);
+    inside ``side_by_side(w)`` each network's products get ``blas // w`` of them, and the
+    limit is lifted afterwards. One network at a time on CuPy."""
+    from threadpoolctl import threadpool_limits
+
+    assert fig1.default_workers("cupy") == 1
+    with threadpool_limits(3):
+        assert fig1.default_workers("numpy") == min(3, fig1.MAX_WORKERS, fig1.available_cores())
+        with fig1.side_by_side(2):
+            assert fig1._blas_threads() == max(1, min(3, fig1.available_cores()) // 2)
+        assert fig1._blas_threads() == min(3, fig1.available_cores())
+    with threadpool_limits(1):
+        assert fig1.default_workers("numpy") == 1
