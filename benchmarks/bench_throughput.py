@@ -23,7 +23,7 @@ Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not
   9 matmuls per linear layer (7 for the first, whose input has no tangent).
 
 Ceiling (printed for the WN cases and the BN chain, whose draws are timed against their
-flops): even with every
+flops; not for the side-by-side cases, whose draws overlap the products): even with every
 matmul at the peak, the end-to-end time is at least ``useful / peak + sampler / peak +
 draw floor``, where the draw floor is the measured time of drawing the same standard
 normals alone (the WN layers' directions, or the Gram-law chain's Gaussian factors). So
@@ -116,7 +116,10 @@ def wn_side_by_side_case(arch, init):
     (:func:`simulations.figures.arpit2019_fig1.side_by_side`): the figure's default number of
     threads, two networks per thread, one network's draws and elementwise work overlapping
     another's products. Draws and runs overlap, so only the wall time of all of them is
-    measured (``run_s``; ``draw_s`` is 0): the run fraction is the end-to-end one."""
+    measured (``run_s``; ``draw_s`` is 0), which also holds each network's input and error
+    draws (``wn_case`` leaves those out): the row's only fraction is the end-to-end one.
+    No ceiling is given: the one of :func:`ceiling_fraction` adds the draw floor to the
+    flops' time, which bounds runs one after the other, not overlapped ones."""
     def run(be, size):
         from concurrent.futures import ThreadPoolExecutor
 
@@ -131,8 +134,8 @@ def wn_side_by_side_case(arch, init):
                 rows = list(pool.map(lambda i: _wn(be.child(rep, i), arch, init, None, size), range(nets)))
             best = min(best, time.perf_counter() - t)
         return {"useful_flops": sum(r[0] for r in rows), "sampler_flops": sum(r[1] for r in rows),
-                "draw_s": 0.0, "run_s": best, "overlapped": f"{nets} networks on {workers} threads",
-                "draw_floor_s": draw_floor(be.child("floor"), [shape for r in rows for shape in r[4]])}
+                "draw_s": 0.0, "run_s": best, "workers": workers,
+                "overlapped": f"{nets} networks on {workers} thread{'s' * (workers > 1)}"}
     return run
 
 
@@ -227,9 +230,9 @@ def measure(backend: str, dtype: str, names, size: float) -> list:
         peak = matmul_peak(be)
         r = CASES[name](be.child(name), size)
         total = r["draw_s"] + r["run_s"]
-        r.update(name=name, dtype=dtype, backend=backend, peak=peak,
-                 run_fraction=r["useful_flops"] / r["run_s"] / peak,
-                 end_to_end_fraction=r["useful_flops"] / total / peak)
+        r.update(name=name, dtype=dtype, backend=backend, peak=peak, end_to_end_fraction=r["useful_flops"] / total / peak)
+        if "overlapped" not in r:
+            r["run_fraction"] = r["useful_flops"] / r["run_s"] / peak
         line = f"  {name:30s} peak {peak / 1e9:5.1f} GFLOP/s; "
         if "overlapped" in r:
             line += (f"end to end (drawing included, {r['overlapped']}) {r['end_to_end_fraction']:6.1%}; "

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from simulations import get_backend
+from simulations.figures import arpit2019_fig1 as fig1
 from simulations.weightnorm.init import draw_layer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -46,17 +47,30 @@ def test_measure_reports_fractions_under_their_ceiling(monkeypatch, capsys):
     names = ["wn_mlp_he", "wn_mlp_orthogonal", "bn_chain_gram", "wn_mlp_orthogonal_side_by_side"]
     rows = bench.measure("numpy", "float64", names, size=0.04)
     assert [r["name"] for r in rows] == names
-    for r in rows:
+    for r in rows[:3]:
         assert r["run_fraction"] > 0 and r["end_to_end_fraction"] > 0
         assert r["ceiling_fraction"] == bench.ceiling_fraction(r["useful_flops"], r.get("sampler_flops", 0.0),
                                                                r["draw_floor_s"], r["peak"])
         assert r["end_to_end_fraction"] <= r["ceiling_fraction"] <= 1, r
     assert rows[1]["sampler_flops"] > 0 and "ceiling" in capsys.readouterr().out
     side = rows[3]  # 2 networks per thread: twice the flops of one network per thread
-    workers = int(side["overlapped"].split(" on ")[1].split()[0])
-    assert side["useful_flops"] == pytest.approx(2 * workers * rows[1]["useful_flops"])
-    assert side["sampler_flops"] == pytest.approx(2 * workers * rows[1]["sampler_flops"])
-    assert side["draw_s"] == 0 and side["run_fraction"] == side["end_to_end_fraction"]
+    assert side["workers"] == fig1.default_workers("numpy")
+    assert side["useful_flops"] == pytest.approx(2 * side["workers"] * rows[1]["useful_flops"])
+    assert side["sampler_flops"] == pytest.approx(2 * side["workers"] * rows[1]["sampler_flops"])
+    assert side["draw_s"] == 0 and side["end_to_end_fraction"] > 0
+    assert "run_fraction" not in side and "ceiling_fraction" not in side  # overlapped: neither applies
+
+
+def test_side_by_side_networks_draw_from_their_own_streams(monkeypatch):
+    """Every network of both repetitions draws from a stream of its own."""
+    keys = []
+
+    def record(be, *args):
+        keys.append(be.key)
+        return 1.0, 0.0, 0.0, 0.0, []
+    monkeypatch.setattr(bench, "_wn", record)
+    bench.CASES["wn_mlp_he_side_by_side"](get_backend(seed=0), 0.04)
+    assert len(keys) == len(set(keys)) == 2 * 2 * fig1.default_workers("numpy")
 
 
 def test_size_must_be_positive():
