@@ -231,13 +231,12 @@ def measure(backend: str, dtype: str, names, size: float) -> list:
         r = CASES[name](be.child(name), size)
         total = r["draw_s"] + r["run_s"]
         r.update(name=name, dtype=dtype, backend=backend, peak=peak, end_to_end_fraction=r["useful_flops"] / total / peak)
-        if "overlapped" not in r:
-            r["run_fraction"] = r["useful_flops"] / r["run_s"] / peak
         line = f"  {name:30s} peak {peak / 1e9:5.1f} GFLOP/s; "
         if "overlapped" in r:
             line += (f"end to end (drawing included, {r['overlapped']}) {r['end_to_end_fraction']:6.1%}; "
                      f"wall {r['run_s']:.2f} s")
         else:
+            r["run_fraction"] = r["useful_flops"] / r["run_s"] / peak
             line += (f"run {r['run_fraction']:6.1%}, end to end (drawing included) "
                      f"{r['end_to_end_fraction']:6.1%}; draw {r['draw_s']:.2f} s, run {r['run_s']:.2f} s")
         if r.get("sampler_flops"):
