@@ -156,9 +156,16 @@ def difference(a, b) -> MeanEstimate:
 
 
 def _nct_sf(c: float, df: float, ncp: float) -> float:
-    """P(T' > c) for T' noncentral t(df, ncp). scipy's series does not converge for
-    huge c and ncp (1-2 degrees of freedom at a tiny alpha); there it is computed as
-    E[Phi(ncp - c sqrt(V / df))], V ~ chi2(df), by quadrature over V's quantiles."""
+    """P(T' > c) for T' noncentral t(df, ncp): scipy's series, or where it does not
+    converge (huge c and ncp: 1-2 degrees of freedom at a tiny alpha) the quadrature of
+    :func:`_nct_sf_quadrature`."""
+    value = _nct_sf_series(c, df, ncp)
+    return _nct_sf_quadrature(c, df, ncp) if value is None else value
+
+
+def _nct_sf_series(c: float, df: float, ncp: float) -> float | None:
+    """scipy's (Boost's) series for P(T' > c), or None where it does not converge; a
+    failure costs up to seconds (the series runs its whole iteration budget first)."""
     import warnings
 
     with warnings.catch_warnings():
@@ -166,25 +173,45 @@ def _nct_sf(c: float, df: float, ncp: float) -> float:
         try:
             return float(st.nct.sf(c, df, ncp))
         except (RuntimeWarning, SystemError):
-            pass
-    from scipy import integrate
+            return None
+
+
+def _nct_sf_quadrature(c: float, df: float, ncp: float) -> float:
+    """P(T' > c) = E[Phi(ncp - c sqrt(V / df))], V ~ chi2(df), by adaptive quadrature over
+    V's quantiles u in (0, 1). The integrand calls the special functions behind
+    ``scipy.stats`` directly (``chi2.ppf(u, df) = 2 gammaincinv(df / 2, u)``,
+    ``norm.cdf = ndtr``): the same numbers, without the distributions' per-call checks
+    (about 30x faster)."""
+    from scipy import integrate, special
+
+    half_df = df / 2.0
 
     def f(u):
-        return float(st.norm.cdf(ncp - c * math.sqrt(st.chi2.ppf(u, df) / df)))
+        return float(special.ndtr(ncp - c * math.sqrt(2.0 * float(special.gammaincinv(half_df, u)) / df)))
 
     return float(integrate.quad(f, 0.0, 1.0, limit=200)[0])
 
 
 def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, power: float = POWER) -> float:
     """Smallest deviation of the mean that a level-alpha t-test (``sides`` 1 or 2)
-    detects with probability ``power``: ncp * se with P(T'_{df, ncp} > t_crit) = power."""
+    detects with probability ``power``: ncp * se with P(T'_{df, ncp} > t_crit) = power.
+
+    Once scipy's series has failed at some noncentrality, larger ones go straight to the
+    quadrature (the series fails for huge ncp, and each failure costs up to seconds)."""
     if se == 0:
         return 0.0
     crit = t_quantile(alpha / sides, df)
     if math.isinf(df):
         return (crit + float(st.norm.ppf(power))) * se
+    series_failed_at = math.inf
+
     def gap(d):
-        return _nct_sf(crit, df, d) - power
+        nonlocal series_failed_at
+        value = _nct_sf_series(crit, df, d) if d < series_failed_at else None
+        if value is None:
+            series_failed_at = min(series_failed_at, d)
+            value = _nct_sf_quadrature(crit, df, d)
+        return value - power
 
     hi = crit + 60.0
     while gap(hi) < 0:  # few degrees of freedom: the power needs a noncentrality far above crit

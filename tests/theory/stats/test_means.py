@@ -98,6 +98,18 @@ def test_detectable_deviation_with_one_degree_of_freedom_at_a_tiny_alpha():
     assert d > crit and abs(_nct_sf(crit, 1.0, d) - 0.9) < 1e-6
 
 
+@pytest.mark.parametrize("df,c,ncp", [(1.0, 12.7, 15.0), (2.0, 3162.0, 5000.0), (3.0, 5.0, 6.0), (7.5, 2.0, 0.5)])
+def test_quadrature_fallback_equals_the_series_where_the_series_converges(df, c, ncp):
+    """The fallback of the noncentral-t tail (quadrature over chi2 quantiles) against
+    scipy's series, on cases where the series converges: the fallback is a second
+    computation of the same probability, not an approximation of it."""
+    from scipy import stats as st
+
+    from theory.stats.means import _nct_sf_quadrature
+
+    assert abs(_nct_sf_quadrature(c, df, ncp) - float(st.nct.sf(c, df, ncp))) < 1e-8
+
+
 def test_mean_within_does_not_fail_a_measurable_drift_inside_its_band():
     """A statement with its own tolerance: a mean measurably off target but inside the
     band holds (mean_equals would fail it); outside the band it fails; on the edge it
