@@ -181,7 +181,7 @@ def _nct_sf_quadrature(c: float, df: float, ncp: float) -> float:
     V's quantiles u in (0, 1). The integrand calls the special functions behind
     ``scipy.stats`` directly (``chi2.ppf(u, df) = 2 gammaincinv(df / 2, u)``,
     ``norm.cdf = ndtr``): the same numbers, without the distributions' per-call checks
-    (about 30x faster)."""
+    (44-76x faster per integral at 1 degree of freedom)."""
     from scipy import integrate, special
 
     half_df = df / 2.0
