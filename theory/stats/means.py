@@ -155,17 +155,11 @@ def difference(a, b) -> MeanEstimate:
     return MeanEstimate(float(x.mean() - y.mean()), se, df, int(x.size + y.size))
 
 
-def _nct_sf(c: float, df: float, ncp: float) -> float:
-    """P(T' > c) for T' noncentral t(df, ncp): scipy's series, or where it does not
-    converge (huge c and ncp: 1-2 degrees of freedom at a tiny alpha) the quadrature of
-    :func:`_nct_sf_quadrature`."""
-    value = _nct_sf_series(c, df, ncp)
-    return _nct_sf_quadrature(c, df, ncp) if value is None else value
-
-
 def _nct_sf_series(c: float, df: float, ncp: float) -> float | None:
-    """scipy's (Boost's) series for P(T' > c), or None where it does not converge; a
-    failure costs up to seconds (the series runs its whole iteration budget first)."""
+    """scipy's (Boost's) series for P(T' > c), T' noncentral t(df, ncp), or None where it
+    does not converge (huge c and ncp: 1-2 degrees of freedom at a tiny alpha; there
+    :func:`_nct_sf_quadrature` computes it); a failure costs up to seconds (the series
+    runs its whole iteration budget first)."""
     import warnings
 
     with warnings.catch_warnings():
