@@ -10,8 +10,11 @@ Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not
   and layer). Weight drawing is timed inside the end-to-end figure; the Haar sampler's own
   flops are 2 k^2 (p - k/3) + 128 p k per p x k matrix for the drawn reflectors (orgqr-like
   formation in blocks of 128; the numpy default), 4 k^2 (p - k/3) for Householder QR
-  (geqrf + orgqr) and 3 (4 p k^2 + k^3) for shifted CholeskyQR3; ``useful`` counts the
-  network only, ``executed`` adds the sampler.
+  (geqrf + orgqr) and 3 (4 p k^2 + k^3) for shifted CholeskyQR3; ``factored`` keeps the
+  reflectors unformed where fan_out <= fan_in (``simulations.core.haar_factor``: 4 b_i^2 (p - j_i)
+  for its blocks of b_i <= ``APPLY_BLOCK`` reflectors from j_i, about 4 b (p k - k^2/2), then 2 k (2p - k) per input and product, which is the
+  dense product's count for a square layer) and forms the others as ``reflectors`` does;
+  ``useful`` counts the network only (as dense products), ``executed`` adds the sampler.
 - ``wn_resnet_orthogonal``: 40 blocks of widths 500 -> 1000 -> 500 (App. A.2), same counts.
 - ``wn_mlp_*_side_by_side``: the WN MLP case, two networks per thread on Figure 1's default
   threads (one per BLAS thread, at most 4), draws overlapping products; wall time of all.
@@ -48,6 +51,7 @@ import time
 import numpy as np
 from timing import best_time, matmul_peak, sync
 
+from simulations.core.haar_factor import APPLY_BLOCK
 from simulations.core.random_matrices import REFLECTOR_BLOCK, default_haar_method, reflector_draw_shapes
 from simulations import (Linear, ResidualBlock, backward, build_classifier, build_mlp, build_resnet,
                          draw_branch_resnet, draw_mlp, forward, get_backend, hvp, initial_representation, layers_of,
@@ -56,7 +60,10 @@ from simulations import (Linear, ResidualBlock, backward, build_classifier, buil
 
 
 def haar_flops(method: str, p: int, k: int) -> float:
-    """Flops of one p x k (p >= k) Haar draw (module text)."""
+    """Flops of one p x k (p >= k) Haar draw (module text); ``factored`` is the unformed
+    draw of a layer with fan_out <= fan_in."""
+    if method == "factored":  # per block of b_i reflectors from j0: U^T U and U S^{-T}
+        return sum(4.0 * min(APPLY_BLOCK, k - j0) ** 2 * (p - j0) for j0 in range(0, k, APPLY_BLOCK))
     if method == "reflectors":
         return 2.0 * k * k * (p - k / 3) + REFLECTOR_BLOCK * p * k
     return 4.0 * k * k * (p - k / 3) if method == "householder" else 3.0 * (4.0 * p * k * k + k**3)
@@ -73,8 +80,8 @@ def draw_floor(be, shapes, reps: int = 2) -> float:
 def _normals_of(layer, init: str, method: str) -> list:
     """Shapes of the normal draws of one WN layer's directions (the sampler's own, for all
     the layer's networks)."""
-    reps, p, k = layer.v.shape[0], max(layer.fan_in, layer.fan_out), min(layer.fan_in, layer.fan_out)
-    if "orthogonal" in init and method == "reflectors":
+    reps, p, k = layer.shape[0], max(layer.fan_in, layer.fan_out), min(layer.fan_in, layer.fan_out)
+    if "orthogonal" in init and method in ("reflectors", "factored"):
         return reflector_draw_shapes(reps, p, k)
     return [(reps, p, k)]
 
@@ -95,8 +102,9 @@ def _wn(be, arch: str, init: str, haar_method, size: float):
     backward(ops, tape, e)
     sync(be.xp)
     t_run = time.perf_counter() - t
-    method = haar_method or default_haar_method(be.name, layers_of(ops)[0].v.shape[0])
-    sampler = sum(haar_flops(method, max(l.fan_in, l.fan_out), min(l.fan_in, l.fan_out)) for l in layers_of(ops))
+    method = haar_method or default_haar_method(be.name, layers_of(ops)[0].shape[0])
+    sampler = sum(haar_flops("reflectors" if method == "factored" and l.factor is None else method,
+                             max(l.fan_in, l.fan_out), min(l.fan_in, l.fan_out)) for l in layers_of(ops))
     normals = [shape for layer in layers_of(ops) for shape in _normals_of(layer, init, method)]
     return network_flops(ops, inputs), (sampler if "orthogonal" in init else 0.0), t_draw, t_run, normals
 
@@ -197,8 +205,10 @@ CASES = {
     "wn_mlp_orthogonal_householder": wn_case("mlp", "proposed_orthogonal", "householder"),
     "wn_mlp_orthogonal_cholesky": wn_case("mlp", "proposed_orthogonal", "cholesky"),
     "wn_mlp_orthogonal_reflectors": wn_case("mlp", "proposed_orthogonal", "reflectors"),
+    "wn_mlp_orthogonal_factored": wn_case("mlp", "proposed_orthogonal", "factored"),
     "wn_mlp_he": wn_case("mlp", "proposed_he"),
     "wn_resnet_orthogonal": wn_case("resnet", "proposed_orthogonal"),
+    "wn_resnet_orthogonal_factored": wn_case("resnet", "proposed_orthogonal", "factored"),
     "wn_mlp_he_side_by_side": wn_side_by_side_case("mlp", "proposed_he"),
     "wn_mlp_orthogonal_side_by_side": wn_side_by_side_case("mlp", "proposed_orthogonal"),
     "bn_chain_gram": bn_chain_case,

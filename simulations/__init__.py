@@ -32,12 +32,12 @@ namespace and dtype policy, validation, random matrices with the one Haar sample
 """
 from . import bn_chains, core, hessian, relu_nets, weightnorm
 # core: backends, array namespace and dtype policy, random matrices
-from .core import (CONTROL_LAWS, HAAR_METHODS, ISOTROPIC_LAWS, ROW_LAWS, Backend, array_namespace, cupy_available,
-                   get_backend, haar_orthogonal, sample_rows, stream_key, to_host)
+from .core import (CONTROL_LAWS, HAAR_METHODS, ISOTROPIC_LAWS, ROW_LAWS, Backend, HaarFactor, array_namespace,
+                   cupy_available, get_backend, haar_factor, haar_orthogonal, sample_rows, stream_key, to_host)
 # weight-normalized MLPs and ResNets (Arpit et al. 2019)
-from .weightnorm import (INIT_SCHEMES, Tape, WNDense, WNLinear, WNResidual, backward, build_mlp, build_resnet,
-                         data_dependent_init, draw_layer, effective_weight, forward, layers_of, network_flops,
-                         wn_forward, wn_vjp)
+from .weightnorm import (INIT_SCHEMES, WN_HAAR_METHODS, FactoredWeight, Tape, WNDense, WNLinear, WNResidual,
+                         backward, build_mlp, build_resnet, data_dependent_init, draw_layer, effective_weight, forward,
+                         layers_of, network_flops, weight_products, wn_forward, wn_vjp)
 # batch-normalized chains (Daneshmand et al. 2021)
 from .bn_chains import (EQ6_VARIANTS, METHODS, STARTS, VARIANTS, ChainRecord, a1_margin, batch_norm, centered_gap_floor,
                         eq6_weight, gap_from_gram, initial_representation, orthogonality_gap, simulate_chain)
@@ -56,5 +56,6 @@ from .hessian import (TABLE1_SCHEMES, BatchNorm, Linear, ReLU, ResidualBlock, Sc
 __all__ = [
     "Backend", "array_namespace", "cupy_available", "get_backend", "stream_key", "to_host",
     "CONTROL_LAWS", "HAAR_METHODS", "ISOTROPIC_LAWS", "ROW_LAWS", "haar_orthogonal", "sample_rows",
+    "HaarFactor", "haar_factor",
     *weightnorm.__all__, *bn_chains.__all__, *relu_nets.__all__, *hessian.__all__,
 ]

@@ -1,6 +1,7 @@
 """Shared by every simulator: array backends and random streams (``backend``), the array
 namespace and dtype policy (``namespace``), input validation (``validation``) and random
-matrices with the project's one Haar sampler (``random_matrices``)."""
+matrices with the project's one Haar sampler (``random_matrices``), and its draws kept
+as reflectors and applied without being formed (``haar_factor``)."""
 # backends and random streams
 from .backend import Backend, cupy_available, get_backend, stream_key, to_host
 # provenance of generated artifacts
@@ -8,6 +9,7 @@ from .provenance import git_state, provenance
 # array namespace and dtype policy
 from .namespace import array_namespace, eps, tiny
 # random matrices
+from .haar_factor import HaarFactor, haar_factor
 from .random_matrices import CONTROL_LAWS, HAAR_METHODS, ISOTROPIC_LAWS, ROW_LAWS, haar_orthogonal, sample_rows
 # validation
 from .validation import check_choice, check_finite, check_int, check_positive, check_widths
@@ -16,6 +18,7 @@ __all__ = [
     "Backend", "cupy_available", "get_backend", "stream_key", "to_host",
     "git_state", "provenance",
     "array_namespace", "eps", "tiny",
+    "HaarFactor", "haar_factor",
     "CONTROL_LAWS", "HAAR_METHODS", "ISOTROPIC_LAWS", "ROW_LAWS", "haar_orthogonal", "sample_rows",
     "check_choice", "check_finite", "check_int", "check_positive", "check_widths",
 ]

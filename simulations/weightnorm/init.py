@@ -21,12 +21,13 @@ from __future__ import annotations
 import math
 
 from ..core.backend import Backend
-from ..core.random_matrices import haar_orthogonal
+from ..core.haar_factor import haar_factor
+from ..core.random_matrices import HAAR_METHODS, haar_orthogonal
 from ..core.validation import check_choice, check_finite, check_int, check_widths
 from .layers import WNLinear, wn_forward
 from .network import WNDense, WNResidual, layers_of
 
-__all__ = ["INIT_SCHEMES", "draw_layer", "build_mlp", "build_resnet", "data_dependent_init"]
+__all__ = ["INIT_SCHEMES", "WN_HAAR_METHODS", "draw_layer", "build_mlp", "build_resnet", "data_dependent_init"]
 
 INIT_SCHEMES = (
     "he", "proposed_orthogonal", "proposed_he", "backward_gain",
@@ -37,16 +38,29 @@ _DIRECTIONS = {
     "backward_gain": "orthogonal", "pytorch_default": "pytorch_uniform",
     "data_dependent": "gaussian", "hanin_stagewise": "orthogonal",
 }
+#: Constructions of orthogonal directions: those of :func:`simulations.core.haar_orthogonal`,
+#: and ``"factored"``: the ``reflectors`` draw (same stream, same law) kept as a
+#: :class:`~simulations.core.HaarFactor` and applied unformed in layers with
+#: fan_out <= fan_in (unit rows); a layer with fan_out > fan_in forms V, since WN
+#: divides by its row norms.
+WN_HAAR_METHODS = HAAR_METHODS + ("factored",)
 
 
 def draw_layer(be: Backend, n_networks: int, fan_in: int, fan_out: int,
                directions: str, gain, haar_method: str | None = None) -> WNLinear:
     """One WN layer for ``n_networks`` networks; ``gain`` is a number or ``"row_norm"``;
-    ``haar_method`` picks the construction of orthogonal directions
-    (:func:`simulations.core.haar_orthogonal`; the backend's default when None)."""
+    ``haar_method`` picks the construction of orthogonal directions, one of
+    :data:`WN_HAAR_METHODS` (the backend's default when None)."""
     xp = be.xp
     shape = (n_networks, fan_out, fan_in)
-    if directions == "orthogonal":
+    if haar_method is not None:
+        check_choice("haar_method", haar_method, WN_HAAR_METHODS)
+    factor = None
+    if directions == "orthogonal" and haar_method == "factored":
+        factor = haar_factor(be, n_networks, fan_out, fan_in)
+        v = None if factor.rows_orthonormal else factor.dense()
+        factor = factor if v is None else None
+    elif directions == "orthogonal":
         v = haar_orthogonal(be, n_networks, fan_out, fan_in, haar_method)
     elif directions == "pytorch_uniform":
         bound = 1.0 / math.sqrt(fan_in)
@@ -59,7 +73,7 @@ def draw_layer(be: Backend, n_networks: int, fan_in: int, fan_out: int,
     else:
         g = xp.full((n_networks, fan_out), float(gain), dtype=be.dtype)
     b = xp.zeros((n_networks, fan_out), dtype=be.dtype)
-    return WNLinear(v=v, g=g, b=b)
+    return WNLinear(v=v, g=g, b=b, factor=factor)
 
 
 def _gain(init: str, fan_in: int, fan_out: int, gamma: float):

@@ -14,30 +14,66 @@ from typing import Any
 from ..core.backend import to_host
 from ..core.namespace import array_namespace
 
-__all__ = ["WNLinear", "wn_forward", "wn_vjp", "effective_weight", "bias_flags", "l2_norms"]
+__all__ = ["WNLinear", "FactoredWeight", "wn_forward", "wn_vjp", "effective_weight", "weight_products",
+           "bias_flags", "l2_norms"]
 
 
-@dataclass
 class WNLinear:
-    """One weight-normalized linear layer for N independent networks."""
+    """One weight-normalized layer for N independent networks: directions ``v``
+    (N, out, in), gains ``g`` and biases ``b`` (N, out).
 
-    v: Any  # (N, out, in) direction parameters
-    g: Any  # (N, out) gains
-    b: Any  # (N, out) biases
+    Haar-orthogonal directions with orthonormal rows (out <= in) may instead be held as
+    a :class:`~simulations.core.HaarFactor` (``factor``): their rows have unit norm, so
+    ``W_eff = diag(g) V`` and products apply V unformed. Reading ``v`` forms it (the
+    matrix the factor's draw would have formed) and from then on the layer holds the
+    dense array, so that changes to it count.
+    """
+
+    def __init__(self, v=None, g=None, b=None, factor=None):
+        if (v is None) == (factor is None):
+            raise ValueError("WNLinear needs exactly one of v (an array) and factor (a HaarFactor)")
+        if factor is not None and not factor.rows_orthonormal:
+            raise ValueError("factor must have orthonormal rows (out <= in): WN needs the row norms of V")
+        if g is None or b is None:
+            raise ValueError("WNLinear needs the gains g and the biases b")
+        self._v, self.factor, self.g, self.b = v, factor, g, b
+
+    @property
+    def v(self):
+        if self._v is None:
+            self._v, self.factor = self.factor.dense(), None
+        return self._v
+
+    @v.setter
+    def v(self, value):
+        self._v, self.factor = value, None
+
+    @property
+    def shape(self) -> tuple:
+        """(N, out, in), without forming a factor."""
+        return tuple(self.factor.shape if self.factor is not None else self._v.shape)
 
     @property
     def fan_in(self) -> int:
-        return int(self.v.shape[-1])
+        return int(self.shape[-1])
 
     @property
     def fan_out(self) -> int:
-        return int(self.v.shape[-2])
+        return int(self.shape[-2])
 
     @property
     def has_bias(self) -> bool:
         """Whether ``b`` is non-zero anywhere (waits for a device; for many layers at
         once use :func:`bias_flags`)."""
         return bias_flags([self], array_namespace(self.b))[0]
+
+
+@dataclass(frozen=True)
+class FactoredWeight:
+    """``W_eff = diag(g) V`` with V a :class:`~simulations.core.HaarFactor` with unit rows."""
+
+    factor: Any
+    g: Any
 
 
 def l2_norms(v, xp):
@@ -69,17 +105,29 @@ def _norm_kernel(xp):
 
 
 def effective_weight(layer: WNLinear, xp=None):
-    """``diag(g) W_hat``, shape (N, out, in)."""
+    """``diag(g) W_hat``, shape (N, out, in); a :class:`FactoredWeight` when the layer
+    holds its directions as a factor (use :func:`weight_products` on either)."""
+    if layer.factor is not None:
+        return FactoredWeight(layer.factor, layer.g)
     xp = xp or array_namespace(layer.v)
     return layer.v * (layer.g / l2_norms(layer.v, xp))[..., None]
+
+
+def weight_products(w, xp):
+    """``(forward, backward)``: the maps ``h -> h W^T`` and ``delta -> delta W`` of an
+    effective weight, dense or factored."""
+    if isinstance(w, FactoredWeight):
+        return (lambda h: w.factor.matmul_t(h) * w.g[:, None, :],
+                lambda delta: w.factor.rmatmul(delta * w.g[:, None, :]))
+    return lambda h: xp.matmul(h, xp.swapaxes(w, -1, -2)), lambda delta: xp.matmul(delta, w)
 
 
 def wn_forward(layer: WNLinear, h, xp=None, weight=None, bias: bool | None = None):
     """Pre-activation ``a = h W_eff^T + b`` for ``h`` of shape (N, batch, in); ``bias``
     says whether ``b`` is non-zero (None: look, which waits for a device)."""
-    xp = xp or array_namespace(h, layer.v)
+    xp = xp or array_namespace(h, layer.g)
     w = effective_weight(layer, xp) if weight is None else weight
-    a = xp.matmul(h, xp.swapaxes(w, -1, -2))
+    a = weight_products(w, xp)[0](h)
     if layer.has_bias if bias is None else bias:
         a += layer.b[:, None, :]
     return a
@@ -105,9 +153,9 @@ def wn_vjp(layer: WNLinear, h, delta, xp=None, params: bool = True, weight=None)
     - ``dl/dv_i = g_i / ||v_i|| * sum_batch delta_i (h - W_hat_i (W_hat_i . h))``
     - ``dl/db_i = sum_batch delta_i``
     """
-    xp = xp or array_namespace(h, delta, layer.v)
+    xp = xp or array_namespace(h, delta, layer.g)
     w = effective_weight(layer, xp) if weight is None else weight
-    dh = xp.matmul(delta, w)
+    dh = weight_products(w, xp)[1](delta)
     if not params:
         return dh, None
     norms = l2_norms(layer.v, xp)

@@ -24,7 +24,7 @@ def test_doctests():
 
 
 @pytest.mark.parametrize("init, method", [("proposed_he", "reflectors"), ("proposed_orthogonal", "reflectors"),
-                                          ("proposed_orthogonal", "householder")])
+                                          ("proposed_orthogonal", "householder"), ("proposed_orthogonal", "factored")])
 def test_draw_floor_draws_what_the_sampler_draws(init, method):
     """Drawing the shapes the floor times from a twin of a layer's stream consumes that
     stream exactly as drawing the layer does: the next draws of both agree (a shape too
@@ -44,15 +44,20 @@ def test_measure_reports_fractions_under_their_ceiling(monkeypatch, capsys):
     run one after the other). The peak comes from a small product here (lower than the
     machine's, which raises both fractions alike)."""
     monkeypatch.setattr(bench, "matmul_peak", lambda be: timing.matmul_peak(be, n=400, reps=2))
-    names = ["wn_mlp_he", "wn_mlp_orthogonal", "bn_chain_gram", "wn_mlp_orthogonal_side_by_side"]
+    names = ["wn_mlp_he", "wn_mlp_orthogonal", "bn_chain_gram", "wn_mlp_orthogonal_side_by_side",
+             "wn_mlp_orthogonal_factored"]
     rows = bench.measure("numpy", "float64", names, size=0.04)
     assert [r["name"] for r in rows] == names
-    for r in rows[:3]:
+    for r in rows[:3] + rows[4:]:
         assert r["run_fraction"] > 0 and r["end_to_end_fraction"] > 0
         assert r["ceiling_fraction"] == bench.ceiling_fraction(r["useful_flops"], r.get("sampler_flops", 0.0),
                                                                r["draw_floor_s"], r["peak"])
         assert r["end_to_end_fraction"] <= r["ceiling_fraction"] <= 1, r
     assert rows[1]["sampler_flops"] > 0 and "ceiling" in capsys.readouterr().out
+    # factored: the first layer (500 -> 1000 scaled) is formed, the 19 square ones are not
+    width = int(1000 * 0.04)
+    formed, kept = bench.haar_flops("reflectors", width, width // 2), bench.haar_flops("factored", width, width)
+    assert rows[4]["sampler_flops"] == pytest.approx(formed + 19 * kept)
     side = rows[3]  # 2 networks per thread: twice the flops of one network per thread
     assert side["workers"] == fig1.default_workers("numpy")
     assert side["useful_flops"] == pytest.approx(2 * side["workers"] * rows[1]["useful_flops"])

@@ -218,8 +218,12 @@ _LINALG = ("qr", "eigh", "eigvalsh", "svd", "norm", "inv", "det", "slogdet", "so
 
 
 def _asarray(a, dtype=None, copy=None):
-    """The explicit copy to the device (host arrays, lists and scalars are accepted)."""
+    """The explicit copy to the device (host arrays, lists and scalars are accepted); a
+    device array is returned as it is unless ``copy=True`` or another dtype is asked for,
+    as in CuPy (whose ``array`` copies by default: callers here pass ``copy`` explicitly)."""
     if isinstance(a, DeviceArray):
+        if copy:
+            return DeviceArray(a._a.astype(dtype if dtype is not None else a.dtype, copy=True))
         return a if dtype is None or a.dtype == np.dtype(dtype) else DeviceArray(a._a.astype(dtype))
     return DeviceArray(np.array(_operand(a) if isinstance(a, (list, tuple)) else a, dtype=dtype))
 

@@ -3,7 +3,8 @@ construction passed through, and errors that name the parameter."""
 import numpy as np
 import pytest
 
-from simulations import INIT_SCHEMES, build_mlp, build_resnet, get_backend, haar_orthogonal, layers_of, to_host
+from simulations import (INIT_SCHEMES, WNLinear, build_mlp, build_resnet, get_backend, haar_factor, haar_orthogonal,
+                         layers_of, to_host)
 from tests.support.precision import assert_float32
 
 
@@ -27,6 +28,19 @@ def test_orthogonal_directions_come_from_the_haar_sampler(backend_name, method):
     (op,) = build_mlp(get_backend(backend_name, seed=4), [6, 6], "proposed_orthogonal", 2, haar_method=method)
     ref = haar_orthogonal(get_backend(backend_name, seed=4), 2, 6, 6, method)
     np.testing.assert_array_equal(to_host(op.layer.v), to_host(ref))
+
+
+def test_factored_directions_are_the_reflectors_draw(backend_name):
+    """``haar_method="factored"`` draws what ``reflectors`` draws, from the same stream:
+    a layer with fan_out <= fan_in keeps it unformed until ``v`` is read, a wider one
+    forms it at once (WN needs its row norms)."""
+    ops = build_mlp(get_backend(backend_name, seed=4), [6, 6, 9], "proposed_orthogonal", 2, haar_method="factored")
+    twin = get_backend(backend_name, seed=4)
+    square, wide = (op.layer for op in ops)
+    assert square.factor is not None and wide.factor is None and square.shape == (2, 6, 6)
+    for layer, (m, n) in ((square, (6, 6)), (wide, (9, 6))):
+        np.testing.assert_array_equal(to_host(layer.v), to_host(haar_orthogonal(twin, 2, m, n, "reflectors")))
+    assert square.factor is None  # read once, the dense array is the layer's from then on
 
 
 @pytest.mark.parametrize("init", INIT_SCHEMES)
@@ -56,6 +70,11 @@ def test_bad_widths(widths, match):
     (lambda be: build_mlp(be, [3, 3], "data_dependent"), "init='data_dependent' needs data"),
     (lambda be: build_mlp(be, [3, 3], "data_dependent", data=np.full((1, 4, 3), np.nan)), "data must be finite"),
     (lambda be: build_mlp(be, [3, 3], "proposed_orthogonal", haar_method="qr"), "method must be one of"),
+    (lambda be: WNLinear(g=be.normal((1, 3)), b=be.normal((1, 3))), "exactly one of v"),
+    (lambda be: WNLinear(v=be.normal((1, 3, 4)), g=be.normal((1, 3)), b=be.normal((1, 3)),
+                         factor=haar_factor(be, 1, 3, 4)), "exactly one of v"),
+    (lambda be: WNLinear(g=be.normal((1, 5)), b=be.normal((1, 5)), factor=haar_factor(be, 1, 5, 4)),
+     "orthonormal rows"),
 ])
 def test_bad_input_is_named(call, match):
     with pytest.raises(ValueError, match=match):

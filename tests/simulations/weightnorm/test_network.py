@@ -93,6 +93,27 @@ def test_renormalize_rejects_biases_and_params_need_a_plain_tape(backend_name):
         backward(ops, forward(ops, x, renormalize=True), be.normal((1, 8, 5)), params=True)
 
 
+@pytest.mark.parametrize("arch", ["mlp", "resnet"])
+def test_factored_directions_give_the_reflectors_networks_to_rounding(backend_name, arch):
+    """The same draws run unformed (``factored``) and formed (``reflectors``): forward
+    log-norms, backward log-gradient-norms and parameter gradients agree to float64
+    rounding, through layers that keep the factor (fan_out <= fan_in) and layers that form
+    it; parameter gradients form every factor, after which the layer is dense."""
+    runs = {}
+    for method in ("factored", "reflectors"):
+        be = get_backend(backend_name, seed=8)
+        ops = (build_mlp(be, [12, 20, 20, 9, 16], "proposed_orthogonal", 2, haar_method=method) if arch == "mlp"
+               else build_resnet(be, [12, 16], [2], [10], "proposed_orthogonal", 2, haar_method=method))
+        tape = forward(ops, be.normal((2, 5, 12)))
+        lg, _ = backward(ops, tape, be.normal((2, 5, 16)))
+        kept = sum(layer.factor is not None for layer in layers_of(ops))
+        _, grads = backward(ops, tape, be.normal((2, 5, 16)), params=True)
+        runs[method] = (kept, tape.log_norms, lg, tape.output, *(g["v"] for g in grads))
+    assert runs["factored"][0] >= 2 and runs["reflectors"][0] == 0
+    for a, b in zip(runs["factored"][1:], runs["reflectors"][1:]):
+        np.testing.assert_allclose(to_host(a), to_host(b), rtol=1e-12, atol=1e-12)
+
+
 def test_network_flops_counts_matmuls():
     ops = build_mlp(get_backend(), [3, 4, 5], "he", n_networks=2)
     assert network_flops(ops, batch=7, n_networks=2) == 2 * 2.0 * (3 * 4 + 4 * 5) * 7 * 2
