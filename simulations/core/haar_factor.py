@@ -39,7 +39,7 @@ from typing import Any
 
 from .backend import Backend
 from .namespace import array_namespace
-from .random_matrices import _draw_reflectors, q_from_reflectors
+from .random_matrices import _draw_reflectors, q_from_reflectors, reflector_half_norms, ut_triangle
 from .validation import check_int
 
 __all__ = ["APPLY_BLOCK", "HaarFactor", "haar_factor"]
@@ -120,14 +120,10 @@ def haar_factor(be: Backend, reps: int, m: int, n: int, block: int | None = None
     p, k = max(m, n), min(m, n)
     v, signs = _draw_reflectors(be, reps, p, k)
     xp = be.xp
-    half = 0.5 * xp.sum(v * v, axis=-2)
-    half = xp.where(half == 0, 1, half)  # a zero reflector (probability 0) is the identity
+    half = reflector_half_norms(v, xp)
     blocks = []
     for j0 in range(0, k, block):
         j1 = min(j0 + block, k)
         u = v[:, j0:, j0:j1]
-        s = xp.triu(xp.swapaxes(u, -1, -2) @ u, 1)
-        diag = xp.arange(j1 - j0)
-        s[:, diag, diag] = half[:, j0:j1]
-        blocks.append((j0, u, u @ xp.swapaxes(xp.linalg.inv(s), -1, -2)))
+        blocks.append((j0, u, u @ xp.swapaxes(xp.linalg.inv(ut_triangle(u, half[:, j0:j1], xp)), -1, -2)))
     return HaarFactor(m=m, n=n, reflectors=v, signs=signs, blocks=tuple(blocks))

@@ -177,20 +177,32 @@ def q_from_reflectors(v, d, xp):
     [0.0, -1.0]
     """
     reps, p, k = v.shape
-    half = 0.5 * xp.sum(v * v, axis=-2)
-    half = xp.where(half == 0, 1, half)
+    half = reflector_half_norms(v, xp)
     idx = xp.arange(k)
     q = xp.zeros((reps, p, k), dtype=v.dtype)
     q[:, idx, idx] = d
     for j0, j1 in reversed(_reflector_blocks(k)):
         u = v[:, j0:, j0:j1]
-        ut = xp.swapaxes(u, -1, -2)
-        s = xp.triu(ut @ u, 1)
-        b = xp.arange(j1 - j0)
-        s[:, b, b] = half[:, j0:j1]
         tail = q[:, j0:, j0:]
-        tail -= u @ (xp.linalg.inv(s) @ (ut @ tail))
+        tail -= u @ (xp.linalg.inv(ut_triangle(u, half[:, j0:j1], xp)) @ (xp.swapaxes(u, -1, -2) @ tail))
     return q
+
+
+def reflector_half_norms(v, xp):
+    """``v_j^T v_j / 2`` per reflector column of v (reps, p, k); 1 for a zero column
+    (probability 0), which :func:`ut_triangle` then makes the identity."""
+    half = 0.5 * xp.sum(v * v, axis=-2)
+    return xp.where(half == 0, 1, half)
+
+
+def ut_triangle(u, half, xp):
+    """``S = diag(U^T U) / 2 + striu(U^T U)`` for a block U (reps, p', b) of reflectors
+    with ``half`` = diag(U^T U) / 2: their product is ``I - U S^{-1} U^T`` (Joffrain et
+    al. 2006)."""
+    s = xp.triu(xp.swapaxes(u, -1, -2) @ u, 1)
+    b = xp.arange(u.shape[-1])
+    s[:, b, b] = half
+    return s
 
 
 def _householder_q(g, xp):
