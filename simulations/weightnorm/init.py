@@ -57,9 +57,9 @@ def draw_layer(be: Backend, n_networks: int, fan_in: int, fan_out: int,
         check_choice("haar_method", haar_method, WN_HAAR_METHODS)
     factor = None
     if directions == "orthogonal" and haar_method == "factored":
-        factor = haar_factor(be, n_networks, fan_out, fan_in)
-        v = None if factor.rows_orthonormal else factor.dense()
-        factor = factor if v is None else None
+        factor, v = haar_factor(be, n_networks, fan_out, fan_in), None
+        if not factor.rows_orthonormal:  # WN divides by V's row norms: form it
+            factor, v = None, factor.dense()
     elif directions == "orthogonal":
         v = haar_orthogonal(be, n_networks, fan_out, fan_in, haar_method)
     elif directions == "pytorch_uniform":

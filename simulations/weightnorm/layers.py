@@ -48,6 +48,10 @@ class WNLinear:
     def v(self, value):
         self._v, self.factor = value, None
 
+    def __repr__(self) -> str:
+        held = "factor" if self.factor is not None else "v"
+        return f"WNLinear(shape={self.shape}, directions held as {held})"
+
     @property
     def shape(self) -> tuple:
         """(N, out, in), without forming a factor."""
