@@ -37,7 +37,7 @@ from .core import (CONTROL_LAWS, HAAR_METHODS, ISOTROPIC_LAWS, ROW_LAWS, Backend
 # weight-normalized MLPs and ResNets (Arpit et al. 2019)
 from .weightnorm import (INIT_SCHEMES, WN_HAAR_METHODS, FactoredWeight, Tape, WNDense, WNLinear, WNResidual,
                          backward, build_mlp, build_resnet, data_dependent_init, draw_layer, effective_weight, forward,
-                         layers_of, network_flops, weight_products, wn_forward, wn_vjp)
+                         layers_of, network_flops, times_weight, times_weight_t, wn_forward, wn_vjp)
 # batch-normalized chains (Daneshmand et al. 2021)
 from .bn_chains import (EQ6_VARIANTS, METHODS, STARTS, VARIANTS, ChainRecord, a1_margin, batch_norm, centered_gap_floor,
                         eq6_weight, gap_from_gram, initial_representation, orthogonality_gap, simulate_chain)

@@ -39,7 +39,7 @@ from typing import Any
 
 from .backend import Backend
 from .namespace import array_namespace
-from .random_matrices import _draw_reflectors, q_from_reflectors, reflector_half_norms, ut_triangle
+from .random_matrices import _draw_reflectors, _reflector_blocks, q_from_reflectors, reflector_half_norms, ut_triangle
 from .validation import check_int
 
 __all__ = ["APPLY_BLOCK", "HaarFactor", "haar_factor"]
@@ -122,8 +122,7 @@ def haar_factor(be: Backend, reps: int, m: int, n: int, block: int | None = None
     xp = be.xp
     half = reflector_half_norms(v, xp)
     blocks = []
-    for j0 in range(0, k, block):
-        j1 = min(j0 + block, k)
+    for j0, j1 in _reflector_blocks(k, block):
         u = v[:, j0:, j0:j1]
         blocks.append((j0, u, u @ xp.swapaxes(xp.linalg.inv(ut_triangle(u, half[:, j0:j1], xp)), -1, -2)))
     return HaarFactor(m=m, n=n, reflectors=v, signs=signs, blocks=tuple(blocks))

@@ -152,10 +152,10 @@ def reflector_draw_shapes(reps: int, p: int, k: int) -> list:
     return [(reps, p - j0, j1 - j0) for j0, j1 in _reflector_blocks(k)]
 
 
-def _reflector_blocks(k: int) -> list:
-    """Column ranges ``(j0, j1)`` of the ``REFLECTOR_BLOCK``-wide blocks of k reflectors,
-    first to last (drawn in this order, applied in the reverse)."""
-    return [(j0, min(j0 + REFLECTOR_BLOCK, k)) for j0 in range(0, k, REFLECTOR_BLOCK)]
+def _reflector_blocks(k: int, block: int = REFLECTOR_BLOCK) -> list:
+    """Column ranges ``(j0, j1)`` of the ``block``-wide blocks of k reflectors, first to
+    last (drawn in this order, applied in the reverse)."""
+    return [(j0, min(j0 + block, k)) for j0 in range(0, k, block)]
 
 
 def _reflector_q(be: Backend, reps: int, p: int, k: int):

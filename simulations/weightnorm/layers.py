@@ -14,7 +14,7 @@ from typing import Any
 from ..core.backend import to_host
 from ..core.namespace import array_namespace
 
-__all__ = ["WNLinear", "FactoredWeight", "wn_forward", "wn_vjp", "effective_weight", "weight_products",
+__all__ = ["WNLinear", "FactoredWeight", "wn_forward", "wn_vjp", "effective_weight", "times_weight_t", "times_weight",
            "bias_flags", "l2_norms"]
 
 
@@ -110,20 +110,25 @@ def _norm_kernel(xp):
 
 def effective_weight(layer: WNLinear, xp=None):
     """``diag(g) W_hat``, shape (N, out, in); a :class:`FactoredWeight` when the layer
-    holds its directions as a factor (use :func:`weight_products` on either)."""
+    holds its directions as a factor (use :func:`times_weight_t` and :func:`times_weight` on either)."""
     if layer.factor is not None:
         return FactoredWeight(layer.factor, layer.g)
     xp = xp or array_namespace(layer.v)
     return layer.v * (layer.g / l2_norms(layer.v, xp))[..., None]
 
 
-def weight_products(w, xp):
-    """``(forward, backward)``: the maps ``h -> h W^T`` and ``delta -> delta W`` of an
-    effective weight, dense or factored."""
+def times_weight_t(h, w, xp):
+    """``h W^T`` for an effective weight ``w``, dense or factored (the forward product)."""
     if isinstance(w, FactoredWeight):
-        return (lambda h: w.factor.matmul_t(h) * w.g[:, None, :],
-                lambda delta: w.factor.rmatmul(delta * w.g[:, None, :]))
-    return lambda h: xp.matmul(h, xp.swapaxes(w, -1, -2)), lambda delta: xp.matmul(delta, w)
+        return w.factor.matmul_t(h) * w.g[:, None, :]
+    return xp.matmul(h, xp.swapaxes(w, -1, -2))
+
+
+def times_weight(delta, w, xp):
+    """``delta W`` for an effective weight ``w``, dense or factored (the backward product)."""
+    if isinstance(w, FactoredWeight):
+        return w.factor.rmatmul(delta * w.g[:, None, :])
+    return xp.matmul(delta, w)
 
 
 def wn_forward(layer: WNLinear, h, xp=None, weight=None, bias: bool | None = None):
@@ -131,7 +136,7 @@ def wn_forward(layer: WNLinear, h, xp=None, weight=None, bias: bool | None = Non
     says whether ``b`` is non-zero (None: look, which waits for a device)."""
     xp = xp or array_namespace(h, layer.g)
     w = effective_weight(layer, xp) if weight is None else weight
-    a = weight_products(w, xp)[0](h)
+    a = times_weight_t(h, w, xp)
     if layer.has_bias if bias is None else bias:
         a += layer.b[:, None, :]
     return a
@@ -159,7 +164,7 @@ def wn_vjp(layer: WNLinear, h, delta, xp=None, params: bool = True, weight=None)
     """
     xp = xp or array_namespace(h, delta, layer.g)
     w = effective_weight(layer, xp) if weight is None else weight
-    dh = weight_products(w, xp)[1](delta)
+    dh = times_weight(delta, w, xp)
     if not params:
         return dh, None
     norms = l2_norms(layer.v, xp)

@@ -28,9 +28,10 @@ import numpy as np
 
 from simulations.core import Backend, get_backend, to_host
 
-__all__ = ["RoundedBackend", "rounded_backend", "float32_tolerance", "relative_error", "assert_float32"]
+__all__ = ["RoundedBackend", "rounded_backend", "float32_tolerance", "rounding_tolerance", "relative_error", "assert_float32"]
 
 U32 = 2.0**-24
+U64 = 2.0**-53
 
 
 class RoundedBackend(Backend):
@@ -56,7 +57,15 @@ def rounded_backend(name: str, seed: int) -> tuple:
 
 def float32_tolerance(depth: int, width: int, c: float = 8.0) -> float:
     """c L (sqrt(n) + 1) u: the relative float32 error of L layers of fan-in n (module text)."""
-    return c * depth * (math.sqrt(width) + 1) * U32
+    return rounding_tolerance(depth, width, U32, c)
+
+
+def rounding_tolerance(depth: int, width: int, unit_roundoff: float, c: float = 8.0) -> float:
+    """c L (sqrt(n) + 1) u for unit roundoff u: the relative error of L norm-preserving
+    steps of width <= n (module text). A Householder reflector is one such step, so two
+    evaluations of a product with k reflectors of length <= p (applied one by one, or
+    formed into Q first) differ by at most ``rounding_tolerance(k, p, U64)`` each."""
+    return c * depth * (math.sqrt(width) + 1) * unit_roundoff
 
 
 def relative_error(a32, a64, axis=-1) -> float:

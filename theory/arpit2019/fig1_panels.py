@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulations import build_mlp, build_resnet, forward, to_host, weight_products
+from simulations import build_mlp, build_resnet, forward, times_weight, to_host
 from ..core import Block, Row, Sampling
 from .montecarlo import squared_ratios
 
@@ -54,7 +54,7 @@ def preactivation_log_grads(ops, tape, error, xp):
     delta = delta / norm[..., None]
     for k in range(len(ops) - 1, 0, -1):
         _, w, _ = tape.caches[k]
-        d = weight_products(w, xp)[1](delta) * tape.caches[k - 1][2]
+        d = times_weight(delta, w, xp) * tape.caches[k - 1][2]
         norm = xp.sqrt(xp.sum(d * d, axis=-1))
         with np.errstate(divide="ignore"):
             logs.append(logs[-1] + xp.log(norm))

@@ -2,22 +2,19 @@
 the same stream to the bit, and their products equal products with that matrix to
 rounding, for wide, square and tall shapes and any partition into blocks; float32 kept;
 errors that name the parameter."""
-import math
-
 import numpy as np
 import pytest
 
 from simulations import get_backend, haar_factor, haar_orthogonal, to_host
-from tests.support.precision import assert_float32
+from tests.support.precision import U64, assert_float32, rounding_tolerance
 
 SHAPES = [(3, 7), (7, 7), (9, 4), (1, 5), (5, 1)]
 
 
-def _relative_bound(p: int, k: int, dtype=np.float64) -> float:
-    """8 k (sqrt(p) + 1) u: the relative rounding error of k reflectors of length <= p
-    applied to a vector, for either of two backward-stable evaluations (the factored
-    product and the formed matrix's), as tests/support/precision.py bounds a layer."""
-    return 8 * k * (math.sqrt(p) + 1) * np.finfo(dtype).eps / 2
+def _relative_bound(p: int, k: int) -> float:
+    """k reflectors of length <= p, applied one block at a time or formed into Q first:
+    each evaluation within rounding_tolerance(k, p, U64) (tests/support/precision.py)."""
+    return 2 * rounding_tolerance(k, p, U64)
 
 
 def _row_errors(a, b):
