@@ -163,7 +163,8 @@ def _layer_input(H, variant, xp):
 
 
 def _step(be: Backend, H, variant: str, method: str, factor=None):
-    """One layer: returns (H_next at unit Frobenius norm, log of the norm removed).
+    """One layer: returns (H_next at unit Frobenius norm, log of the norm removed, that
+    norm per run; 0 where the run vanished, whose H_next is then 0).
     ``factor`` is F with F F^T = H^T H when already known (linear variants)."""
     xp = be.xp
     runs, d, n = H.shape
@@ -176,9 +177,10 @@ def _step(be: Backend, H, variant: str, method: str, factor=None):
     if variant.startswith("bn"):
         M = batch_norm(M, xp, centered=variant.startswith("bn_centered"))
     norm = xp.linalg.norm(M.reshape(runs, -1), axis=-1)
-    if not bool(xp.all(norm > 0)):
-        raise FloatingPointError(f"representation vanished in the {variant} chain (all rows zero after ReLU)")
-    return M / norm[:, None, None], xp.log(norm)
+    # a run whose representation vanished (every row 0 after ReLU) stays at 0 and is
+    # reported once the chain has run, not by a host round trip per layer
+    scale = xp.where(norm > 0, norm, 1)
+    return M / scale[:, None, None], xp.log(scale), norm
 
 
 def _observe(H, xp):
@@ -186,7 +188,8 @@ def _observe(H, xp):
     C = xp.swapaxes(H, -1, -2) @ H
     raw, Q = xp.linalg.eigh(C)
     raw = xp.clip(raw, 0, None)
-    lam = raw / xp.trace(C, axis1=-2, axis2=-1)[..., None]
+    tr = xp.trace(C, axis1=-2, axis2=-1)
+    lam = raw / xp.where(tr > 0, tr, 1)[..., None]  # H = 0 only in a vanished run (see _step)
     # C / tr C and I / n commute, so V = ||lam - 1/n||_2 (Eq. 2) from the spectrum just computed
     gap = xp.sqrt(xp.sum((lam - 1.0 / lam.shape[-1]) ** 2, axis=-1))
     log_smin = 0.5 * xp.log(xp.clip(lam[..., 0], tiny(lam), None))  # the dtype's floor: 1e-300 is 0 in float32
@@ -197,6 +200,16 @@ def _observe(H, xp):
     else:
         cos = xp.zeros(H.shape[0], dtype=H.dtype)
     return gap, log_smin, cos, lam, Q * xp.sqrt(raw)[..., None, :]
+
+
+def _raise_if_vanished(norms: np.ndarray, variant: str) -> None:
+    """``FloatingPointError`` naming the first layer at which some run's representation
+    vanished; ``norms`` (runs, depth) are the norms the layers removed, on the host."""
+    dead = (norms == 0).any(axis=0)
+    if dead.any():
+        raise FloatingPointError(f"representation vanished in the {variant} chain at layer {int(np.argmax(dead)) + 1} "
+                                 f"in {int((norms == 0).any(axis=1).sum())} of {norms.shape[0]} runs "
+                                 "(all rows zero after ReLU)")
 
 
 def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str = "gram",
@@ -232,15 +245,21 @@ def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str
         layers = tqdm(layers, desc=f"{variant} chain d={d} n={n}", leave=False)
     factor = None
     linear = not variant.endswith("relu")
+    vanilla = variant.startswith("vanilla")
+    zeros = xp.zeros_like(log_norm)  # BN chains keep ||H||_F = 1: no scale removed after layer 0
+    removed = []  # the norm each layer removed, per run, checked for 0 after the last layer
     for layer in layers:
         if layer:
-            H, lg = _step(be, H, variant, method, factor if linear else None)
-            log_norm = log_norm + lg if variant.startswith("vanilla") else xp.zeros_like(log_norm)
+            H, lg, norm = _step(be, H, variant, method, factor if linear else None)
+            log_norm = log_norm + lg if vanilla else zeros
+            removed.append(norm)
         gap, log_smin, cos, lam, factor = _observe(H, xp)
         for k, v in (("gap", gap), ("log_smin", log_smin), ("cos01", cos), ("log_norm", log_norm)):
             out[k].append(v)
         if keep_eigs:
             out["eigs"].append(lam)
+    if removed:
+        _raise_if_vanished(to_host(xp.stack(removed, axis=-1)), variant)
     eig_list = out.pop("eigs")
     eigs = to_host(xp.stack(eig_list, axis=1)) if keep_eigs else None
     rec = {k: to_host(xp.stack(v, axis=-1)) for k, v in out.items()}

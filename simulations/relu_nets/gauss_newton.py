@@ -102,10 +102,11 @@ def scaling_vs_hessian(spec, Ws, x, R, xp=None) -> dict:
            for phi in phis]
     frob = block_frobenius_sq(jacobian_grams(spec, fwd, phis, xp), S, xp)
     blocks = mean_sq_singular_values(spec, to_host(frob.mean(0)))
+    # E[x_l^2], E[y_l^2], E[dy_l^2] of every layer, read from the device at once
+    moments = to_host(xp.stack([(a * a).mean() for trio in zip(fwd["x"], fwd["y"], dys) for a in trio]))
     out = {k: [] for k in ("gamma_rho_in", "gamma_rho_out", "theorem2", "order_term")}
-    for layer, xl, yl, dyl in zip(spec, fwd["x"], fwd["y"], dys):
+    for layer, (ex, ey, edy) in zip(spec, moments.reshape(-1, 3).tolist()):
         g = layer_geometry(layer)
-        ex, ey, edy = (float(to_host((a * a).mean())) for a in (xl, yl, dyl))
         base = g["n"] * ex**2 * edy / ey
         out["gamma_rho_in"].append(base * g["k"] ** 2 * g["rho_in"] ** 2)
         out["gamma_rho_out"].append(base * g["k"] ** 2 * g["rho_out"] ** 2)

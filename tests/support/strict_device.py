@@ -13,6 +13,11 @@ What it enforces, as CuPy does:
 - only the namespace's own functions exist (no ``errstate``, which CuPy lacks), and no
   floating-point warnings are emitted.
 
+It also counts the reads from the device (:func:`host_reads`): ``.get()``, ``.item()``,
+``bool``, ``float``, ``int`` and ``operator.index`` of a device array. On a GPU each one
+waits for every kernel queued before it, so a simulator whose count grows with its depth
+stalls the device once per layer.
+
 It does not model CuPy's kernels, memory, streams, speed or its own type promotion.
 
 >>> import numpy as np
@@ -38,7 +43,27 @@ import types
 
 import numpy as np
 
-__all__ = ["DeviceArray", "make_module", "installed"]
+__all__ = ["DeviceArray", "make_module", "installed", "host_reads"]
+
+_READS = [0]  # device-to-host reads since import (see host_reads)
+
+
+def host_reads() -> int:
+    """Device-to-host reads since import, every stand-in module together: take the
+    difference around a call.
+
+    >>> cp = make_module()
+    >>> before = host_reads()
+    >>> x = cp.asarray(np.arange(3.0))
+    >>> bool(x.sum() > 0), float(x.max()), x.get().shape, host_reads() - before
+    (True, 2.0, (3,), 3)
+    """
+    return _READS[0]
+
+
+def _read(value):
+    _READS[0] += 1
+    return value
 
 
 def _operand(x):
@@ -118,22 +143,22 @@ class DeviceArray:
 
     def get(self) -> np.ndarray:
         """A host copy."""
-        return self._a.copy()
+        return _read(self._a.copy())
 
     def item(self):
-        return self._a.item()
+        return _read(self._a.item())
 
     def __bool__(self):
-        return bool(self._a)
+        return _read(bool(self._a))
 
     def __float__(self):
-        return float(self._a)
+        return _read(float(self._a))
 
     def __int__(self):
-        return int(self._a)
+        return _read(int(self._a))
 
     def __index__(self):
-        return operator.index(self._a)
+        return _read(operator.index(self._a))
 
     def __repr__(self):
         return f"device_array({self._a!r})"

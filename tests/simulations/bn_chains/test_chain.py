@@ -1,6 +1,8 @@
 """BN chains (Daneshmand et al. 2021, Eq. 1-2): invariants, the Gram-law sampler against
 materialized weights, deep chains, float32 against float64, and clear errors on bad
 input; numpy and the strict device stand-in."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -139,3 +141,17 @@ def test_chain_rejects_bad_inputs():
         orthogonality_gap(np.zeros((3, 2)))
     with pytest.raises(ValueError, match="H must be finite"):
         orthogonality_gap(np.full((3, 2), np.nan))
+
+
+@pytest.mark.parametrize("variant", ["vanilla_relu", "bn_relu"])
+def test_a_vanished_representation_is_reported_with_its_layer(backend_name, variant):
+    """All rows 0 after ReLU: run 0 starts at -1 (d = n = 1) and vanishes at layer 1; the
+    error comes after the chain has run (no per-layer read), and names the layer."""
+    be = get_backend(backend_name, seed=0)
+    H0 = be.asarray(np.array([-1.0, 1.0]).reshape(2, 1, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the zero representation is carried without 0/0
+        with pytest.raises(FloatingPointError, match=f"vanished in the {variant} chain at layer 1 in [12] of 2 runs"):
+            simulate_chain(be, H0, 4, variant)
+    # a chain that never vanishes is not flagged, whatever its depth
+    assert simulate_chain(be, be.asarray(np.ones((2, 1, 1))), 1, variant).gap.shape == (2, 2)
