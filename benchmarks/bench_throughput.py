@@ -1,7 +1,7 @@
 """Throughput of every simulator family as a fraction of this machine's matrix-multiply
 peak, measured in the same run for the same backend and dtype (float64 and float32).
 Usage: python benchmarks/bench_throughput.py [--backend cupy] [--dtype float64] [--quick]
-[--size X] [--only NAME] [--json PATH]
+[--size X] [--networks N] [--only NAME] [--json PATH]
 
 Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not counted):
 
@@ -16,6 +16,10 @@ Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not
   dense product's count for a square layer) and forms the others as ``reflectors`` does;
   ``useful`` counts the network only (as dense products), ``executed`` adds the sampler.
 - ``wn_resnet_orthogonal``: 40 blocks of widths 500 -> 1000 -> 500 (App. A.2), same counts.
+- ``--networks N`` batches N independent networks in every WN case but the side-by-side
+  ones (one batched product per layer, N times the flops; each network has its own
+  draws) and runs 64 N chains in ``bn_chain_gram``. A GPU needs it at width 1024: there
+  one 1024 product runs at about a third of the cuBLAS peak (H100, stop 16 of issue 11).
 - ``wn_mlp_*_side_by_side``: the WN MLP case, two networks per thread on Figure 1's default
   threads (one per BLAS thread, at most 4), draws overlapping products; wall time of all.
 - ``bn_chain_gram``: Daneshmand et al.'s chain with the Gram-law sampler, 2 d n^2 for
@@ -86,36 +90,37 @@ def _normals_of(layer, init: str, method: str) -> list:
     return [(reps, p, k)]
 
 
-def _wn(be, arch: str, init: str, haar_method, size: float):
-    """Draw and run a Figure 1 WN net; returns (useful flops, sampler flops, draw s, run s,
-    the normals drawn as a list of shapes)."""
+def _wn(be, arch: str, init: str, haar_method, size: float, networks: int = 1):
+    """Draw and run ``networks`` Figure 1 WN nets batched; returns (useful flops, sampler
+    flops, draw s, run s, the normals drawn as a list of shapes)."""
     width, inputs = int(1000 * size), int(1000 * size)
     n0 = width // 2
     t = time.perf_counter()
-    ops = (build_mlp(be, [n0] + [width] * 20, init, haar_method=haar_method) if arch == "mlp"
-           else build_resnet(be, [n0, n0], [40], [width], init, haar_method=haar_method))
+    ops = (build_mlp(be, [n0] + [width] * 20, init, networks, haar_method=haar_method) if arch == "mlp"
+           else build_resnet(be, [n0, n0], [40], [width], init, networks, haar_method=haar_method))
     sync(be.xp)
     t_draw = time.perf_counter() - t
-    x, e = be.normal((1, inputs, n0)), be.normal((1, inputs, n0 if arch == "resnet" else width))
+    x, e = be.normal((networks, inputs, n0)), be.normal((networks, inputs, n0 if arch == "resnet" else width))
     t = time.perf_counter()
     tape = forward(ops, x, renormalize=True)
     backward(ops, tape, e)
     sync(be.xp)
     t_run = time.perf_counter() - t
     method = haar_method or default_haar_method(be.name, layers_of(ops)[0].shape[0])
-    sampler = sum(haar_flops("reflectors" if method == "factored" and l.factor is None else method,
-                             max(l.fan_in, l.fan_out), min(l.fan_in, l.fan_out)) for l in layers_of(ops))
+    sampler = networks * sum(haar_flops("reflectors" if method == "factored" and l.factor is None else method,
+                                        max(l.fan_in, l.fan_out), min(l.fan_in, l.fan_out)) for l in layers_of(ops))
     normals = [shape for layer in layers_of(ops) for shape in _normals_of(layer, init, method)]
-    return network_flops(ops, inputs), (sampler if "orthogonal" in init else 0.0), t_draw, t_run, normals
+    return network_flops(ops, inputs, networks), (sampler if "orthogonal" in init else 0.0), t_draw, t_run, normals
 
 
 def wn_case(arch, init, haar_method=None):
-    def run(be, size):
+    def run(be, size, networks=1):
         # best of two end-to-end runs, each with fresh weights
-        runs = [_wn(be.child(rep), arch, init, haar_method, size) for rep in range(2)]
+        runs = [_wn(be.child(rep), arch, init, haar_method, size, networks) for rep in range(2)]
         useful, sampler, t_draw, t_run, normals = min(runs, key=lambda r: r[2] + r[3])
         return {"useful_flops": useful, "sampler_flops": sampler, "draw_s": t_draw, "run_s": t_run,
-                "draw_floor_s": draw_floor(be.child("floor"), normals)}
+                "draw_floor_s": draw_floor(be.child("floor"), normals), "networks": networks}
+    run.batched = True
     return run
 
 
@@ -147,14 +152,17 @@ def wn_side_by_side_case(arch, init):
     return run
 
 
-def bn_chain_case(be, size):
+def bn_chain_case(be, size, networks=1):
     """The chain draws its Gaussian factor G (runs, d, n) inside every layer (``run_s``
     includes it); the draw floor is those ``depth`` draws alone."""
-    runs, d, n, depth = 64, int(512 * size), 16, 50
+    runs, d, n, depth = 64 * networks, int(512 * size), 16, 50
     H0 = initial_representation(be, "gaussian", runs, d, n)
     t = best_time(lambda: simulate_chain(be, H0, depth), be.xp, reps=2)
     return {"useful_flops": runs * (2 * depth + 1) * 2.0 * d * n * n, "draw_s": 0.0, "run_s": t,
-            "draw_floor_s": draw_floor(be.child("floor"), [(runs, d, n)] * depth)}
+            "draw_floor_s": draw_floor(be.child("floor"), [(runs, d, n)] * depth), "networks": networks}
+
+
+bn_chain_case.batched = True
 
 
 def relu_mlp_case(be, size):
@@ -230,18 +238,22 @@ def ceiling_fraction(useful: float, sampler: float, floor_s: float, peak: float)
     return useful / peak / (useful / peak + sampler / peak + floor_s)
 
 
-def measure(backend: str, dtype: str, names, size: float) -> list:
+def measure(backend: str, dtype: str, names, size: float, networks: int = 1) -> list:
     """Each case against the peak measured just before it (the machine may be shared, and
-    its load drift between cases)."""
+    its load drift between cases); ``networks`` batched in the cases that batch them
+    (module text), one elsewhere."""
     be = get_backend(backend, seed=0, dtype=dtype)
     print(f"{dtype} ({backend}); fractions of the matmul peak measured right before each case")
     rows = []
     for name in names:
         peak = matmul_peak(be)
-        r = CASES[name](be.child(name), size)
+        case = CASES[name]
+        r = case(be.child(name), size, networks) if getattr(case, "batched", False) else case(be.child(name), size)
         total = r["draw_s"] + r["run_s"]
         r.update(name=name, dtype=dtype, backend=backend, peak=peak, end_to_end_fraction=r["useful_flops"] / total / peak)
         line = f"  {name:30s} peak {peak / 1e9:5.1f} GFLOP/s; "
+        if r.get("networks", 1) > 1:
+            line += f"{r['networks']}{' x 64 chains' if name.startswith('bn') else ' networks'} batched; "
         if "overlapped" in r:
             line += (f"end to end (drawing included, {r['overlapped']}) {r['end_to_end_fraction']:6.1%}; "
                      f"wall {r['run_s']:.2f} s")
@@ -314,6 +326,12 @@ def _positive(text: str) -> float:
     return value
 
 
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"--networks must be an integer >= 1, got {text}")
+    return int(text)
+
+
 def _default_cases(backend: str) -> list:
     """Every case but the one that repeats ``wn_mlp_orthogonal`` with its default method
     (for one network, as the WN cases draw)."""
@@ -330,12 +348,16 @@ def main(argv=None):
     p.add_argument("--size", type=_positive, default=None,
                    help="multiply every case's size (WN width and inputs, BN width, networks in the ensembles, "
                         "Hessian batch; default 1, 0.25 with --quick; e.g. 4.096 on a GPU for WN width 4096)")
+    p.add_argument("--networks", type=_count, default=1,
+                   help="networks batched in each WN case (not the side-by-side ones), 64 x N chains in the BN case "
+                        "(default 1; e.g. 8 on a GPU at --size 1.024)")
     p.add_argument("--json", help="write the rows to this file")
     p.add_argument("--peer-notebook", help="path to the authors' synthetic_data_experiment.ipynb")
     a = p.parse_args(argv)
     rows = []
     for dtype in a.dtype or ("float64", "float32"):
-        rows += measure(a.backend, dtype, a.only or _default_cases(a.backend), a.size or (0.25 if a.quick else 1.0))
+        rows += measure(a.backend, dtype, a.only or _default_cases(a.backend), a.size or (0.25 if a.quick else 1.0),
+                        a.networks)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)

@@ -81,3 +81,24 @@ def test_side_by_side_networks_draw_from_their_own_streams(monkeypatch):
 def test_size_must_be_positive():
     with pytest.raises(SystemExit):
         bench.main(["--size", "0"])
+
+
+def test_networks_batch_the_wn_and_bn_cases(monkeypatch):
+    """``--networks N``: N times the flops (network and sampler) in the cases that batch,
+    one network elsewhere; the normals timed as the floor are drawn for all N."""
+    monkeypatch.setattr(bench, "matmul_peak", lambda be: timing.matmul_peak(be, n=200, reps=1))
+    names = ["wn_mlp_orthogonal", "bn_chain_gram", "relu_mlp_ensemble"]
+    one, three = (bench.measure("numpy", "float64", names, size=0.04, networks=n) for n in (1, 3))
+    for a, b in zip(one[:2], three[:2]):
+        assert b["networks"] == 3 and b["useful_flops"] == pytest.approx(3 * a["useful_flops"])
+        assert b.get("sampler_flops", 0.0) == pytest.approx(3 * a.get("sampler_flops", 0.0))
+    assert one[0]["sampler_flops"] > 0
+    assert "networks" not in three[2] and three[2]["useful_flops"] == one[2]["useful_flops"]
+    layer = draw_layer(get_backend(seed=0), 3, 20, 20, "orthogonal", 1.0)
+    assert all(shape[0] == 3 for shape in bench._normals_of(layer, "proposed_orthogonal", "reflectors"))
+
+
+def test_networks_must_be_a_positive_integer():
+    for bad in ("0", "-2", "1.5"):
+        with pytest.raises(SystemExit):
+            bench.main(["--networks", bad])
