@@ -56,6 +56,7 @@ import numpy as np
 from timing import best_time, matmul_peak, sync
 
 from simulations.core.haar_factor import APPLY_BLOCK
+from simulations.core.validation import check_int
 from simulations.core.random_matrices import REFLECTOR_BLOCK, default_haar_method, reflector_draw_shapes
 from simulations import (Linear, ResidualBlock, backward, build_classifier, build_mlp, build_resnet,
                          draw_branch_resnet, draw_mlp, forward, get_backend, hvp, initial_representation, layers_of,
@@ -120,7 +121,6 @@ def wn_case(arch, init, haar_method=None):
         useful, sampler, t_draw, t_run, normals = min(runs, key=lambda r: r[2] + r[3])
         return {"useful_flops": useful, "sampler_flops": sampler, "draw_s": t_draw, "run_s": t_run,
                 "draw_floor_s": draw_floor(be.child("floor"), normals), "networks": networks}
-    run.batched = True
     return run
 
 
@@ -160,9 +160,6 @@ def bn_chain_case(be, size, networks=1):
     t = best_time(lambda: simulate_chain(be, H0, depth), be.xp, reps=2)
     return {"useful_flops": runs * (2 * depth + 1) * 2.0 * d * n * n, "draw_s": 0.0, "run_s": t,
             "draw_floor_s": draw_floor(be.child("floor"), [(runs, d, n)] * depth), "networks": networks}
-
-
-bn_chain_case.batched = True
 
 
 def relu_mlp_case(be, size):
@@ -224,6 +221,8 @@ CASES = {
     "relu_resnet_ensemble": relu_resnet_case,
     "hessian_hvp": hessian_case,
 }
+#: The cases that take ``networks`` (``--networks``).
+BATCHED = {name for name in CASES if name.startswith("wn_") and not name.endswith("side_by_side")} | {"bn_chain_gram"}
 
 
 def ceiling_fraction(useful: float, sampler: float, floor_s: float, peak: float) -> float:
@@ -247,8 +246,7 @@ def measure(backend: str, dtype: str, names, size: float, networks: int = 1) -> 
     rows = []
     for name in names:
         peak = matmul_peak(be)
-        case = CASES[name]
-        r = case(be.child(name), size, networks) if getattr(case, "batched", False) else case(be.child(name), size)
+        r = CASES[name](be.child(name), size, *([networks] if name in BATCHED else []))
         total = r["draw_s"] + r["run_s"]
         r.update(name=name, dtype=dtype, backend=backend, peak=peak, end_to_end_fraction=r["useful_flops"] / total / peak)
         line = f"  {name:30s} peak {peak / 1e9:5.1f} GFLOP/s; "
@@ -327,9 +325,10 @@ def _positive(text: str) -> float:
 
 
 def _count(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"--networks must be an integer >= 1, got {text}")
-    return int(text)
+    try:
+        return check_int("--networks", int(text), low=1)
+    except ValueError as err:  # int("1.5") or check_int
+        raise argparse.ArgumentTypeError(f"--networks must be an integer >= 1, got {text}") from err
 
 
 def _default_cases(backend: str) -> list:
@@ -349,8 +348,8 @@ def main(argv=None):
                    help="multiply every case's size (WN width and inputs, BN width, networks in the ensembles, "
                         "Hessian batch; default 1, 0.25 with --quick; e.g. 4.096 on a GPU for WN width 4096)")
     p.add_argument("--networks", type=_count, default=1,
-                   help="networks batched in each WN case (not the side-by-side ones), 64 x N chains in the BN case "
-                        "(default 1; e.g. 8 on a GPU at --size 1.024)")
+                   help="networks batched in each WN case (the side-by-side ones and the ensembles ignore it), "
+                        "64 x N chains in the BN case (default 1; e.g. 8 on a GPU at --size 1.024)")
     p.add_argument("--json", help="write the rows to this file")
     p.add_argument("--peer-notebook", help="path to the authors' synthetic_data_experiment.ipynb")
     a = p.parse_args(argv)

@@ -3,7 +3,8 @@
     python benchmarks/gpu_session.py --out DIR [--only STEP ...] [--workers N] [--dry-run]
 
 Steps, in order (``--only`` picks some; each runs under its own time limit, so a slow
-step cannot eat the others' time on a lent machine):
+step cannot eat the others' time; the limits add up to more than one 10-minute call of
+a lent machine, so there run a few steps per call with ``--only``):
 
 - ``info``: the device, the driver and the versions of Python, numpy, CuPy and CUDA;
 - ``tests``: ``pytest tests -m gpu``, every simulator test that takes a backend, on CuPy;
@@ -15,15 +16,19 @@ step cannot eat the others' time on a lent machine):
 - ``bench_4096``: the WN and BN cases at width 4096, formed and factored Haar draws.
 
 Each step writes ``DIR/STEP.log`` (the benchmarks also ``DIR/STEP.json``) and the session
-writes ``DIR/session.json`` (each step's command, exit status and seconds). On a machine
-without a CUDA device it stops before the first step, unless ``--dry-run`` (which prints
-the commands only).
+writes ``DIR/session.json`` (each step's command, exit status and seconds). Steps run
+from the repository root on this checkout's code (``PYTHONPATH``), with Hypothesis's
+derandomized ``ci`` profile (which keeps no example database) and no bytecode written,
+so that nothing lands in the repository; a step past its limit is stopped with all its processes (the
+pytest-xdist workers too). On a machine without a CUDA device the session stops before
+the first step, unless ``--dry-run`` (which prints the commands only).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -44,7 +49,7 @@ def steps(out: Path, workers: int) -> dict:
     return {
         "info": ([py, "-c", info], 60),
         "tests": ([py, "-m", "pytest", "tests", "-m", "gpu", "-q", "-n", str(min(workers, 8))], 300),
-        "claims": ([py, "-m", "pytest", "theory", "--backend", "cupy", "-q", "-n", str(workers), "--durations=15"], 600),
+        "claims": ([py, "-m", "pytest", "theory", "--backend", "cupy", "-q", "-n", str(workers), "--durations=15"], 540),
         "figures": ([py, "-m", "simulations.figures", "--backend", "cupy", "--out", str(out / "figures")], 400),
         "bench_1024": ([py, bench, "--backend", "cupy", "--size", "1.024", "--networks", "8",
                         "--json", str(out / "bench_1024.json")], 500),
@@ -53,13 +58,23 @@ def steps(out: Path, workers: int) -> dict:
     }
 
 
+#: The steps' environment on top of this process's (see the module text).
+STEP_ENV = {"PYTHONPATH": str(ROOT), "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONUNBUFFERED": "1"}
+
+
 def run_step(name: str, argv: list, limit: float, out: Path) -> dict:
-    """Run one step from the repository root with its output in ``out/name.log``."""
+    """Run one step from the repository root with its output in ``out/name.log``; past
+    ``limit`` seconds its whole process group is killed."""
     t = time.perf_counter()
     with open(out / f"{name}.log", "w") as log:
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **STEP_ENV},
+                                start_new_session=True)
         try:
-            rc = subprocess.run(argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, timeout=limit).returncode
+            rc = proc.wait(timeout=limit)
         except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
             rc = "timeout"
     return {"step": name, "command": argv, "limit_s": limit, "returncode": rc,
             "seconds": round(time.perf_counter() - t, 1)}

@@ -204,12 +204,13 @@ def _observe(H, xp):
 
 def _raise_if_vanished(norms: np.ndarray, variant: str) -> None:
     """``FloatingPointError`` naming the first layer at which some run's representation
-    vanished; ``norms`` (runs, depth) are the norms the layers removed, on the host."""
-    dead = (norms == 0).any(axis=0)
+    vanished (or, never seen, was not finite); ``norms`` (runs, depth) are the norms the
+    layers removed, on the host."""
+    dead = ~(norms > 0)
     if dead.any():
-        raise FloatingPointError(f"representation vanished in the {variant} chain at layer {int(np.argmax(dead)) + 1} "
-                                 f"in {int((norms == 0).any(axis=1).sum())} of {norms.shape[0]} runs "
-                                 "(all rows zero after ReLU)")
+        raise FloatingPointError(f"representation vanished in the {variant} chain at layer "
+                                 f"{int(np.argmax(dead.any(axis=0))) + 1} in {int(dead.any(axis=1).sum())} of "
+                                 f"{norms.shape[0]} runs (all rows zero after ReLU)")
 
 
 def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str = "gram",
@@ -283,7 +284,10 @@ def a1_margin(be: Backend, H0, depth: int, factor: float = 0.1, variant: str = "
     done = 0
     while done < depth:
         step = min(chunk, depth - done)
-        rec = simulate_chain(be, rec.final, step, variant)
+        try:
+            rec = simulate_chain(be, rec.final, step, variant)
+        except FloatingPointError as err:  # its layers count from the chunk's start
+            raise FloatingPointError(f"{err}, counting from layer {done} of this A1 run") from err
         ratio = np.minimum(ratio, np.exp(rec.log_smin[:, 1:].min(axis=1) - log_alpha0))
         done += step
         if np.any(ratio < factor):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from scipy import stats
 
-from simulations import (batch_norm, centered_gap_floor, get_backend, initial_representation, orthogonality_gap,
+from simulations import (a1_margin, batch_norm, centered_gap_floor, get_backend, initial_representation, orthogonality_gap,
                          simulate_chain, to_host)
 from tests.strategies import chain_shapes, seeds, starts
 from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
@@ -151,7 +151,11 @@ def test_a_vanished_representation_is_reported_with_its_layer(backend_name, vari
     H0 = be.asarray(np.array([-1.0, 1.0]).reshape(2, 1, 1))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the zero representation is carried without 0/0
-        with pytest.raises(FloatingPointError, match=f"vanished in the {variant} chain at layer 1 in [12] of 2 runs"):
-            simulate_chain(be, H0, 4, variant)
-    # a chain that never vanishes is not flagged, whatever its depth
+        with pytest.raises(FloatingPointError, match=f"vanished in the {variant} chain at layer 1 in 1 of 2 runs"):
+            simulate_chain(be, H0, 1, variant)  # run 1 (at +1) cannot vanish in one layer
+        with pytest.raises(FloatingPointError, match="at layer 1 in [12] of 2 runs"):
+            simulate_chain(be, H0, 6, variant)  # run 1 may vanish later, run 0 at layer 1 still comes first
+        with pytest.raises(FloatingPointError, match="at layer 1 .* counting from layer 0 of this A1 run"):
+            a1_margin(be, H0, 6, variant=variant, chunk=2)
+    # a chain that does not vanish is not flagged
     assert simulate_chain(be, be.asarray(np.ones((2, 1, 1))), 1, variant).gap.shape == (2, 2)
