@@ -46,12 +46,15 @@ def _shortfall(half_widths_over_tol) -> float | None:
 
 
 def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tuple, tol: float, method: str, ctx,
-                relative: bool = True) -> Evidence:
+                relative: bool = True, within: bool = False) -> Evidence:
     """One test per row: is E[sample(row)] = target(row)? Fails when a row's two-sided
     t-test rejects; holds when every row's interval lies within target +- tol (relative
-    to |target| unless ``relative`` is False)."""
+    to |target| unless ``relative`` is False). With ``within`` the statement itself
+    allows the band (|E - target| <= tol, :func:`theory.stats.mean_within`): a row fails
+    only when its interval misses the band."""
     alpha = ctx.split(len(rows))
-    tests = [(r, stats.mean_equals(sample(r), target(r), alpha, tol, relative)) for r in rows]
+    test = stats.mean_within if within else stats.mean_equals
+    tests = [(r, test(sample(r), target(r), alpha, tol, relative)) for r in rows]
     details = [t.row(**_labels(r, labels)) for r, t in tests]
     verdict = combine(t.verdict for _, t in tests)
     worst = max(tests, key=lambda rt: abs(rt[1].estimate - rt[1].target) / rt[1].se if rt[1].se else 0.0)[1]
@@ -67,7 +70,8 @@ def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tupl
         expected=worst.target,
         margin=crit - z,
         margin_unit=f"standard errors to the rejection line |t| = {crit:.2f} (worst row)",
-        method=f"{method}; Student-t test and interval per row, alpha = {alpha:.2e} per row (Bonferroni)",
+        method=f"{method}; Student-t {'interval against the band' if within else 'test and interval'} per row, "
+               f"alpha = {alpha:.2e} per row (Bonferroni)",
         resolution=f"largest relative resolution {max(t.rel_resolution for _, t in tests):.2e} at power "
                    f"{stats.POWER}; tolerance +-{tol:g}{' (relative)' if relative else ''}",
         counterexample=failing[0] if failing else None,

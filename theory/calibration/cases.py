@@ -29,7 +29,8 @@ from scipy import stats as st
 
 from ..core import Block, Claim, Evidence, Mutation, Row, Sampling, Verdict
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit, judge_means
-from ..stats import POWER, detectable_deviation, goodness_of_fit, mean_within, plan_looks, power_law
+from ..stats import (POWER, detectable_deviation, distance_lower_bound, goodness_of_fit, mean_within, plan_looks,
+                     power_law)
 from ..stats.means import t_quantile
 
 __all__ = ["TRUTHS", "Case", "CASES"]
@@ -241,7 +242,7 @@ def _gof_claim(truth: str, alpha: float) -> Claim:
     ncp = optimize.brentq(lambda lam: st.ncx2.sf(crit, df, lam) - POWER, 1e-9, 10 * crit + 100)
     w_res = math.sqrt(ncp / n)
     dev = max(w_res, _GOF_W)
-    w = {"true": 0.0, "underpowered": 0.0, "false_1x": dev, "false_3x": 3 * dev, "outside_band": 0.0}[truth]
+    w = {"true": 0.0, "underpowered": 0.0, "false_1x": dev, "false_3x": 3 * dev, "outside_band": _GOF_W * 1.02}[truth]
     # a deviation of Cohen's w along a fixed contrast (+ on even, - on odd categories)
     contrast = np.where(np.arange(8) % 2 == 0, 1.0, -1.0)
     probs = _GOF_P * (1 + w * contrast)
@@ -259,6 +260,36 @@ def _gof_claim(truth: str, alpha: float) -> Claim:
     return _claim(f"gof.{truth}", draw, judge, 1, budget)
 
 
+# --- W_2(X, Y) <= b rejected from a lower confidence limit (stats.distance_lower_bound) ---
+_W2_BLOCK, _W2_BUDGET, _W2_BOUND = 25, 16, 0.5
+
+
+def _w2_lower_claim(truth: str, alpha: float) -> Claim:
+    budget = 1 if truth == "underpowered" else _W2_BUDGET
+    n = _W2_BLOCK * budget
+    looks = plan_looks(1, budget, 1.0).looks
+    # Welch difference of two samples of n, sd 1 each: the resolution of the one-sided limit.
+    res = detectable_deviation(math.sqrt(2 / n), 2 * n - 2, alpha / looks, sides=1)
+    # X ~ N(shift, 1) against Y ~ N(0, 1) (identity functional): W_2 = shift exactly.
+    # true: W_2 sits on the bound b (the worst case for a false alarm); false_kx: above
+    # it by k resolutions.
+    shift = {"true": _W2_BOUND, "underpowered": _W2_BOUND, "false_1x": _W2_BOUND + res,
+             "false_3x": _W2_BOUND + 3 * res}[truth]
+
+    def draw(ctx, block):
+        be = ctx.stream("calibration.w2_lower", block)
+        return Block((Row({"row": 0}, {"x": shift + np.asarray(be.normal((_W2_BLOCK,))),
+                                       "y": np.asarray(be.normal((_W2_BLOCK,)))}),))
+
+    def judge(m, ctx):
+        r = m.row(row=0)
+        lower, _ = distance_lower_bound(r["x"], r["y"], ctx.alpha)
+        v = Verdict.FAILS if lower > _W2_BOUND else Verdict.INCONCLUSIVE
+        return Evidence(v, lower, f"W_2 <= {_W2_BOUND}", "calibration", None)
+
+    return _claim(f"w2_lower.{truth}", draw, judge, 1, budget)
+
+
 CASES = (
     Case("mean", "judge_means", "E[X] = 1 per row (2 rows), lognormal replicates (skewness 1.75), 25 per block, "
          f"tolerance +-{_MEAN_TOL}", _mean_claim),
@@ -271,6 +302,8 @@ CASES = (
     Case("exponent", "judge_exponent", "fitted exponent = -0.5 over widths 8..128, lognormal noise, tolerance "
          f"+-{_EXP_TOL}", _exponent_claim),
     Case("limit", "judge_limit", f"limit of mean(w) = c + a/w equals 1, tolerance +-{_LIM_TOL}", _limit_claim),
-    Case("gof", "goodness_of_fit", f"8 categories against the uniform law, required Cohen's w {_GOF_W}", _gof_claim,
-         ("true", "underpowered", "false_1x", "false_3x")),
+    Case("gof", "goodness_of_fit", f"8 categories against the uniform law, required Cohen's w {_GOF_W}", _gof_claim),
+    Case("w2_lower", "distance_lower_bound", f"W_2(N(s, 1), N(0, 1)) = s <= {_W2_BOUND} rejected only from a lower "
+         "confidence limit on W_2 (the rejection side of the Wasserstein claims); 'true' sits on the bound",
+         _w2_lower_claim, ("true", "underpowered", "false_1x", "false_3x")),
 )

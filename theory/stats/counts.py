@@ -16,18 +16,19 @@ from scipy import optimize
 from scipy import stats as st
 
 from ..core.verdicts import Verdict
-from .means import POWER
 
 __all__ = ["goodness_of_fit", "binomial_interval"]
 
 
 def goodness_of_fit(counts, probs, alpha: float, tol_w: float):
-    """Pearson's chi-square test of ``counts`` against ``probs`` (scipy.stats.chisquare).
+    """Pearson's chi-square test of ``counts`` against ``probs`` (scipy.stats.chisquare),
+    with an equivalence side on Cohen's effect size w = sqrt(noncentrality / n).
 
-    The resolution is Cohen's effect size w = sqrt(noncentrality / n) detected with
-    probability POWER (noncentral chi-square). Fails when the test rejects at alpha;
-    holds when the resolution is at most ``tol_w`` (every deviation of that size would
-    have been seen); inconclusive otherwise. Returns ``(stat, p, w_resolution, verdict)``.
+    Fails when the test rejects at alpha. Holds when the upper (1 - alpha) confidence
+    limit of w is at most ``tol_w``: the largest noncentrality lambda with
+    P(chi2_df(lambda) <= X^2) >= alpha (noncentral chi-square, inverted in lambda), so a
+    deviation just outside the band is confirmed with probability at most alpha.
+    Inconclusive otherwise. Returns ``(stat, p, w_upper, verdict)``.
     """
     counts = np.asarray(counts, float)
     probs = np.asarray(probs, float)
@@ -38,12 +39,25 @@ def goodness_of_fit(counts, probs, alpha: float, tol_w: float):
     n = counts.sum()
     res = st.chisquare(counts, n * probs)
     df = counts.size - 1
-    crit = float(st.chi2.isf(alpha, df))
-    ncp = optimize.brentq(lambda lam: float(st.ncx2.sf(crit, df, lam)) - POWER, 1e-9, 10 * crit + 100)
-    w = math.sqrt(ncp / n)
+    stat = float(res.statistic)
+    w_upper = math.sqrt(_noncentrality_upper(stat, df, alpha) / n)
     p = float(res.pvalue)
-    v = Verdict.FAILS if p < alpha else (Verdict.HOLDS if w <= tol_w else Verdict.INCONCLUSIVE)
-    return float(res.statistic), p, w, v
+    v = Verdict.FAILS if p < alpha else (Verdict.HOLDS if w_upper <= tol_w else Verdict.INCONCLUSIVE)
+    return stat, p, w_upper, v
+
+
+def _noncentrality_upper(stat: float, df: int, alpha: float) -> float:
+    """The largest lambda with P(chi2_df(lambda) <= stat) >= alpha (0 when even lambda = 0
+    gives less: the statistic is then small, which bounds no deviation from below)."""
+    def f(lam):
+        return float(st.ncx2.cdf(stat, df, lam)) - alpha if lam > 0 else float(st.chi2.cdf(stat, df)) - alpha
+
+    if f(0.0) <= 0:
+        return 0.0
+    hi = max(1.0, 2 * stat)
+    while f(hi) > 0:
+        hi *= 2
+    return optimize.brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-10)
 
 
 def binomial_interval(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:

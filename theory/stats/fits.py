@@ -7,7 +7,10 @@ replicates. The coefficient covariance is (X^T W X)^{-1} with W = 1/se^2. Two ca
 - the model fits (the lack-of-fit chi-square on n - p residual degrees of freedom is
   not significant at ``LACK_OF_FIT_ALPHA``): intervals use Student's t with the
   smallest per-point degrees of freedom min(n_i) - 1 (the standard errors are
-  estimates);
+  estimates), and the covariance is still scaled by the reduced chi-square when that
+  exceeds 1 (the Birge ratio), so that a misfit the pre-test misses (unmodelled
+  curvature biasing a coefficient by several standard errors) widens the interval
+  instead of making a false ``fails``;
 - it does not: the covariance is scaled by the reduced chi-square and intervals use
   Student's t with the n - p residual degrees of freedom, so a misspecified fit on
   few points gets the wide interval it deserves. With no residual degree of freedom
@@ -87,7 +90,7 @@ def wls(X, y, se, point_df: float = math.inf, lack_of_fit_alpha: float = LACK_OF
     p_lof = float(st.chi2.sf(chi2, dof))
     if p_lof < lack_of_fit_alpha:
         return Fit(coef, cov * (chi2 / dof), dof, chi2, p_lof, True, float(dof), True)
-    return Fit(coef, cov, dof, chi2, p_lof, False, float(point_df), True)
+    return Fit(coef, cov * max(1.0, chi2 / dof), dof, chi2, p_lof, False, float(point_df), True)
 
 
 def power_law(x, y, se, point_df: float = math.inf) -> Fit:

@@ -40,6 +40,17 @@ def test_render_lists_unmet_promises():
     assert "(not met)" in text and "0 of 1 rows" in text
 
 
+def test_render_flags_tail_rates_above_alpha():
+    def rate(r):
+        return {"rate": r * 1e-4, "interval": [0.9 * r * 1e-4, 1.1 * r * 1e-4], "over_alpha": r}
+
+    tails = [{"n": 25, "alpha": 1e-4, "reseeds": 10**6, "skewness": 1.75, "plain_t": rate(15.0), "corrected_t": rate(5.0)},
+             {"n": 1600, "alpha": 1e-4, "reseeds": 10**6, "skewness": 1.75, "plain_t": rate(1.5),
+              "corrected_t": rate(1.0)}]
+    text = "\n".join(render_calibration({"tails": tails}))
+    assert text.count("**(above alpha)**") == 3 and "Not met" in text and "1 of 2 sample sizes" in text
+
+
 def test_jobs_do_not_change_the_numbers(tmp_path):
     """Calibration on 2 processes gives the rows of a serial run, in the same order."""
     from theory.calibration import CASES, run_calibration

@@ -37,3 +37,21 @@ def test_no_residual_freedom_is_marked_unchecked():
 def test_bad_standard_errors_raise(se):
     with pytest.raises(ValueError, match="se"):
         wls(np.stack([np.ones(3), [1.0, 2, 3]], 1), [1.0, 2, 3], se)
+
+
+def test_a_misfit_the_pre_test_misses_still_widens_the_interval():
+    """Reduced chi-square 2 on 3 residual dof (lack-of-fit p about 0.11, above the
+    pre-test level): the covariance is scaled by the Birge ratio 2, the quantile keeps
+    the per-point dof."""
+    x = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    X = np.stack([np.ones_like(x), x], axis=1)
+    se = np.full(5, 0.1)
+    # residuals orthogonal to both columns, scaled to chi-square 6
+    r = np.array([1.0, -1.0, -1.0, 0.0, 1.0])
+    r -= X @ np.linalg.lstsq(X, r, rcond=None)[0]
+    r *= np.sqrt(6.0) * 0.1 / np.linalg.norm(r)
+    fit = wls(X, 2 + 0.5 * x + r, se, point_df=50)
+    plain = np.linalg.inv(X.T @ X / 0.01)
+    assert fit.chi2 == pytest.approx(6.0) and fit.lack_of_fit_p == pytest.approx(st.chi2.sf(6.0, 3))
+    assert not fit.inflated and fit.quantile_df == 50
+    assert fit.se(1) == pytest.approx(np.sqrt(2 * plain[1, 1]))
