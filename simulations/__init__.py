@@ -40,7 +40,8 @@ from .weightnorm import (INIT_SCHEMES, WN_HAAR_METHODS, FactoredWeight, Tape, WN
                          layers_of, network_flops, times_weight, times_weight_t, wn_forward, wn_vjp)
 # batch-normalized chains (Daneshmand et al. 2021)
 from .bn_chains import (EQ6_VARIANTS, METHODS, STARTS, VARIANTS, ChainRecord, a1_margin, batch_norm, centered_gap_floor,
-                        eq6_weight, gap_from_gram, initial_representation, orthogonality_gap, simulate_chain)
+                        eq6_weight, gap_from_gram, gaussian_pair_singular_values, initial_representation,
+                        orthogonality_gap, simulate_chain)
 # bias-free ReLU nets (ZeroInit/Fixup, Defazio & Bottou)
 from .relu_nets import (BRANCH_SCHEMES, WEIGHT_INITS, block_frobenius_sq, branch_inits, conv2d, conv2d_backward_input,
                         conv2d_weight_grad, conv_output_size, draw_branch_resnet, draw_mlp, draw_net, draw_resnet,

@@ -42,7 +42,8 @@ from ..core.namespace import array_namespace, tiny
 from ..core.validation import check_choice, check_int
 
 __all__ = ["VARIANTS", "STARTS", "METHODS", "ChainRecord", "orthogonality_gap", "gap_from_gram", "batch_norm",
-           "initial_representation", "simulate_chain", "centered_gap_floor", "a1_margin"]
+           "initial_representation", "simulate_chain", "centered_gap_floor", "a1_margin",
+           "gaussian_pair_singular_values"]
 
 VARIANTS = ("bn", "bn_centered", "vanilla", "bn_relu", "vanilla_relu", "bn_centered_relu")
 STARTS = ("diagonal_spike", "gaussian", "aligned", "orthogonal")
@@ -293,3 +294,29 @@ def a1_margin(be: Backend, H0, depth: int, factor: float = 0.1, variant: str = "
         if np.any(ratio < factor):
             break
     return ratio, done
+
+
+def gaussian_pair_singular_values(be: Backend, lam, d: int, draws: int = 1):
+    """Singular values of draws of W H and of G/sqrt(n) (Lemma 2 of Daneshmand et al.
+    2021, Eq. 4), for trace-one Gram spectra ``lam`` (..., n) of H (the ``eigs`` of a
+    :class:`ChainRecord`). W is d x d and G is d x n, both with iid N(0, 1/d) entries.
+
+    Given H with H^T H = Q diag(lam) Q^T, the rows of W H are iid N(0, H^T H / d), so W H
+    has the law of G' diag(sqrt(lam)) Q^T with G' iid N(0, 1/d) (d x n), and its singular
+    values those of G' diag(sqrt(lam)) (Q^T is orthogonal): cost d n^2 per draw, exact in
+    law. Returns ``(sv_WH, sv_G)``, each of shape (..., draws, n) in ascending order, on
+    the device; the two are independent and every draw is fresh (``be``'s stream).
+    """
+    d = check_int("d", d, low=1)
+    draws = check_int("draws", draws, low=1)
+    xp = be.xp
+    lam = xp.clip(be.asarray(lam), 0, None)
+    n = lam.shape[-1]
+    shape = tuple(lam.shape[:-1]) + (draws, d, n)
+    X = be.normal(shape) * (xp.sqrt(lam / d)[..., None, None, :])
+    Y = be.normal(shape) / math.sqrt(d * n)
+
+    def sv(M):
+        return xp.sqrt(xp.clip(xp.linalg.eigvalsh(xp.swapaxes(M, -1, -2) @ M), 0, None))
+
+    return sv(X), sv(Y)

@@ -11,8 +11,16 @@ where V' (d x d) is "an orthogonal matrix obtained by slicing V". Variants:
   with orthonormal columns is not orthogonal in general);
 - ``"orthogonal"``: V' = I_d, an orthogonal choice (any orthogonal V' gives the same
   Gram matrix (W H)^T (W H) = V Sigma V^T / tr(Sigma));
+- ``"flipped"``: V' = -I_d, the other sign of the same choice;
 - ``"whitening"``: V' = I_d and Sigma^{-1} instead of Sigma^{-1/2}, which makes the
   rows of W H orthonormal up to scale.
+
+The SVD fixes each pair (u_k, v_k) only up to a common sign, which leaves the sliced
+V' (``"printed"``) unchanged but flips row k of W H for V' = +-I. So that V' = +-I
+mean one matrix on every platform (LAPACK's and cuSOLVER's signs are unspecified),
+the signs are fixed explicitly: each right singular vector v_k has a nonnegative
+entry sum. For H >= 0 (after a ReLU) the top one is then >= 0 entrywise
+(Perron-Frobenius), so row 1 of W H is >= 0 with V' = I and <= 0 with V' = -I.
 
 >>> import numpy as np
 >>> H = np.random.default_rng(0).standard_normal((3, 8))
@@ -28,7 +36,7 @@ from ..core.validation import check_choice
 
 __all__ = ["EQ6_VARIANTS", "eq6_weight"]
 
-EQ6_VARIANTS = ("printed", "orthogonal", "whitening")
+EQ6_VARIANTS = ("printed", "orthogonal", "flipped", "whitening")
 
 
 def eq6_weight(H, variant: str = "printed", xp=None):
@@ -49,10 +57,13 @@ def eq6_weight(H, variant: str = "printed", xp=None):
     U, s, Vt = xp.linalg.svd(H, full_matrices=False)  # U (d, d), s (d,), Vt (d, n)
     if not bool(xp.all(s > s[..., :1] * (max(d, n) * eps(s)))):
         raise ValueError("H must have full row rank d (Sigma must be invertible in Eq. 6)")
+    signs = xp.where(Vt.sum(axis=-1) < 0, -1.0, 1.0).astype(H.dtype)  # v_k summing to >= 0
+    U, Vt = U * signs[..., None, :], Vt * signs[..., :, None]
     if variant == "printed":
         Vp = xp.swapaxes(Vt, -1, -2)[..., :d, :]
     else:
-        Vp = xp.broadcast_to(xp.eye(d, dtype=H.dtype), H.shape[:-2] + (d, d))
+        Vp = xp.broadcast_to(xp.eye(d, dtype=H.dtype) * (-1.0 if variant == "flipped" else 1.0),
+                             H.shape[:-2] + (d, d))
     power = -1.0 if variant == "whitening" else -0.5
     scale = xp.sqrt(s.sum(axis=-1))[..., None, None]  # ||Sigma^{1/2}||_F
     return (Vp * (s ** power)[..., None, :]) @ xp.swapaxes(U, -1, -2) / scale

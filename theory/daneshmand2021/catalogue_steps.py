@@ -5,6 +5,8 @@ and the figure panels that random networks reproduce beyond the linear BN chain.
 Declared here and gathered into :data:`~.catalogue.CLAIMS` in the paper's order."""
 from __future__ import annotations
 
+import math
+
 from ..core import Claim, Mutation, Verdict
 from . import exact_claims as X
 from . import figure_judges as FJ
@@ -50,14 +52,21 @@ INTRO = (
           where="Sec. 1, after the second display ('the radius of the ball is inversely proportional to the width')",
           statement="The W_2 radius of the ball around the Gaussian is inversely proportional to the width (~ d^-1)",
           kind="approximation", recorded=F, measure=M.WIDTH_LADDER, judge=FJ.judge_radius,
-          params={"exponent": -1.0, "relation": "="},
+          params={"exponent": -1.0, "relation": "=", "paper_bound": True},
           mutations=(Mutation("radius O(d^(-1/4)) (Corollary 3)", {"exponent": -0.25, "relation": "<="}, H),),
-          note="Corollary 3 proves O(d^(-1/4)); the measured radius exponent is close to -1/2."),
+          note="Read as about the ball the paper proves (the sentence introduces the second display): its radius is "
+               "sqrt(6 n^2/(alpha sqrt d)) ~ d^(-1/4) (Eq. 5), not d^-1: fails exactly. Read as about the true W_2 "
+               "of the laws (Monte Carlo): the lower confidence bound from 1-Lipschitz functionals decays about as "
+               "d^(-1/2), whose interval excludes -1, so it fails there too; the upper bound (root of the mean "
+               "conditional W_2^2) also decays about as d^(-1/2)."),
     Claim(id=K + "intro.radius_quarter",
           where="Sec. 1, after the second display (corrected by Corollary 3)",
           statement="The W_2 radius of the ball around the Gaussian is O(width^(-1/4))",
           kind="approximation", recorded=H, measure=M.WIDTH_LADDER, judge=FJ.judge_radius,
-          mutations=(Mutation("radius ~ d^-1", {"exponent": -1.0, "relation": "="}, F),),
+          mutations=(Mutation("radius ~ d^-1 (rejected by the lower bound's exponent)",
+                              {"exponent": -1.0, "relation": "="}, F),),
+          note="W_2 between the laws: holds from the upper bound (root of the mean conditional W_2^2, exponent about "
+               "-1/2); fails could come only from the lower confidence bound (1-Lipschitz functionals).",
           corrects=K + "intro.radius_inverse_width"),
 )
 
@@ -208,22 +217,41 @@ SEC5 = (
           corrects=K + "eq6.strict_printed"),
     Claim(id=K + "fn2.orthogonal_vprime",
           where="Sec. 5.2, Footnote 2 ('H_l is almost orthogonal ... thus Sigma_l is invertible'), V' orthogonal as "
-                "the text describes it",
-          statement="In a ReLU MLP initialized by Eq. 6 with an orthogonal V' (V' = I), Sigma_l stays invertible at "
-                    "every layer",
+                "the text describes it ('an orthogonal matrix', none named)",
+          statement="In a ReLU MLP initialized by Eq. 6 with an orthogonal V' (any: here V' = I, V' = -I and a "
+                    "Haar-random V'), Sigma_l stays invertible at every layer",
           kind="inequality", recorded=F, measure=N.footnote2_measure, judge=NJ.judge_footnote2,
-          mutations=(Mutation("V' sliced from V", {"variant": "printed"}, H),),
-          note="With V' = I the rows of W H are the scaled right singular vectors of H; after a ReLU layer the top "
-               "one has entries of one sign, so with the wrong sign ReLU zeroes a whole row and Sigma_l is singular."),
+          params={"variant": ("orthogonal", "flipped", "haar")},
+          mutations=(Mutation("V' sliced from V", {"variant": "printed"}, H),
+                     Mutation("V' Haar-random only", {"variant": "haar"}, H)),
+          note="The SVD fixes (u_k, v_k) only up to a common sign, which flips row k of W H for V' = +-I, so the "
+               "signs are fixed explicitly (each v_k sums to >= 0; with LAPACK's own signs V' = I is what fails). "
+               "With V' = I the rows of W H are the scaled right singular vectors of H; after a ReLU layer the top "
+               "one is >= 0 entrywise (Perron-Frobenius), so with V' = -I ReLU zeroes a whole row and Sigma_3 is "
+               "singular in every network; V' = I and Haar V' stay well conditioned. The footnote's induction "
+               "thus depends on which orthogonal V' is taken."),
     Claim(id=K + "fn2.sliced_vprime",
           where="Sec. 5.2, Footnote 2 with V' sliced from V (the formula, and the authors' improved_init)",
           statement="In a ReLU MLP initialized by Eq. 6 with V' sliced from V, Sigma_l stays invertible at every layer "
                     "(cond(H_l) <= 10^6)",
           kind="inequality", recorded=H, measure=N.footnote2_measure, judge=NJ.judge_footnote2,
-          params={"variant": "printed"}, mutations=(Mutation("V' = I", {"variant": "orthogonal"}, F),),
+          params={"variant": "printed"}, mutations=(Mutation("V' = -I", {"variant": "flipped"}, F),),
           corrects=K + "fn2.orthogonal_vprime",
           note="The authors' code (Figures_3_4.ipynb, cell 14, improved_init) slices V and uses Sigma^{-1}."),
+    Claim(id=K + "fn2.haar_vprime",
+          where="Sec. 5.2, Footnote 2 with a random orthogonal V' (corrected reading)",
+          statement="In a ReLU MLP initialized by Eq. 6 with V' Haar-random (drawn afresh per layer), Sigma_l stays "
+                    "invertible at every layer (cond(H_l) <= 10^6)",
+          kind="inequality", recorded=H, measure=N.footnote2_measure, judge=NJ.judge_footnote2,
+          params={"variant": "haar"}, mutations=(Mutation("V' = -I", {"variant": "flipped"}, F),),
+          corrects=K + "fn2.orthogonal_vprime",
+          note="A Haar V' mixes the rows of Sigma^{1/2} V^T, so no row of W H is one-signed by construction and "
+               "ReLU keeps the rank in every network drawn."),
 )
+
+#: Flatness band of Figure 6 (ConvNet) on log V per five layers: a level within a factor 2
+#: over the figure's 30 layers drifts by at most log(2)/6 per five-layer shift.
+FIG6B_LOG_TOL = math.log(2) / 6
 
 SEC6 = (
     Claim(id=K + "fig6a.authors_setting",
@@ -238,18 +266,27 @@ SEC6 = (
                "CIFAR-10 batches are replaced by inputs with pairwise cosine about 0.8; from uncorrelated inputs the "
                "BN gap rises to its level instead (sec6.relu_stability)."),
     Claim(id=K + "fig6b.convnet",
-          where="Sec. 6, Appendix Figure 6 (ConvNet panel)",
+          where="Sec. 6, Appendix Figure 6 (ConvNet panel): 'the gap decreases by adding BN layers and stabilizes at "
+                "a term that is constant with regard to depth'",
           statement="In random ConvNets (30 x [ReLU -> 3x3 convolution, 100 channels -> BatchNorm2d or nothing], batch "
                     "8) the vanilla gap grows with depth, while with BN it falls and stays at a depth-independent level "
-                    "(within 0.05 between layers 20..25 and 25..30)",
-          kind="empirical", recorded=H, measure=N.CONVNET, judge=NJ.judge_fig6,
-          params={"bn": "bn", "vanilla": "vanilla"},
-          mutations=(Mutation("the BN gap rises", {"bn": "bn", "vanilla": "vanilla", "bn_direction": ">"}),), slow=True,
+                    "(mean V over layers 25..30 within a factor exp(+-log(2)/6) = 1.12 of that over 20..25)",
+          kind="empirical", recorded=INC, measure=N.CONVNET, judge=NJ.judge_fig6,
+          params={"bn": "bn", "vanilla": "vanilla", "flat_log_tol": FIG6B_LOG_TOL},
+          mutations=(Mutation("the BN gap rises", {"bn": "bn", "vanilla": "vanilla", "bn_direction": ">",
+                                                   "flat_log_tol": FIG6B_LOG_TOL}),
+                     Mutation("the BN level doubles every five layers",
+                              {"bn": "bn", "vanilla": "vanilla", "flat_log_tol": FIG6B_LOG_TOL, "flat_target": 1.0})),
+          slow=True,
           note="Settings from Figure_5.ipynb (cells 3-4, 7): padding is 'reflect' (ConvNet2D's default; "
                "default_convnet's padding_mode='zero' is never passed on), stride 1, 100 channels, batch 8. Inputs: "
-               "3 x 16 x 16 images with pairwise cosine about 0.8 instead of 3 x 32 x 32 CIFAR-10 (cost). 'Depth-"
-               "independent' is read at the figure's resolution (an absolute band on V): relative to its small "
-               "level the BN gap is still decreasing at layer 30 (see the relative change in the details)."),
+               "3 x 16 x 16 images with pairwise cosine about 0.8 instead of 3 x 32 x 32 CIFAR-10 (cost). 'Constant "
+               "with regard to depth' is judged relative to the level (about 0.04-0.05, so an absolute band of 0.05 "
+               "would accept any drift): per network log(late) - log(early) within +-log(2)/6, the largest drift per "
+               "five layers that keeps the level within a factor 2 over the figure's 30 layers (six such shifts). "
+               "The BN level rises from layer 20 to 30: log(late/early) = +0.149, interval [0.016, 0.277] at 64 "
+               "networks (+22% on the mean level), neither inside the band nor outside it, so inconclusive at this "
+               "budget; the other three parts hold."),
     Claim(id=K + "sec6.layer_norm",
           where="Sec. 6, 'LN does not necessarily orthogonalize the outputs' (Lubana et al. 2021)",
           statement="Layer normalization (each sample scaled over its features, no centring) does not orthogonalize: "

@@ -66,7 +66,7 @@ COVERAGE = (
          'Sec. 3.1', 'figure_panel',
          '|cos| of two samples vs layer, d = 32, 20 runs: BN chain from almost aligned inputs -> orthogonal (|cos| '
          'falls); vanilla linear chain from orthogonal inputs -> aligned (|cos| rises)',
-         claims=_c('fig1.bn_orthogonalizes', 'fig1.vanilla_aligns')),
+         claims=_c('fig1.bn_orthogonalizes', 'fig1.vanilla_aligns', 'fig1.vanilla_aligns_corrected')),
     Item('Eq. 2',
          'Sec. 3.2', 'definition',
          'V(H) = || H^T H/||H||_F^2 - I_n/n ||_F on R^{d x n} minus 0; range [0, sqrt(1 - 1/n)], 0 iff orthogonal '
@@ -117,7 +117,7 @@ COVERAGE = (
          'Sec. 3.3', 'figure_panel',
          'log V(H_l) vs l from a diagonal H_0 with one large entry: linear decrease for l = 1..20, then wiggles '
          'around a small constant',
-         claims=_c('fig2a.exponential_decay')),
+         claims=_c('fig2a.exponential_decay', 'fig2a.decay_corrected')),
     Item('Figure 2 (right)',
          'Sec. 3.3', 'figure_panel',
          'log((1/500) sum_{l=100}^{600} V(H_l)) vs log d: slope about -1/2, i.e. the O(1/sqrt d) plateau of '
@@ -216,9 +216,9 @@ COVERAGE = (
     Item('Footnote 2',
          'Sec. 5.2', 'footnote',
          'inductively H_l is almost orthogonal by the choice of W_1..W_{l-1}, hence Sigma_l is invertible',
-         claims=_c('fn2.orthogonal_vprime', 'fn2.sliced_vprime'),
-         note="Fails with V' = I (an orthogonal V', as the text describes it); holds with the slice the "
-              "formula and the authors' code use."),
+         claims=_c('fn2.orthogonal_vprime', 'fn2.sliced_vprime', 'fn2.haar_vprime'),
+         note="Fails for 'any orthogonal V'': V' = -I (SVD signs fixed so each v_k sums to >= 0) makes Sigma_3 "
+              "singular; holds with a Haar-random V' and with the slice the formula and the authors' code use."),
     Item('Figure 5',
          'Sec. 5.2', 'figure_panel',
          'training loss after 30 epochs vs depth: Xavier (blue) vs iterative orthogonalization (red)',

@@ -5,6 +5,15 @@ Sec. 3.3's sigma_min statement. Each applies the claim's constants (``params``) 
 the look in ``ctx``; every row says whether its bound could bite (a bound above the
 quantity's largest attainable value cannot fail and is reported as uninformative).
 
+W_2 in Lemma 2 and Corollary 3 is between the laws of the random matrices W_l H_l and
+G/sqrt(n) (Sec. 4.1). The closed-form conditional W_2^2 given H_l, averaged over H_l, is
+an upper bound on it (couple H, then the Gaussians), so it can show ``holds`` for a "<="
+statement but never reject one: ``fails`` comes only from :func:`law_lower_bound`, a
+lower confidence bound on W_2 of the laws from 1-Lipschitz functionals of the singular
+values (Kantorovich-Rubinstein; :func:`theory.stats.distance_lower_bound`). Each part
+can give only one kind of error (the upper part a false ``holds``, the lower part a
+false ``fails``), so each runs at the look's alpha.
+
 Reading of "under A1(alpha, l)" (the text cannot decide it): alpha is the smallest
 sigma_min(H_k), k = 1..l, over every chain drawn so far in the row, so A1(alpha, l)
 holds on every sampled chain; the expectation is over those chains.
@@ -21,9 +30,10 @@ from .. import stats
 from ..core import Evidence, JudgeContext, Verdict, combine
 from ..judges import judge_bounds
 from . import formulas as f
+from .montecarlo import LAYERS
 
 __all__ = ["judge_thm1_bound", "judge_lemma2", "judge_cor3", "judge_smin_expectation",
-           "max_gap", "max_w2sq", "sub_context"]
+           "max_gap", "max_w2sq", "sub_context", "law_lower_bound"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 #: Theorem 1 is judged on cells up to this width (it bites from d = 1024 at n = 2 and
@@ -73,6 +83,54 @@ def _bounds_plot(ev: Evidence, rows, value, bound, labels) -> Evidence:
     return ev
 
 
+def law_lower_bound(r, alpha: float) -> tuple[float, dict]:
+    """One-sided (1 - alpha) lower confidence limit on W_2(W_l H_l, G/sqrt(n)) between
+    the laws, from a row's ``lip_x``/``lip_y`` (per run, the 1-Lipschitz functionals
+    sigma_max, -sigma_min, (sigma_max - sigma_min)/sqrt(2) of W_l H_l and of independent
+    G/sqrt(n); :func:`.montecarlo.lipschitz_summaries`): W_2 >= W_1 >= E f(W H) - E f(G/sqrt n)
+    per functional, Welch limits with Bonferroni over the three. Returns (L, details)."""
+    from .montecarlo import LIPSCHITZ
+
+    L, parts = stats.distance_lower_bound(r["lip_x"], r["lip_y"], alpha)
+    return L, {name: {"difference": e.mean, "se": e.se, "lower": lo} for name, (e, lo) in zip(LIPSCHITZ, parts)}
+
+
+def _upper_only(ev: Evidence) -> Evidence:
+    """The conditional W_2^2 is an upper bound on W_2^2 of the laws: a row where it
+    exceeds the bound is no evidence against the statement (inconclusive, flagged)."""
+    for d in ev.details:
+        if d.get("verdict") == F.value:
+            d["verdict"], d["upper_bound_above_bound"] = INC.value, True
+    if ev.verdict == F:
+        ev.verdict = INC
+    ev.counterexample = None
+    return ev
+
+
+def _lower_part(ev: Evidence, rows, rhs, labels, ctx, parts: int, what: str) -> Evidence:
+    """Append the rejection test: per row, fails when L^2 > rhs(row, alpha'), L the lower
+    confidence limit of :func:`law_lower_bound`; the row's alpha is split over ``parts``
+    (the limit, and the right side's upper limit where it is estimated)."""
+    alpha = ctx.split(len(rows)) / parts
+    bad = []
+    for r in rows:
+        L, funcs = law_lower_bound(r, alpha)
+        b = float(rhs(r, alpha))
+        v = F if L * L > b else INC
+        row = {"part": "lower bound on W_2 of the laws", **{k: r.labels[k] for k in labels}, "L": L, "L_sq": L * L,
+               "bound": b, "functionals": funcs, "verdict": v.value}
+        ev.details.append(row)
+        if v == F:
+            bad.append(row)
+    if bad:
+        ev.verdict, ev.counterexample = F, bad[0]
+    ev.method += (f"; fails only where a lower confidence limit L on W_2 of the laws has L^2 above {what} (L: Welch "
+                  f"one-sided limits of E f(W_l H_l) - E f(G/sqrt n) for f = sigma_max, -sigma_min, (sigma_max - "
+                  f"sigma_min)/sqrt 2, 1-Lipschitz by Mirsky, W_2 >= W_1 by Kantorovich-Rubinstein; alpha = "
+                  f"{alpha:.2e} per row and part)")
+    return ev
+
+
 @lru_cache(maxsize=4096)
 def _thm1(alpha: float, ell: int, n: int, d: int, dps: int, power: float, term: bool) -> float:
     return float(f.theorem1_bound(alpha, ell, n, d, dps, power, term))
@@ -85,7 +143,7 @@ def judge_thm1_bound(m, ctx, plateau_power: float = 0.5, plateau_term: bool = Tr
     def bound(r):
         return _thm1(float(r["alpha_l"].min()), r.layer, r.n, r.d, ctx.dps, plateau_power, plateau_term)
 
-    rows = [r for r in m.rows if r.d <= THM1_MAX_WIDTH]
+    rows = [r for r in m.rows if r.d <= THM1_MAX_WIDTH and r.layer in LAYERS]
     ev = judge_bounds(rows, lambda r: r["gap_next"], bound, ("n", "d", "layer"),
                       f"{_GRID}; V(H_(l+1)) against the bound in mpmath at {ctx.dps} digits", ctx,
                       attainable=lambda r: max_gap(r.n), what="E[V(H_(l+1))]")
@@ -95,10 +153,12 @@ def judge_thm1_bound(m, ctx, plateau_power: float = 0.5, plateau_term: bool = Tr
 
 
 def judge_lemma2(m, ctx, constant: float = 2.0, power: float = 1.0):
-    """Lemma 2, Eq. 4, l >= 1: W_2^2(W_l H_l, G/sqrt(n)) <= constant n E[V(H_l)^power].
-    W_2^2 of the laws is at most E_H of the conditional W_2^2 (couple H, then the
-    Gaussians), so the per-run difference conditional W_2^2 - constant n V^power is
-    tested <= 0. Informative when constant n E[V^power] < 2 - 2/sqrt(n). Cells up to
+    """Lemma 2 (Sec. 4.1, Eq. 4), l >= 1: W_2^2(W_l H_l, G/sqrt(n)) <= constant n
+    E[V(H_l)^power], W_2 between the laws. Holds: W_2^2 of the laws is at most E_H of the
+    conditional W_2^2 (couple H, then the Gaussians), so the per-run difference
+    conditional W_2^2 - constant n V^power is tested <= 0 (informative when constant n
+    E[V^power] < 2 - 2/sqrt(n)). Fails: only when L^2 > constant n (upper limit of
+    E[V^power]), L the lower confidence limit of :func:`law_lower_bound`. Cells up to
     ``LEMMA2_MAX_WIDTH``."""
     def diff(r):
         return r["w2sq"] - constant * r.n * r["gap"] ** power
@@ -113,17 +173,22 @@ def judge_lemma2(m, ctx, constant: float = 2.0, power: float = 1.0):
         d["mean_w2sq"] = float(np.mean(r["w2sq"]))
         d["bound_c_n_EV"] = float(constant * r.n * np.mean(r["gap"] ** power))
         d["pointwise_sqrt_n_V"] = bool(np.all(r["w2sq"] <= math.sqrt(r.n) * r["gap"] + 1e-12))
-    ev.expected = f"E[W_2^2] <= {constant:g} n E[V^{power:g}]"
-    return _bounds_plot(ev, rows, lambda r: r["w2sq"], lambda r: constant * r.n * np.mean(r["gap"] ** power),
-                        ("n", "d", "layer"))
+    ev.expected = f"W_2^2 of the laws <= {constant:g} n E[V^{power:g}]"
+    ev = _bounds_plot(_upper_only(ev), rows, lambda r: r["w2sq"],
+                      lambda r: constant * r.n * np.mean(r["gap"] ** power), ("n", "d", "layer"))
+    return _lower_part(ev, rows, lambda r, a: constant * r.n * stats.estimate(r["gap"] ** power).interval(a, sides=1)[1],
+                       ("n", "d", "layer"), ctx, 2, f"{constant:g} n times the upper limit of E[V^{power:g}]")
 
 
 def judge_cor3(m, ctx, plateau_term: bool = True, index: str = "printed"):
-    """Corollary 3, Eq. 5: W_2^2(W_l H_l, G/sqrt(n)) <= 4 n (1 - 2 alpha/3)^k + 6 n^2 /
-    (alpha sqrt(d)) with k = l under A1(alpha, l) as printed (``index="printed"``), or
-    k = l - 1 under A1(alpha, l - 1), what Lemma 2 at l and Theorem 1 at l - 1 give
-    (``"corrected"``; rows with l = 1 have A1(alpha, 0) void and are left out).
-    Informative when the bound is below 2 - 2/sqrt(n)."""
+    """Corollary 3 (Sec. 4.1, Eq. 5): W_2^2(W_l H_l, G/sqrt(n)) <= 4 n (1 - 2 alpha/3)^k
+    + 6 n^2 / (alpha sqrt(d)), W_2 between the laws, with k = l under A1(alpha, l) as
+    printed (``index="printed"``), or k = l - 1 under A1(alpha, l - 1), what Lemma 2 at l
+    and Theorem 1 at l - 1 give (``"corrected"``; rows with l = 1 have A1(alpha, 0) void
+    and are left out). Holds from the mean conditional W_2^2 (an upper bound; informative
+    when the bound is below 2 - 2/sqrt(n)); fails only when L^2 exceeds the bound, L the
+    lower confidence limit of :func:`law_lower_bound` (``plateau_term=False``, the
+    mutation without 6 n^2/(alpha sqrt d), is rejected at l = 40)."""
     rows = m.rows if index == "printed" else [r for r in m.rows if r.layer > 1]
 
     def bound(r):
@@ -131,9 +196,10 @@ def judge_cor3(m, ctx, plateau_term: bool = True, index: str = "printed"):
             return 2 * r.n * _thm1(float(r["alpha_l"].min()), r.layer, r.n, r.d, ctx.dps, 0.5, plateau_term)
         return 2 * r.n * _thm1(float(r["alpha_prev"].min()), r.layer - 1, r.n, r.d, ctx.dps, 0.5, plateau_term)
 
-    return judge_bounds(rows, lambda r: r["w2sq"], bound, ("n", "d", "layer"),
-                        f"{_GRID}; closed-form conditional W_2^2 (an upper bound on W_2^2 of the laws); "
-                        f"{index} index", ctx, attainable=lambda r: max_w2sq(r.n), what="E[W_2^2(W_l H_l, G/sqrt n)]")
+    ev = judge_bounds(rows, lambda r: r["w2sq"], bound, ("n", "d", "layer"),
+                      f"{_GRID}; closed-form conditional W_2^2 (an upper bound on W_2^2 of the laws: holds only); "
+                      f"{index} index", ctx, attainable=lambda r: max_w2sq(r.n), what="E_H[conditional W_2^2]")
+    return _lower_part(_upper_only(ev), rows, lambda r, a: bound(r), ("n", "d", "layer"), ctx, 1, "the bound")
 
 
 @lru_cache(maxsize=16)

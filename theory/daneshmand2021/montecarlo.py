@@ -13,10 +13,12 @@ which makes widths up to 65536 cheap (cost d n^2 per layer).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from simulations import a1_margin, initial_representation, orthogonality_gap, simulate_chain, to_host
-from simulations.bn_chains import eq6_weight
+from simulations import array_namespace, a1_margin, initial_representation, orthogonality_gap, simulate_chain, to_host
+from simulations.bn_chains import eq6_weight, gaussian_pair_singular_values
 from ..core import Block, Row, Sampling
 from .formulas import w2sq_from_spectra
 
@@ -24,7 +26,7 @@ __all__ = ["GRID", "LAYERS", "chain_grid_block", "decay_block", "width_ladder_bl
            "centered_block", "smin_block", "drift_block", "phase_block", "per_run_slope",
            "grid_runs", "CHAIN_GRID", "DECAY", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
            "PHASE", "one_step_block", "ln_block", "fig6a_block", "fig4a_block", "correlated_input", "ONE_STEP",
-           "LAYER_NORM", "FIG6A", "FIG4A"]
+           "LAYER_NORM", "FIG6A", "FIG4A", "W2_LAYERS", "LIPSCHITZ", "W2_DRAWS", "w2_draws", "lipschitz_summaries"]
 
 #: (n, d) cells of the bound checks. Theorem 1's bound is below the largest gap
 #: sqrt(1 - 1/n) only for d > 9 n^4/(n - 1) (alpha <= 1/sqrt(n)); Corollary 3's below the
@@ -33,6 +35,26 @@ __all__ = ["GRID", "LAYERS", "chain_grid_block", "decay_block", "width_ladder_bl
 GRID = ((2, 64), (4, 128), (8, 512), (2, 1024), (2, 4096), (2, 16384), (4, 16384), (4, 65536))
 #: layers l at which Theorem 1 (V(H_{l+1})), Lemma 2 and Corollary 3 (W_l H_l) are evaluated.
 LAYERS = (1, 5, 10, 20)
+#: the grid's rows: LAYERS and l = 40, where Corollary 3's depth term 4 n (1 - 2 alpha/3)^l is
+#: below the lower bound on W_2^2 of the laws (Lemma 2 and Corollary 3 only; Theorem 1 keeps LAYERS).
+W2_LAYERS = LAYERS + (40,)
+#: 1-Lipschitz functionals (Frobenius norm) of a d x n matrix M, through its singular values
+#: (Weyl/Mirsky: ||sigma(A) - sigma(B)||_2 <= ||A - B||_F): sigma_max, -sigma_min and
+#: (sigma_max - sigma_min)/sqrt(2), oriented so that E f(W_l H_l) >= E f(G/sqrt(n)) is expected.
+LIPSCHITZ = ("sigma_max", "minus_sigma_min", "spread")
+#: fresh draws of W_l H_l given H_l (and of G/sqrt(n)) per chain and grid row up to width 1024,
+#: averaged within the run; fewer above (``w2_draws``), where a draw costs most.
+W2_DRAWS = 8
+
+
+def w2_draws(d: int) -> int:
+    """Draws of W_l H_l per chain and grid row at width d: W2_DRAWS up to 1024, then
+    fewer in proportion to the width, at least 1.
+
+    >>> [w2_draws(d) for d in (64, 1024, 4096, 65536)]
+    [8, 8, 2, 1]
+    """
+    return max(1, W2_DRAWS * 1024 // max(d, 1024))
 
 
 def _key(name: str) -> str:
@@ -52,18 +74,37 @@ def per_run_slope(y: np.ndarray, layers) -> np.ndarray:
     return (yy - yy.mean(axis=1, keepdims=True)) @ xc / np.sum(xc**2)
 
 
+def lipschitz_summaries(sv, axes=(-2,)):
+    """The :data:`LIPSCHITZ` functionals of matrices with singular values ``sv`` (..., n),
+    ascending, averaged over ``axes`` (the draws of one run); last axis: the functionals."""
+    xp = array_namespace(sv)
+    f = xp.stack([sv[..., -1], -sv[..., 0], (sv[..., -1] - sv[..., 0]) / math.sqrt(2.0)], axis=-1)
+    return f.mean(axis=tuple(axes))  # the stacked axis replaces n: the other axes keep their place
+
+
+def _law_functionals(be, lam, d: int, draws: int, axes=(-2,)):
+    """(runs, ..., 3) device arrays of the Lipschitz functionals of W_l H_l (given the
+    chains' trace-one spectra ``lam``) and of independent G/sqrt(n), averaged over ``axes``."""
+    sx, sy = gaussian_pair_singular_values(be, lam, d, draws)
+    return lipschitz_summaries(sx, axes), lipschitz_summaries(sy, axes)
+
+
 def grid_runs(d: int) -> int:
     """Chains per block in a grid cell: fewer at the widest cells, where one chain costs
     most and its gap is least variable."""
     return 64 if d <= 1024 else (32 if d <= 4096 else (12 if d <= 16384 else 4))
 
 
-def chain_grid_block(ctx, block: int, grid=GRID, layers=LAYERS) -> Block:
+def chain_grid_block(ctx, block: int, grid=GRID, layers=W2_LAYERS) -> Block:
     """Theorem 1, Lemma 2, Corollary 3: per (n, d) cell and layer l, per run: V(H_l),
     V(H_{l+1}), the conditional W_2^2 of W_l H_l given H_l (closed form of
-    :func:`~.formulas.w2sq_from_spectra`), and sigma_min(H_k) minimized over k = 1..l
-    (``alpha_l``) and over k = 1..l-1 (``alpha_prev``, +inf at l = 1: A1(alpha, 0) is
-    void). H_0 is iid Gaussian scaled to unit Frobenius norm."""
+    :func:`~.formulas.w2sq_from_spectra`; averaged over H it is an upper bound on W_2^2 of
+    the laws), and sigma_min(H_k) minimized over k = 1..l (``alpha_l``) and over k = 1..l-1
+    (``alpha_prev``, +inf at l = 1: A1(alpha, 0) is void). H_0 is iid Gaussian scaled to
+    unit Frobenius norm. For a lower bound on W_2 of the laws: ``lip_x`` (runs, 3), the
+    :data:`LIPSCHITZ` functionals of W_l H_l averaged over :func:`w2_draws` fresh draws of W_l
+    given the run's H_l, and ``lip_y``, the same of as many independent draws of G/sqrt(n)
+    (drawn after the chain from the cell's stream, so the chain's numbers are unchanged)."""
     depth = max(layers) + 1
     rows = []
     for i, (n, d) in enumerate(grid):
@@ -72,11 +113,14 @@ def chain_grid_block(ctx, block: int, grid=GRID, layers=LAYERS) -> Block:
         rec = simulate_chain(be, initial_representation(be, "gaussian", runs, d, n), depth, keep_eigs=True)
         smin = np.exp(rec.log_smin)
         w2 = w2sq_from_spectra(rec.eigs)
-        for ell in layers:
+        fx, fy = _law_functionals(be, rec.eigs[:, list(layers)], d, w2_draws(d))  # (runs, layers, 3)
+        fx, fy = to_host(be.xp.stack([fx, fy]))  # one host transfer per cell
+        for k, ell in enumerate(layers):
             prev = smin[:, 1:ell].min(axis=1) if ell > 1 else np.full(runs, np.inf)
             rows.append(Row({"n": n, "d": d, "layer": ell},
                             {"gap": rec.gap[:, ell], "gap_next": rec.gap[:, ell + 1], "w2sq": w2[:, ell],
-                             "alpha_l": smin[:, 1:ell + 1].min(axis=1), "alpha_prev": prev}))
+                             "alpha_l": smin[:, 1:ell + 1].min(axis=1), "alpha_prev": prev,
+                             "lip_x": fx[:, k], "lip_y": fy[:, k]}))
     return Block(rows, meta={"depth": depth})
 
 
@@ -100,16 +144,22 @@ def width_ladder_block(ctx, block: int, widths=(32, 64, 128, 256, 512), n: int =
                        runs: int = 20) -> Block:
     """Figure 2 (right) and Table 1: per width and run, the mean of V(H_l) over layers
     100..600 (the caption), over layers 1..500 (the authors' notebook), the mean
-    conditional W_2^2 over 100..600, and the OLS slope of log V over 100..600."""
+    conditional W_2^2 over 100..600 (an upper bound on the mean W_2^2 of the laws), the
+    OLS slope of log V over 100..600, and for a lower bound on W_2 of the laws ``lip_x``
+    (runs, 3): the :data:`LIPSCHITZ` functionals of one fresh draw of W_l H_l given the
+    run's H_l at every 5th layer of 100..600, averaged over those layers, and ``lip_y``:
+    the same of as many independent draws of G/sqrt(n) (drawn after the chain)."""
     rows = []
     tail = slice(100, depth + 1)
     for j, d in enumerate(widths):
         be = ctx.stream(_key("width_ladder"), j, block)
         rec = simulate_chain(be, initial_representation(be, "diagonal_spike", runs, d, n), depth, keep_eigs=True)
+        fx, fy = to_host(be.xp.stack(_law_functionals(be, rec.eigs[:, 100::5], d, 1, axes=(1, 2))))
         rows.append(Row({"n": n, "width": d},
                         {"caption_avg": rec.gap[:, tail].mean(axis=1), "notebook_avg": rec.gap[:, 1:501].mean(axis=1),
                          "w2sq_avg": w2sq_from_spectra(rec.eigs[:, tail]).mean(axis=1),
-                         "tail_slope": per_run_slope(np.log(rec.gap), range(100, depth + 1))}))
+                         "tail_slope": per_run_slope(np.log(rec.gap), range(100, depth + 1)),
+                         "lip_x": fx, "lip_y": fy}))
     return Block(rows, meta={"depth": depth, "n": n})
 
 

@@ -55,25 +55,34 @@ def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10):
 
 
 def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_relu", bn_direction: str = "<",
-               flat_tol: float = 0.05):
+               flat_tol: float = 0.05, flat_log_tol: float | None = None, flat_target: float = 0.0):
     """Appendix Figure 6 and Sec. 6: for vanilla networks the gap increases with depth
     (last - first > 0); with BN it decreases (last - first < 0; ``bn_direction=">"``
     is the mutation) and stabilizes at a level constant in depth (mean over layers
     25..30 minus mean over 20..25 = 0 within +-flat_tol, in units of V, whose range is
     [0, sqrt(1 - 1/n)]: the figure's resolution; a drift inside the band does not refute
     the statement, so the part fails only when the data put it outside), below the
-    vanilla gap (Welch)."""
+    vanilla gap (Welch). With ``flat_log_tol`` the level is judged relative to itself:
+    per network log(mean V over 25..30) - log(mean V over 20..25) = log(1 + flat_target)
+    within +-flat_log_tol (``flat_target`` != 0 is a mutation: a level still changing
+    by that fraction over five layers)."""
     sub = sub_context(ctx, 4)
     a, b = m.row(variant=bn), m.row(variant=vanilla)
     grow = judge_sign([({"variant": vanilla}, b["last"] - b["first"])], ">", "E[V(H_L) - V(H_0)]", "vanilla", sub)
     fall = judge_sign([({"variant": bn}, a["last"] - a["first"])], bn_direction, "E[V(H_L) - V(H_0)]", "BN", sub)
-    flat = stats.mean_within(a["late"] - a["early"], 0.0, sub.alpha, flat_tol, relative=False, ok=H)
+    if flat_log_tol is None:
+        flat = stats.mean_within(a["late"] - a["early"], 0.0, sub.alpha, flat_tol, relative=False, ok=H)
+        flat_what, band_text = "late - early", f"within +-{flat_tol:g}"
+    else:
+        flat = stats.mean_within(np.log(a["late"]) - np.log(a["early"]), math.log1p(flat_target), sub.alpha,
+                                 flat_log_tol, relative=False, ok=H)
+        flat_what, band_text = "log(late) - log(early)", f"{math.log1p(flat_target):g} within +-{flat_log_tol:g}"
     below = judge_comparison([({"layer": m.meta["depth"]}, b["last"], a["last"])], ">", "V at the last layer", sub,
                              what="vanilla_minus_bn")
     verdict = combine([grow.verdict, fall.verdict, flat.verdict, below.verdict])
     details = ([{"part": "vanilla gap grows", **d} for d in grow.details]
                + [{"part": f"BN gap {'falls' if bn_direction == '<' else 'rises'}", **d} for d in fall.details]
-               + [{"part": "BN gap constant in depth (late - early)", "relative_change":
+               + [{"part": f"BN gap constant in depth ({flat_what})", "relative_change":
                    float(np.mean(a["late"]) / np.mean(a["early"]) - 1), **flat.row()}]
                + [{"part": "BN below vanilla", **d} for d in below.details])
     return Evidence(
@@ -81,17 +90,18 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
                                    "vanilla_first": float(b["first"].mean()), "vanilla_last": float(b["last"].mean())},
         expected="vanilla gap grows; BN gap falls to a depth-independent level below it",
         method=f"{a['first'].size} networks per variant; one-sided Student-t for the changes, a Student-t "
-               f"equivalence test for the late - early difference (within +-{flat_tol:g}), Welch for the comparison; alpha = {sub.alpha:.1e} per part",
-        resolution=f"late - early interval half-width {(flat.interval[1] - flat.interval[0]) / 2:.3g}",
+               f"equivalence test for {flat_what} ({band_text}), Welch for the comparison; alpha = {sub.alpha:.1e} per part",
+        resolution=f"{flat_what} interval half-width {(flat.interval[1] - flat.interval[0]) / 2:.3g}",
         counterexample=next((d for d in details if d.get("verdict") == "fails"), None), details=details,
-        shortfall=(flat.interval[1] - flat.interval[0]) / 2 / flat_tol if verdict == INC else None,
+        shortfall=((flat.interval[1] - flat.interval[0]) / 2 / (flat_tol if flat_log_tol is None else flat_log_tol)
+                   if verdict == INC else None),
         plot={"kind": "means", "rows": [
             {"label": "vanilla: last - first", "mean": grow.details[0]["mean"],
              "interval": grow.details[0]["one_sided_limits"], "target": 0.0,
              "band": [0.0, max(0.0, grow.details[0]["one_sided_limits"][1])]},
             {"label": "BN: last - first", "mean": fall.details[0]["mean"], "interval": fall.details[0]["one_sided_limits"],
              "target": 0.0, "band": [min(0.0, fall.details[0]["one_sided_limits"][0]), 0.0]},
-            {"label": "BN: late - early", "mean": flat.estimate, "interval": list(flat.interval), "target": 0.0,
+            {"label": f"BN: {flat_what}", "mean": flat.estimate, "interval": list(flat.interval), "target": 0.0,
              "band": list(flat.band)}]})
 
 
@@ -107,20 +117,23 @@ def judge_fig4a(m, ctx, direction: str = ">"):
     return ev
 
 
-def judge_footnote2(m, ctx, variant: str = "orthogonal", max_log10_cond: float = 6.0):
+def judge_footnote2(m, ctx, variant="orthogonal", max_log10_cond: float = 6.0):
     """Footnote 2: in a ReLU MLP initialized by Eq. 6, H_l stays nearly orthogonal, so
-    Sigma_l is invertible at every layer. Per V' reading: every network keeps
-    cond(H_l) <= 10^max_log10_cond over all layers (a singular Sigma_l, or a condition
-    number beyond that, is a counterexample)."""
-    runs = m[variant]
+    Sigma_l is invertible at every layer. Per V' reading (``variant``: one name, or a
+    tuple of names for a statement about every one of them, e.g. 'any orthogonal V''):
+    every network keeps cond(H_l) <= 10^max_log10_cond over all layers (a singular
+    Sigma_l, or a condition number beyond that, is a counterexample)."""
+    variants = (variant,) if isinstance(variant, str) else tuple(variant)
     checks = []
-    for k, r in enumerate(runs):
-        worst = max(r["log10_cond"]) if r["log10_cond"] else 0.0
-        ok = r["singular_at"] is None and worst <= max_log10_cond
-        checks.append({"label": f"network {k}: max log10 cond(H_l) over layers 2..{m['layers']}", "ok": ok,
-                       "measured": worst, "expected": f"<= {max_log10_cond:g}, never singular",
-                       "counterexample": {"V'": variant, "network": k, "singular_at_layer": r["singular_at"],
-                                          "log10_cond": worst}})
-    return judge_exact(checks, f"{m['runs']} ReLU MLPs, width {m['d']}, batch {m['n']} (3 x width, as the authors' "
-                       f"improved_init), layer 1 Gaussian, Eq. 6 ({variant} V') from layer 2; float64 SVD",
+    for v in variants:
+        for k, r in enumerate(m[v]):
+            worst = max(r["log10_cond"]) if r["log10_cond"] else 0.0
+            ok = r["singular_at"] is None and worst <= max_log10_cond
+            checks.append({"label": f"V' {v}, network {k}: max log10 cond(H_l) over layers 2..{m['layers']}",
+                           "ok": ok, "measured": worst, "expected": f"<= {max_log10_cond:g}, never singular",
+                           "counterexample": {"V'": v, "network": k, "singular_at_layer": r["singular_at"],
+                                              "log10_cond": worst}})
+    return judge_exact(checks, f"{m['runs']} ReLU MLPs per V', width {m['d']}, batch {m['n']} (3 x width, as the "
+                       f"authors' improved_init), layer 1 Gaussian, Eq. 6 ({', '.join(variants)} V') from layer 2; "
+                       "float64 SVD, signs fixed (each v_k sums to >= 0)",
                        "a singular Sigma_l (s_min <= d eps s_max) or cond beyond the threshold is a counterexample")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulations import gap_from_gram, to_host
+from simulations import gap_from_gram, haar_orthogonal, to_host
 from simulations.relu_nets import conv2d
 from simulations.bn_chains import eq6_weight
 from ..core import Block, Row, Sampling
@@ -22,11 +22,14 @@ from .montecarlo import correlated_input
 __all__ = ["footnote2_measure", "convnet_block", "CONVNET"]
 
 
-def _relu_net_eq6(rng, variant: str, d: int, n: int, layers: int) -> dict:
+def _relu_net_eq6(be, variant: str, d: int, n: int, layers: int) -> dict:
     """One ReLU MLP of width d on a batch of n samples: layer 1 Gaussian (Xavier up to
-    scale), layers 2..``layers`` initialized by Eq. 6 (``variant``) from the SVD of
-    their input. Returns log10 cond(H_l) per layer, and the first layer where Sigma_l
-    is singular (None if never)."""
+    scale), layers 2..``layers`` initialized by Eq. 6 (``variant``: an
+    :data:`~simulations.bn_chains.EQ6_VARIANTS` entry, or ``"haar"``: V' Haar-random,
+    drawn afresh per layer, W = V' W(V' = I)) from the SVD of their input. Returns
+    log10 cond(H_l) per layer, and the first layer where Sigma_l is singular (None if
+    never)."""
+    rng = be.host_rng
     H = np.maximum(rng.standard_normal((d, d)) @ rng.standard_normal((d, n)), 0)
     conds, singular = [], None
     for layer in range(2, layers + 1):
@@ -35,19 +38,25 @@ def _relu_net_eq6(rng, variant: str, d: int, n: int, layers: int) -> dict:
         if s[-1] <= s[0] * d * np.finfo(float).eps:
             singular = layer
             break
-        H = np.maximum(eq6_weight(H, variant) @ H, 0)
+        if variant == "haar":
+            W = to_host(haar_orthogonal(be, 1, d, d)[0]) @ eq6_weight(H, "orthogonal")
+        else:
+            W = eq6_weight(H, variant)
+        H = np.maximum(W @ H, 0)
     return {"log10_cond": conds, "singular_at": singular}
 
 
 def footnote2_measure(ctx, d: int = 50, n: int = 150, layers: int = 15, runs: int = 8) -> dict:
     """Footnote 2 in ReLU MLPs: per variant of V' (``printed``: sliced from V, as the
-    formula and the authors' code; ``orthogonal``: V' = I, an orthogonal V' as the text
-    describes it), ``runs`` networks with inputs of iid N(0, 1) entries (n = 3 d as in
-    the authors' ``improved_init``)."""
+    formula and the authors' code; orthogonal V' as the text describes it:
+    ``orthogonal`` V' = I and ``flipped`` V' = -I, with the SVD's signs fixed by
+    :func:`~simulations.bn_chains.eq6_weight`, and ``haar``: V' Haar-random per layer),
+    ``runs`` networks with inputs of iid N(0, 1) entries (n = 3 d as in the authors'
+    ``improved_init``)."""
     out = {"d": d, "n": n, "layers": layers, "runs": runs}
-    for variant in ("printed", "orthogonal"):
-        rng = ctx.stream("daneshmand2021.footnote2", variant).host_rng
-        out[variant] = [_relu_net_eq6(rng, variant, d, n, layers) for _ in range(runs)]
+    for variant in ("printed", "orthogonal", "flipped", "haar"):
+        be = ctx.stream("daneshmand2021.footnote2", variant)
+        out[variant] = [_relu_net_eq6(be, variant, d, n, layers) for _ in range(runs)]
     return out
 
 

@@ -41,3 +41,14 @@ def test_errors():
         eq6_weight(H, "svd")
     with pytest.raises(ValueError, match="H must have shape"):
         eq6_weight(np.ones(3))
+
+
+def test_sign_convention_fixes_vprime_plus_minus_identity(backend_name):
+    """V' = +-I is one matrix whatever signs the SVD returns: each v_k sums to >= 0, so
+    for H >= 0 (Perron-Frobenius) row 1 of W H is >= 0 with V' = I and <= 0 with -I."""
+    H = get_backend(backend_name, seed=2).normal((3, 4, 12))
+    H = H * (H > 0)
+    plus, minus = (to_host(eq6_weight(H, v) @ H) for v in ("orthogonal", "flipped"))
+    np.testing.assert_allclose(minus, -plus, atol=1e-14)
+    assert np.all(plus[:, 0] >= -1e-14) and np.all(minus[:, 0] <= 1e-14)
+    assert np.all(to_host((eq6_weight(H, "orthogonal") @ H).sum(axis=-1)) >= -1e-14)

@@ -56,10 +56,15 @@ def test_decay_sign():
 
 
 # --- Theorem 1 / Lemma 2 / Corollary 3 bounds ----------------------------------------
-def _grid_row(n, d, layer, gap, w2, alpha=0.69):
+def _grid_row(n, d, layer, gap, w2, alpha=0.69, shift=0.0, seed=0):
+    """A grid row; ``lip_x``/``lip_y``: the three Lipschitz functionals of W H and of
+    G/sqrt(n), W H's shifted up by ``shift`` (a lower bound on W_2 of about ``shift``)."""
     k = gap.size
+    g = rng(seed + 100)
+    lip_y = g.normal(0, 1e-3, (k, 3))
     return ({"n": n, "d": d, "layer": layer},
-            {"gap": gap, "gap_next": gap, "w2sq": w2, "alpha_l": np.full(k, alpha), "alpha_prev": np.full(k, alpha)})
+            {"gap": gap, "gap_next": gap, "w2sq": w2, "alpha_l": np.full(k, alpha), "alpha_prev": np.full(k, alpha),
+             "lip_x": shift + g.normal(0, 1e-3, (k, 3)), "lip_y": lip_y})
 
 
 def test_thm1_bound_holds_fails_and_needs_an_informative_row():
@@ -86,8 +91,14 @@ def test_lemma2_paired_difference():
     g = rng(1)
     gap = g.uniform(0.05, 0.06, 64)
     assert J.judge_lemma2(samples([_grid_row(2, 64, 5, gap, gap**2)]), ctx()).verdict == H
-    # W_2^2 above 2 n V on every run: rejected
-    assert J.judge_lemma2(samples([_grid_row(2, 64, 5, gap, 5 * gap)]), ctx()).verdict == F
+    # the conditional W_2^2 (an upper bound on W_2^2 of the laws) above 2 n V: no evidence against the statement
+    ev = J.judge_lemma2(samples([_grid_row(2, 64, 5, gap, 5 * gap)]), ctx())
+    assert ev.verdict == INC and ev.details[0]["upper_bound_above_bound"]
+    # the lower confidence bound on W_2 of the laws, squared, above 2 n E[V] (about 0.22): rejected
+    ev = J.judge_lemma2(samples([_grid_row(2, 64, 5, gap, 5 * gap, shift=0.6)]), ctx())
+    assert ev.verdict == F and ev.counterexample["L_sq"] > ev.counterexample["bound"]
+    # a lower bound below the bound decides nothing
+    assert J.judge_lemma2(samples([_grid_row(2, 64, 5, gap, gap**2, shift=0.3)]), ctx()).verdict == H
     # 2 n E[V] above the largest W_2^2: uninformative
     big = g.uniform(0.5, 0.6, 64)
     ev = J.judge_lemma2(samples([_grid_row(2, 64, 5, big, big**2)]), ctx())
@@ -101,10 +112,15 @@ def test_cor3_index_readings():
     m = samples(rows)
     printed = J.judge_cor3(m, ctx())
     corrected = J.judge_cor3(m, ctx(), index="corrected")
-    assert printed.verdict == H and len(printed.details) == 2
-    assert corrected.verdict == H and [d["layer"] for d in corrected.details] == [20]
+    upper = [d for d in printed.details if "part" not in d]  # then one lower-bound row per row
+    assert printed.verdict == H and len(upper) == 2 and len(printed.details) == 4
+    assert corrected.verdict == H and [d["layer"] for d in corrected.details if "part" not in d] == [20]
     # the corrected bound (exponent l - 1) is the larger one
     assert corrected.details[0]["bound"] > printed.details[1]["bound"]
+    # without the plateau term the bound at l = 40 (about 8e-9) is below L^2: fails only from the lower bound
+    deep = samples([_grid_row(2, 16384, 40, w2, w2, alpha=0.7, shift=0.01)])
+    assert J.judge_cor3(deep, ctx(), plateau_term=False).verdict == F
+    assert J.judge_cor3(samples([_grid_row(2, 16384, 40, w2, w2, alpha=0.7)]), ctx(), plateau_term=False).verdict == INC
 
 
 def test_smin_expectation_exact_part_decides_the_mutation():
@@ -115,16 +131,19 @@ def test_smin_expectation_exact_part_decides_the_mutation():
 
 
 # --- width fits (Figure 2b, Table 1) ----------------------------------------------------
-def _ladder(exponent, reps, rel_sd=0.02, seed=0, w2_exponent=-1.0):
+def _ladder(exponent, reps, rel_sd=0.02, seed=0, w2_exponent=-1.0, lower_exponent=-0.5):
     g = rng(seed)
     rows = []
     for d in (16, 32, 64, 128, 256, 512):
         mean = 0.53 * math.sqrt(4) * d**exponent * (1 + 3.0 / d)
         w2 = 0.5 * d**w2_exponent
+        low = 0.3 * d**lower_exponent  # the gap in E f of the Lipschitz functionals
         rows.append(({"n": 4, "width": d}, {"caption_avg": mean * (1 + g.normal(0, rel_sd, reps)),
                                              "notebook_avg": mean * (1 + g.normal(0, rel_sd, reps)),
                                              "w2sq_avg": w2 * (1 + g.normal(0, rel_sd, reps)),
-                                             "tail_slope": g.normal(0, 1e-5, reps)}))
+                                             "tail_slope": g.normal(0, 1e-5, reps),
+                                             "lip_x": low * (1 + g.normal(0, rel_sd, (reps, 3))),
+                                             "lip_y": low * g.normal(0, rel_sd, (reps, 3))}))
     return samples(rows, n=4, depth=600)
 
 
@@ -145,8 +164,22 @@ def test_plateau_lack_of_fit_widens_instead_of_failing():
 
 def test_radius_rate():
     assert FJ.judge_radius(_ladder(-0.5, 30), ctx()).verdict == H  # radius ~ d^-1/2 <= d^-1/4
-    assert FJ.judge_radius(_ladder(-0.5, 30, w2_exponent=0.0), ctx()).verdict == F
-    assert FJ.judge_radius(_ladder(-0.5, 30), ctx(), exponent=-1.0).verdict == F
+    # a flat upper bound shows nothing; a flat lower bound rejects O(d^-1/4)
+    assert FJ.judge_radius(_ladder(-0.5, 30, w2_exponent=0.0), ctx()).verdict == INC
+    assert FJ.judge_radius(_ladder(-0.5, 30, w2_exponent=0.0, lower_exponent=0.0), ctx()).verdict == F
+    # O(d^-1) is rejected by the lower bound's exponent (-1/2), not by the upper bound's
+    ev = FJ.judge_radius(_ladder(-0.5, 30), ctx(), exponent=-1.0)
+    assert ev.verdict == F and ev.counterexample["lower_bound"] == "sigma_max"
+    assert FJ.judge_radius(_ladder(-0.5, 30, lower_exponent=-1.5), ctx(), exponent=-1.0).verdict == INC
+
+
+def test_radius_of_the_papers_ball():
+    """Read as about the ball the paper proves, the radius sqrt(6 n^2/(alpha sqrt d)) of
+    Eq. 5 scales as d^-1/4 (exact), whatever the Monte Carlo says."""
+    inconclusive_mc = _ladder(-0.5, 30, lower_exponent=-1.5)
+    ev = FJ.judge_radius(inconclusive_mc, ctx(), exponent=-1.0, relation="=", paper_bound=True)
+    assert ev.verdict == F and ev.counterexample["exponent"] == "-1/4"
+    assert FJ.judge_radius(_ladder(-0.5, 30), ctx(), exponent=-0.25, paper_bound=True).verdict == H
 
 
 # --- mean-corrected chain, ReLU, drift, phase diagram ------------------------------------

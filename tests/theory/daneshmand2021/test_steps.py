@@ -119,3 +119,20 @@ def test_footnote2_counterexample():
     ev = NJ.judge_footnote2(m, c, "orthogonal")
     assert ev.verdict == F and ev.counterexample["singular_at_layer"] == 3
     assert math.isfinite(ev.counterexample["log10_cond"])
+    m["haar"] = [good, good]
+    assert NJ.judge_footnote2(m, c, ("printed", "haar")).verdict == H
+    ev = NJ.judge_footnote2(m, c, ("haar", "orthogonal"))
+    assert ev.verdict == F and ev.counterexample["V'"] == "orthogonal"
+
+
+def test_fig6_relative_flatness():
+    """On log V the band is relative to the level: a small level that rises by a third
+    over five layers leaves the band that the absolute 0.05 accepts."""
+    m = _fig6(0.04, reps=25)
+    m.row(variant="bn_centered_relu")["late"][:] = m.row(variant="bn_centered_relu")["early"] * 1.33
+    assert NJ.judge_fig6(m, ctx()).verdict == H  # absolute band: inside +-0.05
+    assert NJ.judge_fig6(m, ctx(), flat_log_tol=math.log(2) / 6).verdict == F
+    flat = _fig6(0.04, reps=25)
+    flat.row(variant="bn_centered_relu")["late"][:] = flat.row(variant="bn_centered_relu")["early"]
+    assert NJ.judge_fig6(flat, ctx(), flat_log_tol=math.log(2) / 6).verdict == H
+    assert NJ.judge_fig6(flat, ctx(), flat_log_tol=math.log(2) / 6, flat_target=1.0).verdict == F

@@ -1,0 +1,40 @@
+"""Judges of theory/daneshmand2021/chain_shapes.py on synthetic slopes with known truth."""
+import numpy as np
+import pytest
+
+from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+from theory.daneshmand2021 import chain_shapes as CS
+
+H, F = Verdict.HOLDS, Verdict.FAILS
+
+
+def ctx(alpha=1e-6):
+    return JudgeContext(RunContext(), alpha)
+
+
+def _decay(stretch_rates, reps=40, seed=0):
+    g = np.random.default_rng(seed)
+    rates = np.asarray(stretch_rates, float)
+    vals = {f"slope_{a}_{b}": r + g.normal(0, 0.005, reps) for (a, b), r in zip(CS.STRETCHES, rates)}
+    vals["slope_all"] = rates.mean() + g.normal(0, 0.002, reps)
+    return Samples([Block((Row({"d": 32}, vals),), meta={"n": 4, "depth": 20})])
+
+
+def test_linear_decay_three_way():
+    straight, bent = _decay([-0.1] * 4), _decay([-0.005, -0.15, -0.1, -0.09])
+    assert CS.judge_linear_decay(straight, ctx()).verdict == H
+    assert CS.judge_linear_decay(bent, ctx()).verdict == F  # flat first stretch
+    assert CS.judge_linear_decay(bent, ctx(), linear=False).verdict == H
+    assert CS.judge_linear_decay(bent, ctx(), direction=">", linear=False).verdict == F
+    with pytest.raises(ValueError, match="linear=False"):
+        CS.judge_linear_decay(bent, ctx(), direction=">")
+
+
+def test_aligned_threshold():
+    g = np.random.default_rng(1)
+    x = np.zeros((40, 51))
+    x[:, -1] = np.clip(0.72 + g.normal(0, 0.05, 40), 0, 1)
+    m = Samples([Block((Row({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": x}),),
+                                   meta={"d": 32, "depth": 50})])
+    assert CS.judge_aligned(m, ctx()).verdict == F
+    assert CS.judge_aligned(m, ctx(), threshold=0.5).verdict == H

@@ -1,0 +1,92 @@
+"""The shape of two BN-chain curves of Daneshmand et al. (2021) judged as printed:
+Sec. 3.3's 'log(V_l) linearly decreases for l = 1, ..., 20' (Figure 2, left) and
+Figure 1's 'almost aligned representation ... in deep layers' (vanilla chain).
+
+The Figure 2 measurement draws the authors' setting (``decay_block``'s: n = 4,
+d in {32, 512}, diagonal spike 1e-6 with H_0[0, 0] = 1) on its own streams and keeps,
+per run, the OLS slope of log V over layers 1..20 and over its four 5-layer stretches;
+Figure 1 reuses :data:`~.montecarlo.FIG1` (the |cos| path of every chain).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simulations import initial_representation, simulate_chain
+from ..core import Block, Row, Sampling
+from .figure_judges import judge_sign
+from .montecarlo import per_run_slope
+
+__all__ = ["STRETCHES", "decay_shape_block", "DECAY_SHAPE", "judge_linear_decay", "judge_aligned"]
+
+#: The four 5-layer stretches of layers 1..20.
+STRETCHES = ((1, 5), (6, 10), (11, 15), (16, 20))
+
+
+def decay_shape_block(ctx, block: int, widths=(32, 512), n: int = 4, depth: int = 20, runs: int = 20) -> Block:
+    """Figure 2 (left), BN chains from the diagonal-spike H_0: per run, the OLS slope of
+    log V(H_l) over layers 1..20 (``slope_all``) and over each stretch of
+    :data:`STRETCHES` (``slope_1_5``, ...)."""
+    rows = []
+    for i, d in enumerate(widths):
+        be = ctx.stream("daneshmand2021.decay_shape", i, block)
+        rec = simulate_chain(be, initial_representation(be, "diagonal_spike", runs, d, n), depth, "bn")
+        lg = np.log(rec.gap)
+        vals = {"slope_all": per_run_slope(lg, range(1, 21))}
+        for a, b in STRETCHES:
+            vals[f"slope_{a}_{b}"] = per_run_slope(lg, range(a, b + 1))
+        rows.append(Row({"d": d}, vals))
+    return Block(rows, meta={"n": n, "depth": depth})
+
+
+DECAY_SHAPE = Sampling(draw=decay_shape_block, first=1, budget=8, threads=1)
+
+
+def judge_linear_decay(m, ctx, direction: str = "<", linear: bool = True, tol: float = 0.5):
+    """Sec. 3.3: log V(H_l) decreases over layers 1..20 (per-run slope s over 1..20
+    below 0; ``direction=">"``: the mutation) and, if ``linear``, decreases linearly:
+    every 5-layer stretch k falls at the overall rate, s_k = s, within the relative
+    band (1 - tol) s >= s_k >= (1 + tol) s (s < 0). The band is the figure's
+    resolution for 'linearly' on its log axis: a line whose local rate stays within
+    half of its mean rate looks straight; a flat stretch (s_k near 0) or one falling
+    twice as fast does not. Each side is a one-sided Student-t test of a per-run
+    linear combination (s_k - (1 - tol) s < 0 and (1 + tol) s - s_k < 0), so no ratio
+    of noisy slopes is formed; the stretch leaves the band (fails) when the data
+    reject either side."""
+    items = [({"d": r.d, "part": "decrease over 1..20"}, r["slope_all"]) for r in m.rows]
+    if linear:
+        for r in m.rows:
+            s = r["slope_all"]
+            for a, b in STRETCHES:
+                sk = r[f"slope_{a}_{b}"]
+                items.append(({"d": r.d, "part": f"layers {a}..{b} fall at >= {1 - tol:g} x the rate"},
+                              sk - (1 - tol) * s))
+                items.append(({"d": r.d, "part": f"layers {a}..{b} fall at <= {1 + tol:g} x the rate"},
+                              (1 + tol) * s - sk))
+    if direction != "<" and linear:
+        raise ValueError("an increase (direction '>') is judged without the linearity part (linear=False)")
+    method = (f"per-run OLS slopes of log V (layers 1..20{' and its 5-layer stretches' if linear else ''}), BN chain, "
+              f"n = {m.meta['n']}, diagonal-spike H_0 (1e-6, H_0[0,0] = 1)"
+              + (f"; linearity band: each stretch within +-{tol:g} of the overall rate" if linear else ""))
+    ev = judge_sign(items, direction, "E[slope of log V over 1..20]" + (" and the stretch-vs-overall combinations"
+                                                                         if linear else ""), method, ctx)
+    ev.details.append({"mean_slopes": {f"d={r.d}": {k: float(np.mean(r[k])) for k in r.data if k.startswith("slope")}
+                                       for r in m.rows}})
+    return ev
+
+
+def judge_aligned(m, ctx, variant: str = "vanilla", threshold: float = 0.9):
+    """Figure 1, vanilla curve: two orthogonal samples end 'almost aligned' in deep
+    layers: E[|cos|] at the last layer (50) >= ``threshold``. 0.9 (an angle of 26
+    degrees) is the loosest reading of 'almost aligned': the BN panel's 'nearly
+    aligned' start has |cos| = 1 - 5e-7, and at |cos| = 0.9 the second sample still
+    has 1 - 0.9^2 = 19% of its squared norm off the first one's direction. One-sided Student-t: holds above, fails when the upper limit is
+    below the threshold."""
+    r = m.row(variant=variant)
+    x = r["abs_cos"]
+    ev = judge_sign([({"variant": variant, "start": r.start}, x[:, -1] - threshold)], ">",
+                    f"E[|cos| at layer {x.shape[1] - 1}] - {threshold:g}",
+                    f"independent chains, d = {m.meta['d']}, n = 2, linear activations", ctx)
+    ev.details.append({"mean_abs_cos_by_layer": {int(k): float(x[:, k].mean()) for k in (0, 1, 5, 10, 20, 30, 40, 50)
+                                                 if k < x.shape[1]},
+                       "fraction_of_runs_at_or_above_threshold": float(np.mean(x[:, -1] >= threshold))})
+    return ev
