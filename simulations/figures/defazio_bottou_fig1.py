@@ -1,10 +1,13 @@
 """Figure 1 of Defazio & Bottou: distribution, over 100 random setups, of the ratio of
-the theoretical scaling (Eq. 2, extrinsic form) to the actual average squared
-singular value E[(G_l r)^2] of each weight layer's Gauss-Newton block, for the
-strided LeNet with batch 1024 and 32 x 32 random inputs (Sec. 5.1).
+the theoretical scaling (Eq. 2) to the actual average squared singular value
+E[(G_l r)^2] of each weight layer's Gauss-Newton block, for the strided LeNet with
+batch 1024 and 32 x 32 random inputs (Sec. 5.1).
 
-Both readings of rho in Eq. 2 are shown: the layer's input size rho_l as printed, and
-the output size rho_{l+1}; they differ only for the two stride-2 convolutions."""
+The first panel is the figure as printed: the numbered Eq. 2, gamma_l = varsigma_l /
+(n_{l+1} n_l k_l^2 E[W_l^2]^2) with Eq. 1's varsigma_l, from each setup's measured
+moments. The other two show, on the same setups, the extrinsic display after Eq. 2 with
+the layer's input size rho_l (as printed there) and with the output size rho_{l+1};
+they differ only for the two stride-2 convolutions."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,9 +31,10 @@ def plot(data: dict, path_stem):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
-    for ax, reading, title in ((axes[0], "ratio_rho_in", r"Eq. 2 as printed ($\rho_l$ = input size)"),
-                               (axes[1], "ratio_rho_out", r"$\rho_{l+1}$ = output size")):
+    fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.6), sharey=True)
+    for ax, reading, title in ((axes[0], "ratio_eq2", "Figure 1 as printed: Eq. 2"),
+                               (axes[1], "ratio_rho_in", "extrinsic display after Eq. 2, " r"$\rho_l$ = input size"),
+                               (axes[2], "ratio_rho_out", "extrinsic display after Eq. 2, " r"$\rho_{l+1}$ = output size")):
         pooled = np.concatenate([data[f"{i}/{reading}"] for i in INITS])
         ax.boxplot([pooled[:, l] for l in range(len(LAYERS))], showfliers=False)
         for j, init in enumerate(INITS):
@@ -43,7 +47,7 @@ def plot(data: dict, path_stem):
         ax.set_xticks(1 + np.arange(len(LAYERS)), LAYERS)
         ax.set_title(title, fontsize=9)
     axes[0].set_ylabel("theoretical scaling / actual")
-    axes[1].legend(fontsize=7, markerscale=4)
+    axes[-1].legend(fontsize=7, markerscale=4)
     fig.tight_layout()
     for ext in ("png", "pdf"):
         fig.savefig(f"{path_stem}.{ext}", dpi=130)

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..core.backend import to_host
 from ..core.namespace import array_namespace
-from .conv import patches
+from .conv import conv2d_backward_input, patches
 from .sequential import layer_geometry, net_backward, net_forward, param_count
 
 __all__ = ["output_jacobians", "jacobian_grams", "block_frobenius_sq", "mean_sq_singular_values", "scaling_vs_hessian"]
@@ -85,6 +85,10 @@ def scaling_vs_hessian(spec, Ws, x, R, xp=None) -> dict:
 
     - ``blocks`` (L, L): batch mean of the per-sample average squared singular value
       of every Gauss-Newton block (diagonal: E[(G_l r)^2], the paper's 'actual');
+    - ``gamma_eq2`` (L,): the numbered Eq. 2, gamma_l = varsigma_l / (n_{l+1} n_l k_l^2
+      E[W_l^2]^2) with varsigma_l = n_l rho_l^2 E[dx_l^2] E[x_l^2] (Eq. 1; rho_l the
+      layer's input size, dx_l the loss gradient at the layer's input, E[W_l^2] the
+      drawn weights' second moment);
     - ``gamma_rho_in`` (L,): Eq. 2's extrinsic form as printed,
       n_l k_l^2 rho_l^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] with rho_l the layer's
       input size; ``gamma_rho_out`` (L,): the same with the output size rho_{l+1}
@@ -102,12 +106,18 @@ def scaling_vs_hessian(spec, Ws, x, R, xp=None) -> dict:
            for phi in phis]
     frob = block_frobenius_sq(jacobian_grams(spec, fwd, phis, xp), S, xp)
     blocks = mean_sq_singular_values(spec, to_host(frob.mean(0)))
-    # E[x_l^2], E[y_l^2], E[dy_l^2] of every layer, read from the device at once
-    moments = to_host(xp.stack([(a * a).mean() for trio in zip(fwd["x"], fwd["y"], dys) for a in trio]))
-    out = {k: [] for k in ("gamma_rho_in", "gamma_rho_out", "theorem2", "order_term")}
-    for layer, (ex, ey, edy) in zip(spec, moments.reshape(-1, 3).tolist()):
+    # dx_l = dL/dx_l (Eq. 1's Delta x_l at the layer's input) from dy_l through W_l^T
+    dxs = [dy @ W if layer["kind"] == "fc" else
+           conv2d_backward_input(dy, W, x.shape[-2:], layer["stride"], layer["pad"], xp)
+           for layer, W, x, dy in zip(spec, Ws, fwd["x"], dys)]
+    # E[x_l^2], E[y_l^2], E[dy_l^2], E[dx_l^2], E[W_l^2] of every layer, read from the device at once
+    moments = to_host(xp.stack([(a * a).mean() for five in zip(fwd["x"], fwd["y"], dys, dxs, Ws) for a in five]))
+    out = {k: [] for k in ("gamma_eq2", "gamma_rho_in", "gamma_rho_out", "theorem2", "order_term")}
+    for layer, (ex, ey, edy, edx, ew) in zip(spec, moments.reshape(-1, 5).tolist()):
         g = layer_geometry(layer)
         base = g["n"] * ex**2 * edy / ey
+        varsigma = g["n"] * g["rho_in"] ** 2 * edx * ex  # Eq. 1
+        out["gamma_eq2"].append(varsigma / (layer["out"] * g["n"] * g["k"] ** 2 * ew**2))
         out["gamma_rho_in"].append(base * g["k"] ** 2 * g["rho_in"] ** 2)
         out["gamma_rho_out"].append(base * g["k"] ** 2 * g["rho_out"] ** 2)
         out["theorem2"].append(base)

@@ -28,23 +28,27 @@ LAYERS = ("conv1", "conv2", "fc1", "fc2", "fc3")
 
 
 def lenet_setup(be: Backend, init: str, batch: int = 1024, size: int = 32) -> dict:
-    """One setup drawn from the stream ``be``: the ratio of Eq. 2's gamma (rho_l and
-    rho_{l+1} readings) to the actual E[(G_l r)^2], shape (5,), and the (5, 5) matrix
-    of average squared singular values of the Gauss-Newton blocks (host arrays)."""
+    """One setup drawn from the stream ``be``: the ratio to the actual E[(G_l r)^2],
+    shape (5,), of the numbered Eq. 2's gamma (``ratio_eq2``, what Figure 1 plots) and
+    of the extrinsic display after it with rho_l (``ratio_rho_in``, as printed) and
+    rho_{l+1} (``ratio_rho_out``), and the (5, 5) matrix of average squared singular
+    values of the Gauss-Newton blocks (host arrays)."""
     spec = lenet_spec(size=size)
     rec = scaling_vs_hessian(spec, draw_net(be, spec, init), be.normal((batch, 3, size, size)), be.normal((10, 10)),
                              be.xp)
     actual = np.diag(rec["blocks"])
-    return {"ratio_rho_in": to_host(rec["gamma_rho_in"]) / actual, "ratio_rho_out": to_host(rec["gamma_rho_out"]) / actual,
+    return {"ratio_eq2": to_host(rec["gamma_eq2"]) / actual, "ratio_rho_in": to_host(rec["gamma_rho_in"]) / actual,
+            "ratio_rho_out": to_host(rec["gamma_rho_out"]) / actual,
             "blocks": to_host(rec["blocks"])}
 
 
 @lru_cache(maxsize=4)
 def lenet_setups(seed: int = 0, backend: str = "numpy", setups: int = 100, batch: int = 1024, size: int = 32,
                  dtype: str = "float64") -> dict:
-    """Per initialization: ratio of Eq. 2's gamma (rho_l and rho_{l+1} readings) to
-    the actual E[(G_l r)^2], shape (setups_per_init, 5), and the block matrices of
-    average squared singular values, shape (setups_per_init, 5, 5)."""
+    """Per initialization: ratios of the numbered Eq. 2 and of the extrinsic display
+    (rho_l and rho_{l+1} readings) to the actual E[(G_l r)^2], shape
+    (setups_per_init, 5) (:func:`lenet_setup`), and the block matrices of average
+    squared singular values, shape (setups_per_init, 5, 5)."""
     from tqdm import tqdm
 
     if setups < len(INITS) or setups % len(INITS):
@@ -58,7 +62,7 @@ def lenet_setups(seed: int = 0, backend: str = "numpy", setups: int = 100, batch
         for s in range(per):
             recs.append(lenet_setup(be.spawn(1000 * i + s), init, batch, size))
             bar.update()
-        for key in ("ratio_rho_in", "ratio_rho_out", "blocks"):
+        for key in ("ratio_eq2", "ratio_rho_in", "ratio_rho_out", "blocks"):
             out[f"{init}/{key}"] = np.array([r[key] for r in recs])
     bar.close()
     return out

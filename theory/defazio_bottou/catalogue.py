@@ -51,7 +51,7 @@ _CLAIMS = (
           measure=mc.MINIBATCH,
           judge=mc_judges.judge_minibatch_layers,
           params={"sizes": (1,)},
-          mutations=(Mutation("layers differ by 10% (the tolerance)", {"sizes": (1,), "target": 1.1}),),
+          mutations=(Mutation("layers differ by 21% (twice the tolerance in log)", {"sizes": (1,), "target": 1.21}),),
           corrects="defazio_bottou.sec2.minibatch"),
     # --- Sec. 4-5: the scaling calculus under the Sec. 3 model (sympy) ------------------------
     _symbolic("defazio_bottou.table1.scale_preserving", "Sec. 4, Table 1 and the sqrt(2) example",
@@ -199,15 +199,16 @@ _CLAIMS = (
           statement="actual - main = O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) in n_l, n_{l+1} when ||Phi||_2^2 = O(1) "
                     "above the layer (Kaiming fan-in MLPs): |actual - main| / O-term does not grow with width",
           kind="approximation",
-          recorded=H,
+          recorded=HA,
           measure=hessian.THM2_ORDER,
           judge=hessian_judges.judge_thm2_order,
           mutations=(Mutation("error term smaller by 1/n_{l+1}", {"extra_power": 1.0}),
-                     Mutation("main term dropped: actual alone is O(O-term) too", {"main_scale": 0.0}, H)),
+                     Mutation("main term dropped: actual alone is O(O-term) too", {"main_scale": 0.0}, HA)),
           note="What this can say: under the theorem's assumption the main term is itself O(O-term) "
                "(defazio_bottou.thm2.main_same_order), so the check cannot tell the printed main term from none at all "
                "(the second mutation holds); it fails only if the error grows faster than the O-term with width (the "
-               "first mutation). The O-term's scale is also not homogeneous in the layer's own weights "
+               "first mutation). Holds approximately: the width grid excludes growth faster than w^0.5, not every "
+               "growth. The O-term's scale is also not homogeneous in the layer's own weights "
                "(defazio_bottou.thm2.order_term_homogeneity)."),
     Claim(id="defazio_bottou.thm2.main_same_order",
           where="Sec. 5.1, Theorem 2 (main term against the error term)",
@@ -215,39 +216,51 @@ _CLAIMS = (
                     "(= ||dx_{l+1}||^2 per sample) does not grow with width: the printed main term is of the same order "
                     "as the printed error term",
           kind="approximation",
-          recorded=H,
+          recorded=HA,
           measure=hessian.THM2_ORDER,
           judge=hessian_judges.judge_thm2_main_over_order,
           mutations=(Mutation("main term larger by n_{l+1}", {"extra_power": 1.0}),),
           note="So Theorem 2's expansion fixes the order of magnitude of the average squared singular value, not its "
-               "constant: an error of the main term's own size is within the printed O-term."),
+               "constant: an error of the main term's own size is within the printed O-term. Holds approximately: the "
+               "width grid excludes growth faster than w^0.5."),
     # --- Figures 1-2: the strided LeNet (slow) ----------------------------------------------------
     Claim(id="defazio_bottou.fig1.lenet_ratio_printed",
-          where="Sec. 5.1, Figure 1 with Eq. 2's extrinsic gamma as printed",
+          where="Sec. 5.1, Figure 1 (the scaling factor of the numbered Eq. 2)",
           statement="For the strided LeNet (batch 1024, 32x32 random inputs, loss z^T R z), the ratio of the scaling "
-                    "factor (Eq. 2, rho_l = the layer's input size) to E[(G_l r)^2] is close to 1 (within a factor 2, "
-                    "our reading) for every layer",
+                    "factor (Eq. 2: varsigma_l / (n_{l+1} n_l k_l^2 E[W_l^2]^2), varsigma_l = n_l rho_l^2 E[dx_l^2] "
+                    "E[x_l^2] of Eq. 1) to E[(G_l r)^2] is close to 1 (within a factor 2, our reading) for every layer",
           kind="empirical",
-          recorded=F,
+          recorded=H,
           measure=hessian.LENET,
           judge=hessian_judges.judge_lenet_ratio,
-          params={"reading": "ratio_rho_in"},
-          mutations=(Mutation("rho_{l+1} (output size) for the strided convolutions", {"reading": "ratio_rho_out"}, H),),
+          params={"reading": "ratio_eq2"},
+          mutations=(Mutation("close to 4 instead of 1", {"target": 4.0}),
+                     Mutation("the extrinsic display after Eq. 2 (rho_l) in place of Eq. 2",
+                              {"reading": "ratio_rho_in"})),
           slow=True,
-          note="For the stride-2 convolutions rho_l^2 exceeds rho_{l+1}^2 by (32/14)^2 (conv1) and (14/5)^2 (conv2); "
-               "dense layers are unaffected. Table 1 (strided layers) is not in the transcription."),
+          note="Eq. 2 is computed from the measured moments of each setup (E[W_l^2] of the drawn weights, dx_l the "
+               "per-sample loss gradient at the layer's input, rho_l its input size). The extrinsic display after "
+               "Eq. 2 is a different expression, equal to Eq. 2 only for stride 1: with rho_l it overstates the "
+               "strided convolutions (the second mutation fails; defazio_bottou.eq2.extrinsic_strided), with "
+               "rho_{l+1} it agrees (defazio_bottou.fig1.lenet_ratio_output_rho)."),
     Claim(id="defazio_bottou.fig1.lenet_ratio_output_rho",
-          where="Sec. 5.1, Figure 1 (corrected: rho_{l+1})",
-          statement="With rho_{l+1} (the layer's output size) in Eq. 2, the ratio of scaling factor to E[(G_l r)^2] is "
-                    "within a factor 2 of 1 for every layer of the strided LeNet",
+          where="Sec. 5.1, Figure 1's experiment with the extrinsic display after Eq. 2 (Sec. 4) corrected to rho_{l+1}"
+                " (not a printed reading; evidence for defazio_bottou.eq2.extrinsic_strided_corrected)",
+          statement="With rho_{l+1} (the layer's output size) in the extrinsic display after Eq. 2, the ratio of the "
+                    "scaling factor to E[(G_l r)^2] is within a factor 2 of 1 for every layer of the strided LeNet",
           kind="empirical",
           recorded=H,
           measure=hessian.LENET,
           judge=hessian_judges.judge_lenet_ratio,
           params={"reading": "ratio_rho_out"},
-          mutations=(Mutation("close to 4 instead of 1", {"reading": "ratio_rho_out", "target": 4.0}),),
-          corrects="defazio_bottou.fig1.lenet_ratio_printed",
-          slow=True),
+          mutations=(Mutation("close to 4 instead of 1", {"reading": "ratio_rho_out", "target": 4.0}),
+                     Mutation("the printed rho_l (input size) for the strided convolutions",
+                              {"reading": "ratio_rho_in"})),
+          slow=True,
+          note="For the stride-2 convolutions rho_l^2 exceeds rho_{l+1}^2 by (32/14)^2 (conv1) and (14/5)^2 (conv2); "
+               "dense layers are unaffected; the printed rho_l fails here (the second mutation). The printed "
+               "extrinsic form's failure is recorded once, by defazio_bottou.eq2.extrinsic_strided; Figure 1 itself "
+               "names Eq. 2 (defazio_bottou.fig1.lenet_ratio_printed)."),
     Claim(id="defazio_bottou.fig2.geometric_flat_diagonal",
           where="Sec. 6.1, Figure 2",
           statement="Geometric initialization gives a more nearly constant block diagonal of the strided LeNet's Hessian "

@@ -29,8 +29,9 @@ __all__ = ["THM2_WIDTHS", "ORDER_WIDTHS", "THM2_LAYERS", "THM2_ORDER", "THM2_MEA
 #: limit is visibly not c + a/w, and the lack-of-fit test then widens every interval).
 THM2_WIDTHS = (32, 64, 128, 256)
 #: Width ladder of the order checks (bounded in width): three octaves above the
-#: smallest width's finite-size regime, cheap enough for the non-slow suite.
-ORDER_WIDTHS = (32, 64, 128)
+#: smallest width's finite-size regime, cheap enough for the non-slow suite; four widths
+#: leave two residual degrees of freedom for the power law's lack-of-fit scaling.
+ORDER_WIDTHS = (32, 64, 128, 256)
 THM2_LAYERS = (1, 2)  # interior layers: ReLU on both sides
 
 
@@ -97,9 +98,9 @@ def bias_block(ctx, block: int, width: int = 64, reps: int = 16, batch: int = 32
 
 def lenet_block(ctx, block: int, per_init: int = 1, batch: int = 1024, size: int = 32) -> Block:
     """Per initialization, ``per_init`` strided-LeNet setups
-    (:func:`simulations.relu_nets.lenet_experiment.lenet_setup`): ratios of Eq. 2's gamma (rho_l
-    and rho_{l+1} readings) to E[(G_l r)^2], shape (per_init, 5), and the block
-    matrices, shape (per_init, 5, 5)."""
+    (:func:`simulations.relu_nets.lenet_experiment.lenet_setup`): ratios of the numbered Eq. 2's
+    gamma and of the extrinsic display (rho_l and rho_{l+1} readings) to E[(G_l r)^2], shape
+    (per_init, 5), and the block matrices, shape (per_init, 5, 5)."""
     rows = []
     for i, init in enumerate(INITS):
         recs = [lenet_setup(ctx.stream("defazio_bottou.lenet", i, block, s), init, batch, size)

@@ -28,7 +28,9 @@ __all__ = ["THM2_REQUIRED", "GROWTH_TOL", "judge_thm2_mean", "judge_not_growing"
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 #: Relative tolerance of the limit of main / actual.
 THM2_REQUIRED = 0.05
-#: "Bounded in width" is shown when the growth exponent's upper limit is below this.
+#: "Does not grow with width" (exponent <= 0) cannot be shown exactly on a finite width
+#: grid; it holds approximately when the growth exponent's upper limit is below this,
+#: halfway to the next order the claims are told apart from (one more factor of width).
 GROWTH_TOL = 0.5
 
 
@@ -62,7 +64,8 @@ def judge_not_growing(m, ctx, statistic, what: str, tol: float = GROWTH_TOL, met
     """Per layer, ``statistic(row)`` (one value per network) has a mean that does not
     grow with width: the exponent p of mean(w) = A w^p (the one WLS helper, residual
     degrees of freedom when the power law does not fit). Fails when the exponent's
-    interval lies above 0 (growth shown); holds when it lies below ``tol``;
+    interval lies above 0 (growth shown); holds approximately when it lies below ``tol``
+    (growth faster than w^tol excluded; exponent <= 0 itself is not shown);
     inconclusive otherwise."""
     def one(rows, c):
         rows = sorted(rows, key=lambda r: r.width)
@@ -70,14 +73,14 @@ def judge_not_growing(m, ctx, statistic, what: str, tol: float = GROWTH_TOL, met
         ests = [stats.estimate(statistic(r)) for r in rows]
         fit = stats.power_law(widths, [e.mean for e in ests], [e.se for e in ests], min(e.df for e in ests))
         lo, hi = fit.interval(1, c.alpha)
-        v = F if lo > 0 else (H if hi < tol else INC)
+        v = F if lo > 0 else (HA if hi < tol else INC)
         room = tol - fit.coef[1]
         return Evidence(
             verdict=v, measured={"exponent": float(fit.coef[1]), "interval": [lo, hi],
                                  **{k: x for k, x in fit.summary(1, c.alpha).items() if k not in ("estimate", "interval")}},
             expected=f"exponent of {what} <= 0 (bounded in width)", method=f"{method}; power law of the mean of {what} "
             f"over widths {[int(x) for x in widths]}, alpha = {c.alpha:.2e}",
-            resolution=f"growth exponents above {tol:g} are excluded when it holds (interval half-width "
+            resolution=f"growth exponents above {tol:g} are excluded when it holds approximately (interval half-width "
                        f"{(hi - lo) / 2:.3g})",
             margin=tol - hi if v != F else -lo, margin_unit="exponent units to the band edge (negative: outside)",
             counterexample={"exponent_interval": [lo, hi]} if v == F else None,
@@ -131,23 +134,37 @@ def log_ratio_band(items, target: float, factor: float, method: str, ctx, label:
         rows.append({"label": str(name), "mean": math.exp(e.mean), "interval": [math.exp(lo), math.exp(hi)],
                      "target": target, "band": [target / factor, target * factor]})
     verdict = combine(verdicts)
-    bad = [d for d in details if d["verdict"] != "holds"]
+
+    def to_band(d) -> float:
+        """Signed log-ratio distance of an interval to the band: a failing interval's
+        nearer end outside it (negative); else the interval end nearest a band edge."""
+        lo, hi = (math.log(x) for x in d["interval"])
+        return -max(lo - band[1], band[0] - hi) if d["verdict"] == "fails" else min(lo - band[0], band[1] - hi)
+
+    # the counterexample is a failing item (the one that misses the band most), never an inconclusive one
+    failing = sorted((d for d in details if d["verdict"] == "fails"), key=to_band)
+    bad = failing or [d for d in details if d["verdict"] != "holds"]
+    margin = to_band(failing[0]) if failing else min(map(to_band, details))
     half = max(math.log(d["interval"][1] / d["interval"][0]) / 2 for d in details)
     inc = [d for d in details if d["verdict"] == "inconclusive"]
     return Evidence(
         verdict=verdict, measured=(bad or details)[0], expected=f"within [{target / factor:.3g}, {target * factor:.3g}]",
         method=f"{method}; Student-t interval of the mean log ratio, alpha = {alpha:.2e} per {label}",
         resolution=f"largest interval half-width {half:.3f} in log ratio (band half-width {math.log(factor):.3f})",
-        margin=min(min(math.log(d["interval"][0]) - band[0], band[1] - math.log(d["interval"][1])) for d in details),
-        margin_unit="log-ratio units from the nearer interval end to the band (negative: outside)",
+        margin=margin,
+        margin_unit=f"log-ratio units to the band: when it fails, from the nearer interval end of the {label} that "
+                    "misses the band most (negative); otherwise the smallest distance of an interval end inside the "
+                    "band (negative: sticking out)",
         counterexample=bad[0] if verdict == F else None, details=details,
         shortfall=half / max(1e-12, math.log(factor) - max(abs(math.log(d["geometric_mean_ratio"] / target)) for d in inc))
         if inc else None,
         plot={"kind": "means", "rows": rows})
 
 
-def judge_lenet_ratio(m, ctx, reading: str = "ratio_rho_in", target: float = 1.0, factor: float = 2.0):
-    """Figure 1's 'close to 1', read as: per layer, the geometric mean of the ratio over
+def judge_lenet_ratio(m, ctx, reading: str = "ratio_eq2", target: float = 1.0, factor: float = 2.0):
+    """Figure 1's 'close to 1', read as: per layer, the geometric mean of the ratio
+    (``reading``: "ratio_eq2", the numbered Eq. 2 that Figure 1 names; "ratio_rho_in" /
+    "ratio_rho_out", the extrinsic display after it with rho_l / rho_{l+1}) over
     the setups (the four inits together, as the paper's 100 setups) lies within a factor
     ``factor`` of ``target``. Setups of different inits are independent; pooling the
     strata overstates the variance, so the interval is conservative."""

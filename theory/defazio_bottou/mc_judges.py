@@ -126,6 +126,6 @@ def judge_minibatch_layers(m, ctx, sizes=(2,), layers=(1, 2), ref: int = 0, tol:
     ev = judge_means(rows, lambda r: r["x"], lambda r: math.log(target), ("B", "layer"), math.log1p(tol),
                      f"geometric-init ReLU MLPs [w, w, 2w, w, 10] at width {m.meta['width']}; gradient of the loss summed "
                      f"over B examples; per network, log of nu/gamma in each layer over layer {ref}", ctx,
-                     relative=False)
+                     relative=False, within=True)
     ev.expected = f"log ratio {math.log(target):.3g} within +-log(1 + {tol:g}) (the same nu/gamma in every layer)"
     return ev

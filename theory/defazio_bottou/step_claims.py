@@ -41,7 +41,8 @@ SEC3_5 = (
           "Eq. 2 for a stride-s convolution as well",
           "eq2.strided", variant="printed", recorded=F,
           note="The printed form is s^2 times Eq. 2 (4 at stride 2). Sec. 8.1 itself uses rho_1 (the output size) for "
-               "layer 0; Figure 1's strided LeNet shows the same factor (defazio_bottou.fig1.lenet_ratio_printed)."),
+               "layer 0; on Figure 1's strided LeNet the rho_l form overstates the convolutions the same way (the "
+               "'printed rho_l' mutation of defazio_bottou.fig1.lenet_ratio_output_rho)."),
     _step("eq2.extrinsic_strided_corrected", "Sec. 4, display after Eq. 2 (corrected: rho_{l+1})",
           "With rho_{l+1} (the layer's output size), the extrinsic form equals Eq. 2 for every stride, and a strided "
           "convolution keeps varsigma", "eq2.strided", variant="corrected", corrects="eq2.extrinsic_strided",

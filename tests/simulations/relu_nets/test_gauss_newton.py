@@ -158,6 +158,29 @@ def test_loss_gradients_from_the_probe_jacobians_match_a_backward_pass(backend_n
         assert np.isclose(rec["theorem2"][l], g["n"] * ex**2 * edy / ey, rtol=1e-10)
 
 
+def test_numbered_eq2_from_a_backward_pass(backend_name):
+    """gamma_eq2 is Eq. 2 with Eq. 1's varsigma_l: n_l rho_l^2 E[dx_l^2] E[x_l^2] /
+    (n_{l+1} n_l k_l^2 E[W_l^2]^2), dx_l the loss gradient at the layer's input (from an
+    independent backward pass) and rho_l the input size. Its ratio to the actual block
+    does not change when one layer's weights are rescaled (bias-free ReLU nets are
+    positively homogeneous), so the ratio does not depend on the init's variances."""
+    be = get_backend(backend_name, seed=11)
+    spec = SMALL_CNN
+    Ws = draw_net(be, spec, "xavier")
+    x, R = be.normal((5, 2, 7, 7)), be.normal((4, 4))
+    rec = scaling_vs_hessian(spec, Ws, x, R)
+    fwd = net_forward(spec, Ws, x)
+    dxs = net_backward(spec, Ws, fwd, fwd["z"] @ (R + R.T))["dx"]
+    for l, layer in enumerate(spec):
+        g = layer_geometry(layer)
+        ex, edx, ew = (float((a * a).mean()) for a in (fwd["x"][l], dxs[l], Ws[l]))
+        want = g["n"] * g["rho_in"] ** 2 * edx * ex / (layer["out"] * g["n"] * g["k"] ** 2 * ew**2)
+        assert np.isclose(rec["gamma_eq2"][l], want, rtol=1e-10)
+    scaled = scaling_vs_hessian(spec, [W * (1.5 if l == 1 else 1.0) for l, W in enumerate(Ws)], x, R)
+    assert np.allclose(scaled["gamma_eq2"] / np.diag(scaled["blocks"]), rec["gamma_eq2"] / np.diag(rec["blocks"]),
+                       rtol=1e-10)
+
+
 def test_float32_setup_matches_float64(backend_name):
     """A small strided LeNet setup (5 layers, largest fan-in 400 at fc1) in float32: the
     block averages and Eq. 2's ratios are products and quotients of a few squared
@@ -169,7 +192,7 @@ def test_float32_setup_matches_float64(backend_name):
                                        be.normal((10, 10))))
     r64, r32 = recs
     tol = 8 * float32_tolerance(5, 400)
-    for key in ("blocks", "gamma_rho_in", "theorem2", "order_term"):
+    for key in ("blocks", "gamma_eq2", "gamma_rho_in", "theorem2", "order_term"):
         assert np.all(np.abs(r32[key] / r64[key] - 1) <= tol), key
 
 
@@ -185,5 +208,5 @@ def test_cupy_lenet_setup_matches_numpy():
     x, R = be.normal((8, 3, 32, 32)), be.normal((10, 10))
     ref = scaling_vs_hessian(spec, Ws, x, R)
     gpu = scaling_vs_hessian(spec, [cp.asarray(W) for W in Ws], cp.asarray(x), cp.asarray(R))
-    for key in ("blocks", "gamma_rho_out", "theorem2"):
+    for key in ("blocks", "gamma_eq2", "gamma_rho_out", "theorem2"):
         assert np.allclose(ref[key], gpu[key], rtol=1e-8)

@@ -4,7 +4,7 @@ import numpy as np
 from simulations.relu_nets.lenet_experiment import INITS
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
 from theory.defazio_bottou.hessian_judges import (judge_fig2, judge_lenet_ratio, judge_thm2_main_over_order,
-                                                  judge_thm2_mean, judge_thm2_order)
+                                                  judge_thm2_mean, judge_thm2_order, log_ratio_band)
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 CTX = JudgeContext(RunContext(), 1e-6)
@@ -26,13 +26,13 @@ def _thm2(n=400, widths=(32, 64, 128), growth=0.0, limit=1.0, seed=0):
 
 def test_order_term_bounded_holds_and_a_smaller_error_term_fails():
     m = _thm2()
-    assert judge_thm2_order(m, CTX).verdict == H
+    assert judge_thm2_order(m, CTX).verdict == HA
     assert judge_thm2_order(m, CTX, extra_power=1.0).verdict == F
 
 
 def test_order_term_cannot_see_the_main_term():
     """The documented limitation: dropping the main term still passes."""
-    assert judge_thm2_order(_thm2(), CTX, main_scale=0.0).verdict == H
+    assert judge_thm2_order(_thm2(), CTX, main_scale=0.0).verdict == HA
 
 
 def test_order_term_underpowered_is_inconclusive():
@@ -41,7 +41,7 @@ def test_order_term_underpowered_is_inconclusive():
 
 
 def test_main_over_order_growing_fails():
-    assert judge_thm2_main_over_order(_thm2(), CTX).verdict == H
+    assert judge_thm2_main_over_order(_thm2(), CTX).verdict == HA
     ev = judge_thm2_main_over_order(_thm2(growth=1.0), CTX)
     assert ev.verdict == F and ev.counterexample["exponent_interval"][0] > 0
 
@@ -61,7 +61,7 @@ def test_thm2_mean_limit():
     assert judge_thm2_mean(_thm2(n=30, widths=widths), CTX).verdict == INC
 
 
-def _lenet(ratio_in, ratio_out, spread_geo=0.2, spread_other=0.8, n=30, seed=5):
+def _lenet(ratio_in, ratio_out, spread_geo=0.2, spread_other=0.8, n=30, seed=5, ratio_eq2=None):
     rng = np.random.default_rng(seed)
     rows = []
     for init in INITS:
@@ -70,7 +70,9 @@ def _lenet(ratio_in, ratio_out, spread_geo=0.2, spread_other=0.8, n=30, seed=5):
         blocks = np.zeros((n, 5, 5))
         blocks[:, range(5), range(5)] = diag
         noise = np.exp(0.3 * rng.standard_normal((n, 5)))
-        rows.append(Row({"init": init}, {"ratio_rho_in": np.asarray(ratio_in) * noise,
+        eq2 = ratio_out if ratio_eq2 is None else ratio_eq2
+        rows.append(Row({"init": init}, {"ratio_eq2": np.asarray(eq2) * noise,
+                                          "ratio_rho_in": np.asarray(ratio_in) * noise,
                                           "ratio_rho_out": np.asarray(ratio_out) * noise, "blocks": blocks}))
     return Samples([Block(rows, meta={"batch": 1024, "size": 32})])
 
@@ -81,6 +83,28 @@ def test_lenet_ratio_band():
     assert ev.verdict == F and ev.counterexample["layer"] in ("conv1", "conv2")
     assert judge_lenet_ratio(m, CTX, reading="ratio_rho_out").verdict == H
     assert judge_lenet_ratio(_lenet([1] * 5, [1.8] * 5, n=3), CTX, reading="ratio_rho_out").verdict == INC
+    m = _lenet(ratio_in=[5.0, 7.0, 1, 1, 1], ratio_out=[0.9] * 5, ratio_eq2=[0.6, 0.6, 0.6, 0.7, 0.8])
+    assert judge_lenet_ratio(m, CTX, reading="ratio_eq2").verdict == H
+    assert judge_lenet_ratio(m, CTX, reading="ratio_eq2", target=4.0).verdict == F
+
+
+def test_log_ratio_band_reports_the_failing_item_and_its_nearer_end():
+    """With an inconclusive item before the failing one, the counterexample and the
+    measured item are the failing one, and the margin is its nearer interval end's
+    distance to the band (not the far end of another item's interval)."""
+    rng = np.random.default_rng(0)
+    items = [("wide", np.exp(np.log(3.0) + 1.5 * rng.standard_normal(8))),  # straddles the upper edge
+             ("above", np.exp(np.log(6.0) + 0.3 * rng.standard_normal(40))),  # misses the band
+             ("inside", np.exp(0.1 * rng.standard_normal(40)))]
+    ev = log_ratio_band(items, 1.0, 2.0, "synthetic", CTX)
+    verdicts = {d["layer"]: d["verdict"] for d in ev.details}
+    assert ev.verdict == F and verdicts == {"wide": "inconclusive", "above": "fails", "inside": "holds"}
+    assert ev.counterexample["layer"] == ev.measured["layer"] == "above"
+    lo = ev.counterexample["interval"][0]
+    assert np.isclose(ev.margin, np.log(2.0) - np.log(lo)) and -1.5 < ev.margin < 0
+    held = log_ratio_band(items[2:], 1.0, 2.0, "synthetic", CTX)  # holds: the smaller clearance of its interval
+    lo, hi = held.details[0]["interval"]
+    assert held.verdict == H and np.isclose(held.margin, min(np.log(lo / 0.5), np.log(2.0 / hi))) and held.margin > 0
 
 
 def test_fig2_flat_geometric_holds_and_swapped_fails():
