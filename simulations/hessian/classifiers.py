@@ -12,7 +12,9 @@ F = Linear o ReLU [o norm] o Linear o ReLU [o norm] (m = 2 linear layers), and
 [norm ->] ReLU before the classifier. Schemes:
 
 - ``baseline``: He fan-in everywhere, s_out = 1 ('traditional initialization');
-- ``half_scaling``: the same weights with s_out = 1/2 (the related work's recurrence);
+- ``half_scaling``: the same weights with s_out = sqrt(1/2) (the related work's recurrence of the
+  ZeroInit submission, Sec. 5, whose extraction prints '1/2': the unrolling 0.5^(l/2) beside it
+  and the cited works fix the square root);
 - ``lsuv``: orthonormal weights, then every linear layer rescaled in forward order
   until its output has unit variance on the data batch (Mishkin & Matas 2015;
   tolerance 0.1, at most 10 rescalings per layer);
@@ -105,7 +107,7 @@ def build_classifier(be: Backend, scheme: str, width: int, blocks: int, classes:
             branch = bias() + [ReLU()] + bias() + [first] + bias() + [ReLU()] + bias() + [last] + tail
         else:
             branch = norm(width) + [ReLU(), dense(width)] + norm(width) + [ReLU(), dense(width)]
-        layers.append(ResidualBlock(branch, 0.5 if scheme == "half_scaling" else 1.0))
+        layers.append(ResidualBlock(branch, 2**-0.5 if scheme == "half_scaling" else 1.0))
     layers += norm(width) + bias() + [ReLU()] + bias()
     if scheme.startswith("zeroinit"):
         layers.append(Linear(xp.zeros((N, classes, width), dtype=dt)))

@@ -52,21 +52,28 @@ CLAIMS = (
           mutations=(Mutation("kappa off by the tolerance (x 1.05)", {"kappa_scale": 1.05}),)),
     Claim(id="zeroinit2019.eq2.doubling",
           where="Sec. 2, Eq. 2 and the sentence before it",
-          statement="With He initialization the residual stream's variance doubles per block: Var[x_l] = 2^l Var[x_0] "
-          "(branch W2 ReLU(W1 x), He fan-in on both layers; read as second moments E||x_l||^2)",
-          kind="identity", recorded=F, measure=mc.GROWTH, judge=J.judge_growth,
-          params={"base_factor": 2.0, "branches": ("he_fan_in",)},
-          mutations=(Mutation("factor 1 + kappa = 3", {"base_factor": None}, H),),
-          note="The doubling needs E||F(x)||^2 = ||x||^2; He on both layers gives 2 ||x||^2, so 3^l. The exponential "
-               "growth that the paper uses survives."),
-    Claim(id="zeroinit2019.eq2.corrected",
-          where="Sec. 2, Eq. 2 (corrected)",
-          statement="E||x_l||^2 = (1 + kappa)^l ||x_0||^2 with kappa = E||F(x)||^2/||x||^2: 3^l for He/He branches, 2^l "
-          "when the branch's last layer has variance 1/n",
+          statement="Combined with He initialization the residual branch's output variance is about its input's, so the "
+          "stream's variance doubles per block: Var[x_l] = 2^l Var[x_0] (branch W2 ReLU(W1 x) under He et al.'s rule: "
+          "gain 2 only where a ReLU feeds the layer, so W1 at variance 1/n and W2 at 2/n; read as second moments "
+          "E||x_l||^2)",
           kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_growth,
-          params={"base_factor": None, "branches": ("he_fan_in", "linear_fan_in")},
-          mutations=(Mutation("per-block factor off by the tolerance (x 1.05)", {"scale": 1.05}),),
-          corrects="zeroinit2019.eq2.doubling"),
+          params={"base_factor": 2.0, "branches": ("he_rule",)},
+          mutations=(Mutation("per-block factor off by the tolerance (x 1.05)", {"scale": 1.05}),
+                     Mutation("He's gain 2 on both layers (also on W1, fed by the stream)",
+                              {"base_factor": 2.0, "branches": ("he_fan_in",)})),
+          note="He et al. (2015) give gain 2 to layers fed by a ReLU and variance 1/n to a layer that sees no ReLU "
+               "(their first layer); W1 sees the residual stream. With gain 2 on every layer (common practice) "
+               "E||F(x)||^2 = 2 ||x||^2 and the stream grows as 3^l, not 2^l: zeroinit2019.eq2.growth_any_kappa. "
+               "Either way the growth is exponential."),
+    Claim(id="zeroinit2019.eq2.growth_any_kappa",
+          where="Sec. 2, Eq. 2 (general branch gain)",
+          statement="E||x_l||^2 = (1 + kappa)^l ||x_0||^2 with kappa = E||F(x)||^2/||x||^2: 3^l when both layers of "
+          "W2 ReLU(W1 x) take He's gain 2, 2^l when one of them has variance 1/n",
+          kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_growth,
+          params={"base_factor": None, "branches": ("he_fan_in", "linear_fan_in", "he_rule")},
+          mutations=(Mutation("per-block factor off by the tolerance (x 1.05)", {"scale": 1.05}),
+                     Mutation("doubling for every branch", {"base_factor": 2.0})),
+          note="Records what the doubling depends on: which layer of the branch takes He's factor 2."),
     Claim(id="zeroinit2019.eq2.fixed_input_variance_printed",
           where="Sec. 2, Eq. 2 with 'view the input x_0 as fixed'",
           statement="With x_0 fixed and the variance taken over the weights, Var[x_l] = Theta(2^l) Var[x_0] for zero-mean "

@@ -19,7 +19,9 @@ Readings of the paper's words, fixed from its own Table 1 before measuring: it c
 ratios 1.3, 2.25 (BatchNorm) and 1.23, 0.95 (ZeroInit) 'small' and 4.33, 4.53 (LSUV)
 'significantly affected', so a ratio is *small* inside [1/3, 3] (SMALL_RATIO = 3 lies
 between 2.25 and 4.33); 'very large' (the baseline, 9e5 and 1e6) is read as at least
-LARGE_RATIO = 100, beyond every ratio the paper calls merely depth-affected.
+LARGE_RATIO = 100, beyond every ratio the paper calls merely depth-affected; 'prevents
+exponential growth' alone is read as a ratio inside [1/LARGE_RATIO, LARGE_RATIO]
+('bounded').
 """
 from __future__ import annotations
 
@@ -44,7 +46,8 @@ WIDTH, BATCH, CLASSES, TOL = 32, 1024, 10, 1e-5
 #: Networks per depth in one block.
 PER_BLOCK = 4
 BANDS = {"small": (1 / SMALL_RATIO, SMALL_RATIO), "very_large": (LARGE_RATIO, math.inf),
-         "depth_affected_up": (SMALL_RATIO, LARGE_RATIO), "depth_affected_down": (0.0, 1 / SMALL_RATIO)}
+         "depth_affected_up": (SMALL_RATIO, LARGE_RATIO), "depth_affected_down": (0.0, 1 / SMALL_RATIO),
+         "bounded": (1 / LARGE_RATIO, LARGE_RATIO)}
 
 
 def table1_block(ctx, block: int, scheme: str) -> Block:

@@ -10,6 +10,7 @@ import numpy as np
 from .. import stats
 from ..core import Evidence, Verdict, band_verdict, combine
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_means
+from . import montecarlo as mc
 from .lsuv_checks import slope_evidence
 
 __all__ = ["TOL", "EXPONENT_TOLERANCE", "judge_eq5", "judge_logits_symmetric", "judge_growth", "judge_variance_fixed_input", "judge_eq2_step",
@@ -58,13 +59,19 @@ def _growth_rows(m, branches, key, target):
 
 
 def judge_growth(m, ctx, base_factor: float | None = 2.0, branches=("he_fan_in",), scale: float = 1.0):
-    """E||x_l||^2 = (scale b)^l ||x_0||^2 for l = 1..blocks: ``base_factor`` 2 is Eq. 2
-    as printed; None uses the corrected 1 + kappa of each branch."""
+    """E||x_l||^2 = (scale b)^l ||x_0||^2 for l = 1..blocks and each of ``branches``
+    (labels of ``montecarlo.GROWTH_BRANCHES``): ``base_factor`` 2 is Eq. 2's doubling
+    (ZeroInit submission, Sec. 2); None uses each branch's own 1 + kappa."""
     rows = _growth_rows(m, branches, "ratio",
                         lambda r, l: (scale * (1 + r.kappa if base_factor is None else base_factor)) ** l)
     return judge_means(rows, lambda r: r["x"], lambda r: r["t"], ("branch", "block"), TOL,
-                       f"Monte Carlo, residual branch W2 ReLU(W1 x), W1 He fan-in, width {m.meta['width']}, one "
-                       "network per replicate", ctx)
+                       f"Monte Carlo, residual branches W2 ReLU(W1 x) ({_branch_inits(branches)}), width "
+                       f"{m.meta['width']}, one network per replicate", ctx)
+
+
+def _branch_inits(branches) -> str:
+    inits = {label: pair for label, pair, _ in mc.GROWTH_BRANCHES}
+    return "; ".join(f"{b}: W1 {inits[b][0]}, W2 {inits[b][1]}" for b in branches)
 
 
 def judge_variance_fixed_input(m, ctx, scale: float = 1.0):

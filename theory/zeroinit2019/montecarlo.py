@@ -24,7 +24,7 @@ from simulations.hessian import ResidualBlock, parameters, set_parameters
 from simulations.relu_nets import draw_mlp, draw_resnet, mlp_forward, softmax_xent
 from ..core import Block, Row, Sampling
 
-__all__ = ["HEADS", "HEADS_SAMPLING", "GROWTH", "HALF", "ONE_STEP", "FEW_STEPS", "OUTPUT_SCALE", "BN_STREAM",
+__all__ = ["HEADS", "HEADS_SAMPLING", "GROWTH", "GROWTH_BRANCHES", "HALF", "ONE_STEP", "FEW_STEPS", "OUTPUT_SCALE", "BN_STREAM",
            "DENSE", "ONE_STEP_DEPTHS", "FEW_STEP_DEPTHS", "SCHEMES", "BN_FIT_DEPTHS", "DENSE_DEPTHS"]
 
 #: Widths of the random He MLPs of Eq. 5/10 (the last entry is the number of classes).
@@ -68,18 +68,28 @@ def heads_block(ctx, block: int, reps: int = 200, batch: int = 8, scale: float =
     return Block(rows, meta={"input_scale": scale, "batch": batch})
 
 
+#: Branches W2 ReLU(W1 x) of the growth measurement: label, (init of W1, init of W2), kappa.
+#: ``he_rule`` is He et al. (2015)'s own rule: gain 2 only where a ReLU feeds the layer,
+#: so variance 1/n for W1 (it sees the residual stream) and 2/n for W2; it has the same
+#: law as ``linear_fan_in`` (ReLU is positively homogeneous) but is drawn on its own.
+GROWTH_BRANCHES = (("he_fan_in", ("he_fan_in", "he_fan_in"), 2.0),
+                   ("linear_fan_in", ("he_fan_in", "linear_fan_in"), 1.0),
+                   ("he_rule", ("linear_fan_in", "he_fan_in"), 1.0))
+
+
 def growth_block(ctx, block: int, reps: int = 1000, inputs: int = 16, width: int = 16, blocks: int = 3) -> Block:
-    """Residual streams x_{l+1} = x_l + W2 ReLU(W1 x_l), W1 He fan-in, W2 He (kappa = 2)
-    or variance 1/n (kappa = 1). Per network, averaged over ``inputs`` fixed inputs
+    """Residual streams x_{l+1} = x_l + W2 ReLU(W1 x_l) for the branches of
+    ``GROWTH_BRANCHES``: He fan-in on both layers (kappa = 2), W2 at variance 1/n
+    (kappa = 1), and He's rule (W1 1/n, W2 2/n; kappa = 1). Per network, averaged over ``inputs`` fixed inputs
     (the network's weights are the only randomness of Eq. 2; averaging over inputs
     seen by the same weights lowers the variance, not the mean), per block l:
     ||x_l||^2/||x_0||^2 ('ratio'), ||x_l - x_0||^2/||x_0||^2 ('dev', the variance over
     the weights for a fixed x_0, since E x_l = x_0), ||F_{l-1}||^2/||x_{l-1}||^2
     ('kappa') and 2 <x_{l-1} - x_0, F_{l-1}> / ||x_0||^2 ('cross')."""
     rows = []
-    for j, (init2, kappa) in enumerate((("he_fan_in", 2.0), ("linear_fan_in", 1.0))):
+    for j, (label, inits, kappa) in enumerate(GROWTH_BRANCHES):
         be = ctx.stream("zeroinit2019.growth", j, block)
-        net = draw_resnet(be, width, blocks, ("he_fan_in", init2), n_networks=reps)
+        net = draw_resnet(be, width, blocks, inits, n_networks=reps)
         x0 = be.normal((reps, inputs, width))
         xs = resnet_forward(net, x0, be.xp)["x"]
         n0 = (x0**2).sum(-1)
@@ -90,7 +100,7 @@ def growth_block(ctx, block: int, reps: int = 1000, inputs: int = 16, width: int
             data[f"dev_{l}"] = (((xs[l] - x0) ** 2).sum(-1) / n0).mean(-1)
             data[f"kappa_{l}"] = ((F**2).sum(-1) / (xs[l - 1] ** 2).sum(-1)).mean(-1)
             data[f"cross_{l}"] = (2 * ((xs[l - 1] - x0) * F).sum(-1) / n0).mean(-1)
-        rows.append(Row({"branch": init2, "kappa": kappa}, {k: to_host(v) for k, v in data.items()}))
+        rows.append(Row({"branch": label, "kappa": kappa}, {k: to_host(v) for k, v in data.items()}))
     return Block(rows, meta={"blocks": blocks, "width": width, "inputs": inputs})
 
 
