@@ -22,7 +22,8 @@ def _kn(cid, where, place, reading, verdict, product="pattern", corrects=None, m
         other = "sphere_in_Rn" if reading == "n_sphere" else "n_sphere"
         mutations = ((Mutation("K_n = 1.01", {"value": "101/100"}),) if verdict == H
                      else (Mutation(f"read S_n as {other}", {"reading": other}, H),))
-    products = {"pattern": "", "literal": ", each product read literally (ending with its printed last factor "
+    products = {"pattern": ", each product ending at its own pattern's last factor (n-3)/(n-2) (corrected)",
+                "literal": ", each product read literally (ending with its printed last factor "
                 "(n-2)/(n-1))"}[product] if place == "eq9" else ""
     return Claim(id=cid, where=where,
                  statement=f"K_n as printed in {'Eq. 3' if place == 'eq3' else 'Eq. 9'} equals 1 for every integer "
@@ -181,21 +182,16 @@ CLAIMS = (
           note="Orthogonal rows exist for m <= n only; for m > n the Haar rows are re-normalized columns and the cross "
                "term is random with mean 0."),
     Claim(id="arpit2019.fn8.deterministic",
-          where="App. C, footnote 8",
-          statement="For orthogonal R_hat the result of Theorem 6 holds without the expectation: ||v||^2 = ||u||^2 on "
-          "every draw",
-          kind="identity", recorded=F, measure=steps.fn8_measure, judge=steps.judge_fn8_deterministic,
-          params={"variant": "printed"},
-          mutations=(Mutation("only the mask-free part ||R_hat^T u||^2", {"variant": "corrected"}, H),),
-          note="The mask z keeps ||v||^2 random; footnote 8's conclusion that orthogonal rows are better (smaller "
-               "variance) stands (fn8.orthogonal_lower_variance)."),
-    Claim(id="arpit2019.fn8.deterministic_corrected",
-          where="App. C, footnote 8 (corrected)",
-          statement="For orthogonal rows the mask-free part of Eq. 38, ||R_hat^T u||^2 = ||u||^2, holds on every draw; "
-          "||v||^2 stays random through z",
+          where="App. C, footnote 8 (attached to 'for both cases', after Eq. 41)",
+          statement="For orthogonal R_hat the result holds without the expectation over the weights: the cross term of "
+          "Eq. 39-41 is 0 on every draw (cos phi = 0), so ||R_hat^T u||^2 = ||u||^2 exactly, where Gaussian rows need "
+          "E[cos phi] = 0",
           kind="identity", recorded=H, measure=steps.fn8_measure, judge=steps.judge_fn8_deterministic,
-          params={"variant": "corrected"}, mutations=(Mutation("all of ||v||^2", {"variant": "printed"}),),
-          corrects="arpit2019.fn8.deterministic"),
+          params={"variant": "corrected"},
+          mutations=(Mutation("all of ||v||^2 = ||u||^2 on every draw (the mask z too)", {"variant": "printed"}),),
+          note="The expectation over z was taken at Eq. 37; the footnote contrasts 'cos phi is always 0' with "
+               "'E[cos phi] = 0', so the expectation it drops is the one over the weights. Read as ||v||^2 = ||u||^2 "
+               "on every draw it would fail through the mask (the mutation; m = n = 1: ||v||^2 in {0, 2})."),
     Claim(id="arpit2019.fn8.orthogonal_lower_variance",
           where="App. C, footnote 8; Sec. 3 'strictly better for orthogonal weight matrices'; footnote 2",
           statement="In Theorem 2's setting with m <= n (orthogonal rows exist), orthogonal initialization is strictly "

@@ -108,7 +108,8 @@ def judge_orthogonal_variance(m, ctx, better="haar_orthogonal", other="gaussian"
 
 def judge_lemma1(m, ctx, p=0.5):
     """Lemma 1: given h, the mask 1(W h > 0) is iid Bernoulli(p = 1/2) across units:
-    chi-square goodness of fit of the 2^m patterns against the product law."""
+    chi-square goodness of fit of the 2^m patterns against the product law; holds when
+    the upper confidence limit of Cohen's w is inside the band ``MASK_W``."""
     alpha = ctx.split(len(m.rows))
     details, verdicts = [], []
     for r in m.rows:
@@ -119,10 +120,10 @@ def judge_lemma1(m, ctx, p=0.5):
         stat, pv, w, v = stats.goodness_of_fit(counts, probs, alpha, tol_w=MASK_W)
         verdicts.append(v)
         details.append({"law": r.law, "m": k, "draws": int(counts.sum()), "chi2": stat, "p_value": pv,
-                        "w_resolution": w, "verdict": v.value})
+                        "w_upper": w, "verdict": v.value})
     v = combine(verdicts)
     worst = min(details, key=lambda d: d["p_value"])
-    shortfall = max(d["w_resolution"] for d in details) / MASK_W
+    shortfall = max(d["w_upper"] for d in details) / MASK_W
     plot_rows = []
     for r in m.rows:  # per pattern: observed frequency (exact binomial interval) against the product law
         k, n = r.m, r["code"].size
@@ -135,7 +136,7 @@ def judge_lemma1(m, ctx, p=0.5):
                               "target": q, "band": [q - half, q + half]})
     return Evidence(v, {"chi2": worst["chi2"], "p_value": worst["p_value"]}, f"product Bernoulli({p})",
                     f"chi-square over the {2 ** m.rows[0].m} mask patterns, alpha = {alpha:.1e} per law",
-                    f"Cohen's w {max(d['w_resolution'] for d in details):.3f} (required {MASK_W})",
+                    f"upper confidence limit of Cohen's w {max(d['w_upper'] for d in details):.3f} (band {MASK_W})",
                     margin=math.log10(worst["p_value"] / alpha) if worst["p_value"] > 0 else -math.inf,
                     margin_unit="decades of p-value above alpha (worst law)",
                     counterexample=worst if v == F else None, details=details,
