@@ -28,7 +28,8 @@ REQUIRED = 0.02
 #: layers varies across networks by about its own size (He directions more), so 2% or
 #: 10% at network level would take about 100 or 4 times the networks of 20%.
 PANEL_REQUIRED = {"mlp": 0.20, "resnet": 0.10}
-#: Cohen's w every mask-law check must resolve.
+#: The band for Cohen's w of the mask law: it holds when the upper confidence limit of w
+#: is inside.
 MASK_W = 0.03
 _GAINS = {"fan_in_over_fan_out": lambda n, m: 2.0 * n / m, "fan_out_over_fan_in": lambda n, m: 2.0 * m / n}
 H, F, INC = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE

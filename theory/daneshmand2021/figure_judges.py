@@ -17,9 +17,10 @@ import numpy as np
 from .. import stats
 from ..core import Evidence, Verdict, band_verdict, combine
 from ..judges import exponent_verdict, judge_comparison, judge_exponent, judge_limit
+from . import formulas
 from .mc_judges import max_gap, sub_context
 
-__all__ = ["judge_sign", "judge_decay", "judge_fig1", "judge_variant_growth", "width_fit", "judge_plateau",
+__all__ = ["judge_sign", "abs_cos_profile", "judge_fig1", "judge_variant_growth", "width_fit", "judge_plateau",
            "judge_radius", "judge_centered", "judge_relu", "judge_drift", "judge_phase"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -55,14 +56,6 @@ def judge_sign(items, claim: str, what: str, method: str, ctx) -> Evidence:
              [0.0, max(0.0, d["one_sided_limits"][1])]} for (labels, _), d in zip(items, details)]})
 
 
-def judge_decay(m, ctx, variant: str = "bn", direction: str = "<"):
-    """Figure 2 (left): log V(H_l) decreases over layers 1..10 (per-run OLS slope,
-    its mean < 0), per width."""
-    items = [({"variant": r.variant, "d": r.d}, r["slope_1_10"]) for r in m.rows if r.variant == variant]
-    return judge_sign(items, direction, "E[slope of log V over layers 1..10]",
-                      f"per-run OLS slope of log V, n = {m.meta['n']}, diagonal-spike H_0 (1e-6, H_0[0,0] = 1)", ctx)
-
-
 def judge_fig1(m, ctx, variant: str = "bn", direction: str = "<"):
     """Figure 1: |cos| of the two samples at the last layer minus at layer 0 is < 0 (BN,
     from nearly aligned inputs) or > 0 (vanilla, from orthogonal inputs)."""
@@ -71,9 +64,13 @@ def judge_fig1(m, ctx, variant: str = "bn", direction: str = "<"):
     ev = judge_sign([({"variant": variant, "start": r.start}, x[:, -1] - x[:, 0])], direction,
                     f"E[|cos| at layer {x.shape[1] - 1} - |cos| at layer 0]",
                     f"independent chains, d = {m.meta['d']}, n = 2, linear activations", ctx)
-    ev.details.append({"mean_abs_cos_by_layer": {int(k): float(x[:, k].mean()) for k in (0, 1, 5, 10, 20, 30, 40, 50)
-                                                 if k < x.shape[1]}})
+    ev.details.append({"mean_abs_cos_by_layer": abs_cos_profile(x)})
     return ev
+
+
+def abs_cos_profile(x) -> dict:
+    """Mean |cos| of the two samples at layers 0, 1, 5, 10, ..., 50 (those drawn)."""
+    return {int(k): float(x[:, k].mean()) for k in (0, 1, 5, 10, 20, 30, 40, 50) if k < x.shape[1]}
 
 
 def judge_variant_growth(m, ctx, variant: str = "vanilla", direction: str = ">"):
@@ -140,13 +137,12 @@ def judge_plateau(m, ctx, exponent: float = -0.5, tol: float = 0.05, key: str = 
 
 
 def _paper_radius_exponent() -> "sp.Rational":
-    """Exponent of d in the radius of the ball the paper proves: the root of the width
-    term 6 n^2/(alpha sqrt(d)) of Eq. 5 (the intro's second display has the same
-    n^2/(alpha sqrt(width))), lim log(radius)/log(d) as d -> oo (sympy): -1/4."""
+    """Exponent of d in the radius of the ball the paper proves
+    (:func:`.formulas.ball_radius`), lim log(radius)/log(d) as d -> oo (sympy): -1/4."""
     import sympy as sp
 
     d, n, a = sp.symbols("d n alpha", positive=True)
-    return sp.limit(sp.log(sp.sqrt(6 * n**2 / (a * sp.sqrt(d)))) / sp.log(d), d, sp.oo)
+    return sp.limit(sp.log(formulas.ball_radius(n, a, d)) / sp.log(d), d, sp.oo)
 
 
 def _lower_fits(rows, alpha: float):
@@ -392,12 +388,11 @@ def judge_phase(m, ctx, exponent: float = 2.0, curve: str = "omega"):
     x = np.log([p[0] for p in pts])
     y = np.log([float(p[1]) for p in pts])
     X = np.stack([np.ones_like(x), x], axis=1)
-    fit = stats.wls(X, y, np.ones_like(x))
     # d* is the first grid width at or above the true threshold, so log d* = log d_true + e
     # with e in [0, log 2): the slope's error is sum_i L_i e_i (L = the slope's row of the
-    # WLS operator), bounded without any distributional assumption.
-    L = (fit.cov @ X.T)[1]
-    slope = float(fit.coef[1])
+    # least-squares operator), bounded without any distributional assumption.
+    L = np.linalg.pinv(X)[1]
+    slope = float(L @ y)
     lo, hi = slope - math.log(2) * float(L[L > 0].sum()), slope - math.log(2) * float(L[L < 0].sum())
     v = H if hi <= exponent else (F if lo > exponent else INC)
     plot = {"kind": "power_law", "xlabel": "batch size n", "ylabel": "first width d* from which A1 holds",

@@ -25,7 +25,7 @@ import sympy as sp
 
 from simulations.core import check_int, check_positive
 
-__all__ = ["theorem1_bound", "corollary3_bound", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
+__all__ = ["theorem1_bound", "corollary3_bound", "ball_radius", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
            "chi_lower_tail", "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic"]
 
 _GUARD = 10
@@ -53,6 +53,14 @@ def theorem1_bound(alpha, ell: int, n: int, d: int, dps: int = 50, plateau_power
         if plateau_term:
             out += 3 * n / (a * mpmath.mpf(d) ** mpmath.mpf(plateau_power))
     return _rounded(out, dps)
+
+
+def ball_radius(n, alpha, d):
+    """Radius of the W_2 ball the paper proves: the root of Corollary 3's width term,
+    sqrt(6 n^2 / (alpha sqrt(d))) (Sec. 4.1, Eq. 5; the intro's second display has the
+    same n^2 / (alpha sqrt(width))). A sympy expression in its arguments (symbols or
+    numbers)."""
+    return sp.sqrt(6 * sp.sympify(n) ** 2 / (sp.sympify(alpha) * sp.sqrt(d)))
 
 
 def corollary3_bound(alpha, ell: int, n: int, d: int, dps: int = 50, plateau_term: bool = True):

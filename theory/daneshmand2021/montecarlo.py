@@ -22,9 +22,9 @@ from simulations.bn_chains import eq6_weight, gaussian_pair_singular_values
 from ..core import Block, Row, Sampling
 from .formulas import w2sq_from_spectra
 
-__all__ = ["GRID", "LAYERS", "chain_grid_block", "decay_block", "width_ladder_block", "fig1_block", "variant_block",
+__all__ = ["GRID", "LAYERS", "chain_grid_block", "width_ladder_block", "fig1_block", "variant_block",
            "centered_block", "smin_block", "drift_block", "phase_block", "per_run_slope",
-           "grid_runs", "CHAIN_GRID", "DECAY", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
+           "grid_runs", "CHAIN_GRID", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
            "PHASE", "one_step_block", "ln_block", "fig6a_block", "fig4a_block", "correlated_input", "ONE_STEP",
            "LAYER_NORM", "FIG6A", "FIG4A", "W2_LAYERS", "LIPSCHITZ", "W2_DRAWS", "w2_draws", "lipschitz_summaries"]
 
@@ -122,22 +122,6 @@ def chain_grid_block(ctx, block: int, grid=GRID, layers=W2_LAYERS) -> Block:
                              "alpha_l": smin[:, 1:ell + 1].min(axis=1), "alpha_prev": prev,
                              "lip_x": fx[:, k], "lip_y": fy[:, k]}))
     return Block(rows, meta={"depth": depth})
-
-
-def decay_block(ctx, block: int, widths=(32, 512), n: int = 4, depth: int = 50, runs: int = 20) -> Block:
-    """Figure 2 (left), the authors' setting (n = 4, d in {32, 512}, diagonal spike
-    1e-6 with H_0[0, 0] = 1): per run, the OLS slope of log V(H_l) over layers 1..10,
-    for the BN chain and the vanilla chain."""
-    rows = []
-    for i, d in enumerate(widths):
-        for j, variant in enumerate(("bn", "vanilla")):
-            be = ctx.stream(_key("decay"), i, j, block)
-            rec = simulate_chain(be, initial_representation(be, "diagonal_spike", runs, d, n), depth, variant)
-            lg = np.log(rec.gap)
-            rows.append(Row({"variant": variant, "d": d},
-                            {"slope_1_10": per_run_slope(lg, range(1, 11)), "log_gap_1": lg[:, 1],
-                             "log_gap_last": lg[:, -1]}))
-    return Block(rows, meta={"n": n, "depth": depth})
 
 
 def width_ladder_block(ctx, block: int, widths=(32, 64, 128, 256, 512), n: int = 4, depth: int = 600,
@@ -353,7 +337,6 @@ def eq6_gaps(H, variants=("printed", "orthogonal", "whitening")) -> dict:
 
 # Sampling plans (blocks at the first look and at most, at --mc-scale 1).
 CHAIN_GRID = Sampling(draw=chain_grid_block, first=1, budget=8, threads=1)
-DECAY = Sampling(draw=decay_block, first=1, budget=8, threads=1)
 WIDTH_LADDER = Sampling(draw=width_ladder_block, first=1, budget=8, threads=1)
 FIG1 = Sampling(draw=fig1_block, first=1, budget=8, threads=1)
 VARIANTS = Sampling(draw=variant_block, first=1, budget=8, threads=1)

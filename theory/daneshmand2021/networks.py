@@ -22,11 +22,12 @@ from .montecarlo import correlated_input
 __all__ = ["footnote2_measure", "convnet_block", "CONVNET"]
 
 
-def _relu_net_eq6(be, variant: str, d: int, n: int, layers: int) -> dict:
+def _relu_net_eq6(be, variant: str, d: int, n: int, layers: int, haar=None) -> dict:
     """One ReLU MLP of width d on a batch of n samples: layer 1 Gaussian (Xavier up to
     scale), layers 2..``layers`` initialized by Eq. 6 (``variant``: an
     :data:`~simulations.bn_chains.EQ6_VARIANTS` entry, or ``"haar"``: V' Haar-random,
-    drawn afresh per layer, W = V' W(V' = I)) from the SVD of their input. Returns
+    drawn afresh per layer from the host stream ``haar``, W = V' W(V' = I)) from the SVD
+    of their input; the whole network runs on the host in float64. Returns
     log10 cond(H_l) per layer, and the first layer where Sigma_l is singular (None if
     never)."""
     rng = be.host_rng
@@ -39,7 +40,7 @@ def _relu_net_eq6(be, variant: str, d: int, n: int, layers: int) -> dict:
             singular = layer
             break
         if variant == "haar":
-            W = to_host(haar_orthogonal(be, 1, d, d)[0]) @ eq6_weight(H, "orthogonal")
+            W = haar_orthogonal(haar, 1, d, d)[0] @ eq6_weight(H, "orthogonal")
         else:
             W = eq6_weight(H, variant)
         H = np.maximum(W @ H, 0)
@@ -56,7 +57,8 @@ def footnote2_measure(ctx, d: int = 50, n: int = 150, layers: int = 15, runs: in
     out = {"d": d, "n": n, "layers": layers, "runs": runs}
     for variant in ("printed", "orthogonal", "flipped", "haar"):
         be = ctx.stream("daneshmand2021.footnote2", variant)
-        out[variant] = [_relu_net_eq6(be, variant, d, n, layers) for _ in range(runs)]
+        haar = be.host("haar")
+        out[variant] = [_relu_net_eq6(be, variant, d, n, layers, haar) for _ in range(runs)]
     return out
 
 

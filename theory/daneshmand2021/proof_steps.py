@@ -76,7 +76,7 @@ def steps_measure(ctx) -> dict:
         out["a1"]["random"].append((n, float(np.max(smin) * math.sqrt(n))))
         out["a1"]["orthogonal"].append((n, float(np.linalg.svd(Q, compute_uv=False)[-1] * math.sqrt(n))))
     # Rates: radius sqrt(6 n^2 / (alpha sqrt d)) times d^(1/2) and d^(1/4); intro display (1 - alpha)^l.
-    radius = sp.sqrt(6 * _n**2 / (_a * sp.sqrt(_d)))
+    radius = f.ball_radius(_n, _a, _d)
     out["radius"] = {"times_sqrt_d": sp.limit(radius * sp.sqrt(_d), _d, sp.oo),
                      "times_d_quarter": sp.powsimp(sp.expand_power_base(radius * _d ** sp.Rational(1, 4)), force=True)}
     a0 = sp.Symbol("a", positive=True)

@@ -66,6 +66,7 @@ class Fit:
         return {"estimate": float(self.coef[i]), "se": self.se(i), "interval": [lo, hi],
                 "residual_df": self.residual_df, "reduced_chi2": self.chi2 / self.residual_df if self.residual_df else None,
                 "lack_of_fit_p": self.lack_of_fit_p, "widened_for_lack_of_fit": self.inflated,
+                "birge_ratio": max(1.0, self.chi2 / self.residual_df) if self.residual_df else None,
                 "t_df": self.quantile_df}
 
 

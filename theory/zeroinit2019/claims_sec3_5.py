@@ -153,6 +153,14 @@ CLAIMS = (
                "has no downsampling groups (see zeroinit2019.table1.batchnorm_small), so this records that the "
                "analogue does not reproduce the row's direction. Read literally, the factor 1/2 would halve the "
                "variance per block and make ||H|| fall exponentially, far below the printed ratios."),
+    Claim(id="zeroinit2019.table1.half_scaling_bounded",
+          where="Sec. 4.1 and Table 1, 1/2-scaling row (corrected: what the analogue supports)",
+          statement="sqrt(1/2)-scaling prevents exponential growth of ||H|| with depth (read: ratio within "
+          f"[1/{T.LARGE_RATIO:g}, {T.LARGE_RATIO:g}]); {SYNTH}",
+          kind="approximation", recorded=H, measure=T.SAMPLINGS["half_scaling"], judge=T.judge_ratio,
+          params={"band": "bounded"},
+          mutations=(Mutation("read as shrinking (ratio <= 1/3)", {"band": "depth_affected_down"}),), slow=True,
+          corrects="zeroinit2019.table1.half_scaling_depth_affected"),
     Claim(id="zeroinit2019.related.sqrt_half_scaling",
           where="Sec. 5 (related work), the recurrence x_l = sqrt(1/2)(x_(l-1) + F_l(x_(l-1))) (the extraction prints "
                 "'1/2'; the square root is reconstructed)",
@@ -182,7 +190,7 @@ CLAIMS = (
           "number of later blocks",
           kind="identity", recorded=H, measure=E.unrolling_measure, judge=E.judge_unrolling,
           params={"recurrence": "sqrt_half", "index": "corrected"},
-          mutations=(Mutation("printed factor 1/2", {"recurrence": "half"}),
+          mutations=(Mutation("the extraction's literal factor 1/2", {"recurrence": "half"}),
                      Mutation("printed summand F_l(x_l)", {"index": "printed"})),
           corrects="zeroinit2019.related.unrolling_printed"),
     Claim(id="zeroinit2019.related.lsuv_linear_variance",

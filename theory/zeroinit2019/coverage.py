@@ -100,7 +100,8 @@ COVERAGE = (
          "||H||_2 at initialization at depth 10 and 64 per method and the ratio: very large for the baseline, small "
          "for BatchNorm and ZeroInit, depth-affected for LSUV and 1/2-scaling.",
          claims=_c("table1.ratio_column", "table1.baseline_very_large", "table1.zeroinit_small", "table1.batchnorm_small",
-                   "table1.lsuv_depth_affected", "table1.half_scaling_depth_affected"),
+                   "table1.lsuv_depth_affected", "table1.half_scaling_depth_affected",
+                   "table1.half_scaling_bounded"),
          note="Checked on a synthetic dense analogue (the printed values need the datasets); the Ratio column's "
               "arithmetic is checked exactly."),
     Item("Footnote 1", "Sec. 3", "footnote", "DenseNet does not suffer from the exploding gradient problem.",

@@ -105,15 +105,16 @@ def growth_block(ctx, block: int, reps: int = 1000, inputs: int = 16, width: int
 
 
 def half_block(ctx, block: int, reps: int = 500, inputs: int = 16, width: int = 16, blocks: int = 4) -> Block:
-    """x_l = s (x_{l-1} + F(x_{l-1})), s = 1/2 and 1/sqrt(2), kappa = 1 branches (He, then
+    """x_l = s (x_{l-1} + F(x_{l-1})), s = 1/2 (the extraction's literal text) and
+    1/sqrt(2) (the printed recurrence), kappa = 1 branches (He, then
     variance 1/n): ||x_l||^2/||x_0||^2 per network and block, averaged over ``inputs``
     inputs."""
     rows = []
     for k, (name, s) in enumerate((("half", 0.5), ("sqrt_half", 2**-0.5))):
         be = ctx.stream("zeroinit2019.half", k, block)
         fwd = resnet_forward(draw_branch_resnet(be, width, blocks, 2, "he_linear_last", reps),
-                             be.normal((reps, inputs, width)), np, s_out=s)
-        sq = np.stack([(a**2).sum(-1) for a in fwd["x"]], 1)  # (reps, blocks + 1, inputs)
+                             be.normal((reps, inputs, width)), be.xp, s_out=s)
+        sq = be.xp.stack([(a**2).sum(-1) for a in fwd["x"]], 1)  # (reps, blocks + 1, inputs)
         rows.append(Row({"recurrence": name}, {"ratio": to_host((sq[:, 1:] / sq[:, :1]).mean(-1))}))
     return Block(rows, meta={"blocks": blocks, "width": width, "inputs": inputs})
 

@@ -154,7 +154,8 @@ def judge_alpha(m, ctx, update_exponent: str = "m-1", tol: float = 1e-12):
 
 
 def unrolling_measure(ctx) -> dict:
-    """For x_l = s (x_{l-1} + F_l(x_{l-1})), s = 1/2 (printed) and 1/sqrt(2): the
+    """For x_l = s (x_{l-1} + F_l(x_{l-1})), s = 1/sqrt(2) (printed; the extraction drops
+    the root) and 1/2 (the extraction's literal text): the
     recursion for l = 1..6 with G_i = F_i(x_{i-1}) as symbols; the printed unrolling
     0.5^(l/2) x_0 + sum_{i=1}^{l} 0.5^((l-i+1)/2) F_l(x_l) (its summand, with
     H_l = F_l(x_l) a symbol of its own) and the re-indexed one (summand G_i)."""

@@ -34,9 +34,18 @@ def test_gradient_matches_finite_differences(backend_name, seed, scheme):
     be, model, x, y = model_of(seed, scheme, name=backend_name)
     v = [be.normal(p.shape) for p in parameters(model)]
     _, g = loss_and_grad(model, x, y)
-    eps = 1e-6
-    (lp, _), (lm, _) = _at_offsets(model, x, y, v, eps)
-    np.testing.assert_allclose(to_host(lp - lm) / (2 * eps), _dot(g, v), rtol=1e-5, atol=1e-7)
+    want = _dot(g, v)
+    # As for the Hessian-vector product below: a central difference that straddles a ReLU
+    # kink is not a derivative (seed 1077, zeroinit: off by 2% at eps 1e-6, exact at 1e-7),
+    # so the check passes at the first of three eps that agrees and fails if none does.
+    worst = []
+    for eps in (1e-5, 1e-6, 1e-7):
+        (lp, _), (lm, _) = _at_offsets(model, x, y, v, eps)
+        got = to_host(lp - lm) / (2 * eps)
+        if np.allclose(got, want, rtol=1e-5, atol=1e-7):
+            return
+        worst.append(float(np.max(np.abs(got - want))))
+    raise AssertionError(f"gradient differs from the loss's finite differences by {worst} at eps 1e-5, 1e-6, 1e-7")
 
 
 @settings(max_examples=12, deadline=None)

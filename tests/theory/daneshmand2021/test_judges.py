@@ -48,13 +48,6 @@ def test_fig1_never_fails_a_claim_and_its_reversal_on_the_same_data():
         assert vs != {F}
 
 
-def test_decay_sign():
-    rows = [({"variant": "bn", "d": d}, {"slope_1_10": rng(d).normal(-0.1, 0.01, 20)}) for d in (32, 512)]
-    m = samples(rows, n=4)
-    assert FJ.judge_decay(m, ctx(), "bn", "<").verdict == H
-    assert FJ.judge_decay(m, ctx(), "bn", ">").verdict == F
-
-
 # --- Theorem 1 / Lemma 2 / Corollary 3 bounds ----------------------------------------
 def _grid_row(n, d, layer, gap, w2, alpha=0.69, shift=0.0, seed=0):
     """A grid row; ``lip_x``/``lip_y``: the three Lipschitz functionals of W H and of

@@ -92,3 +92,17 @@ def test_minibatch_layer_dependent_ratios_fail_with_the_layer_named():
 def test_minibatch_underpowered_is_inconclusive():
     m = _minibatch({2: (2.0, 2.0, 2.0)}, n=5)
     assert judge_minibatch_layers(m, CTX, sizes=(2,), layers=(1, 2)).verdict == INC
+
+
+def test_within_band_margin_is_measured_from_the_band_edge():
+    """A mean measurably off target but inside a statement's own band holds, and its
+    margin (standard errors to the rejection line) is positive; outside the band it fails
+    with a negative margin."""
+    rng = np.random.default_rng(7)
+    half = np.log1p(0.1)
+    inside = [{"g": 0, "x": 0.079 + 0.01 * rng.standard_normal(20000)}]
+    ev = judge_means(inside, lambda r: r["x"], lambda r: 0.0, ("g",), half, "m", CTX, relative=False, within=True)
+    assert ev.verdict == H and ev.margin > 0 and "band edge" in ev.margin_unit
+    outside = [{"g": 0, "x": 0.12 + 0.01 * rng.standard_normal(20000)}]
+    ev = judge_means(outside, lambda r: r["x"], lambda r: 0.0, ("g",), half, "m", CTX, relative=False, within=True)
+    assert ev.verdict == F and ev.margin < 0
