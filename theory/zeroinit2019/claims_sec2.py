@@ -214,7 +214,11 @@ CLAIMS = (
           kind="inequality", recorded=F, measure=S.eq5_toy_measure, judge=S.judge_eq11_toy, params={"form": "printed"},
           mutations=(Mutation("Omega(E[(max z - log c)/||theta_ph||])", {"form": "corrected"}, H),),
           note="Eq. 11 divides by ||theta_ph|| and subtracts log c; dropping both breaks the statement: in the c = 2 "
-               "setting the gradient norm's mean stays 1/sqrt(2) while E[max z] grows linearly in sigma."),
+               "setting the gradient norm's mean stays 1/sqrt(2) while E[max z] grows linearly in sigma. This reads "
+               "the sentence literally, with any source of logit scale; with ||theta_ph|| held fixed while the logits "
+               "grow (the paper's scenario of growth with depth) Eq. 11 does give Omega(E[max z]) once E[max z] "
+               "exceeds log c, which is what the corrected claim keeps (a depth sweep at fixed ||theta_ph|| is not "
+               "simulated)."),
     Claim(id="zeroinit2019.eq11.omega_corrected",
           where="App. A.2, the sentence after Eq. 11 (corrected)",
           statement="E||d l/d theta_ph|| >= E[(max_i z_i - log c) / ||theta_ph||] at every weight scale sigma, a bound "
