@@ -94,12 +94,15 @@ SEC32 = (
     Claim(id=K + "sec32.drift_display_printed",
           where="Sec. 3.2, display |E phi(H_l) - E_pi phi| <= alpha^l |E phi(H_0) - E_pi phi| (Hairer 2010)",
           statement="For the BN chain, |E V(H_l) - E_pi V| <= alpha^l |E V(H_0) - E_pi V| for some alpha in (0, 1), "
-                    "from every H_0",
-          kind="inequality", recorded=F, measure=M.DRIFT, judge=FJ.judge_drift,
-          mutations=(Mutation("full-rank starts, one stationary value", {"variant": "corrected"}, H),),
-          note="A rank-one H_0 stays rank one (V = sqrt(1 - 1/n) at every layer), so the left side never shrinks "
-               "while the right side does; the display needs a constant, a restriction to full-rank starts and a "
-               "drift plus minorization condition (Harris). Nothing else in the paper rests on it."),
+                    "from every H_0 with linearly independent columns (Sec. 2.2's assumption)",
+          kind="inequality", recorded=F, measure=M.DRIFT_STEP, judge=FJ.judge_drift_step,
+          mutations=(Mutation("a constant 10 in front of alpha^l (as in Hairer's theorem)", {"constant": 10.0},
+                              INC),),
+          note="Counterexample inside the assumption: a full-rank H_0 with V(H_0) near E_pi V. The first layer moves "
+               "E V further from E_pi V than the start was, so no alpha < 1 works at l = 1. A rank-one H_0 (outside "
+               "the assumption) fails too: it stays rank one, V = sqrt(1 - 1/n) at every layer. The display needs a "
+               "constant depending on the start (Hairer's Theorem 3.6 has one) and a drift plus minorization "
+               "condition. Nothing else in the paper rests on it."),
     Claim(id=K + "sec32.drift_display_corrected",
           where="Sec. 3.2, geometric-drift display (corrected: full-rank starts)",
           statement="From full-rank starts (diagonal spike, Gaussian) E V(H_l) tends to one stationary value: the "

@@ -24,7 +24,7 @@ from .formulas import w2sq_from_spectra
 
 __all__ = ["GRID", "LAYERS", "chain_grid_block", "width_ladder_block", "fig1_block", "variant_block",
            "centered_block", "smin_block", "drift_block", "phase_block", "per_run_slope",
-           "grid_runs", "CHAIN_GRID", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
+           "grid_runs", "CHAIN_GRID", "DRIFT_STEP", "DRIFT_STEP_V0", "drift_step_block", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
            "PHASE", "one_step_block", "ln_block", "fig6a_block", "fig4a_block", "correlated_input", "ONE_STEP",
            "LAYER_NORM", "FIG6A", "FIG4A", "W2_LAYERS", "LIPSCHITZ", "W2_DRAWS", "w2_draws", "lipschitz_summaries"]
 
@@ -202,9 +202,9 @@ def smin_block(ctx, block: int, shapes=((8, 2), (32, 4), (128, 8), (512, 16)), d
 
 
 def drift_block(ctx, block: int, d: int = 16, n: int = 2, depth: int = 60, runs: int = 500) -> Block:
-    """Sec. 3.2's geometric-drift display with phi = V: per run, V(H_l) at layers 1, 5
-    and its mean over layers 40..60, from a rank-one H_0 (all columns equal), the
-    diagonal spike and a Gaussian H_0."""
+    """Sec. 3.2's geometric-drift display with phi = V (corrected reading): per run, the
+    mean of V over layers 40..60 from a rank-one H_0 (all columns equal), the diagonal
+    spike and a Gaussian H_0."""
     rows = []
     for j, start in enumerate(("rank_one", "diagonal_spike", "gaussian")):
         be = ctx.stream(_key("drift"), j, block)
@@ -213,9 +213,35 @@ def drift_block(ctx, block: int, d: int = 16, n: int = 2, depth: int = 60, runs:
         else:
             H0 = initial_representation(be, start, runs, d, n)
         rec = simulate_chain(be, H0, depth)
-        rows.append(Row({"start": start}, {"gap_1": rec.gap[:, 1], "gap_5": rec.gap[:, 5],
-                                           "late": rec.gap[:, 40:].mean(axis=1)}))
+        rows.append(Row({"start": start}, {"late": rec.gap[:, 40:].mean(axis=1)}))
     return Block(rows, meta={"d": d, "n": n, "depth": depth})
+
+
+#: V(H_0) of the full-rank start of the drift display's counterexample: near E_pi V at
+#: d = 16, n = 2 (about 0.183). The judge estimates E_pi V itself and needs only
+#: |V(H_0) - E_pi V| small next to the first step's move.
+DRIFT_STEP_V0 = 0.183
+
+
+def drift_step_block(ctx, block: int, d: int = 16, n: int = 2, depth: int = 60, runs: int = 4000) -> Block:
+    """Sec. 3.2's display at l = 1 from a full-rank start (inside the paper's
+    linear-independence assumption): per run, V(H_1) from the fixed orthogonal-column
+    H_0 = [sqrt(lam) e_1, sqrt(1 - lam) e_2] with V(H_0) = sqrt(2) (lam - 1/2) =
+    ``DRIFT_STEP_V0`` (n = 2), and, on an independent stream, the mean of V over layers
+    40..60 of a chain from a Gaussian H_0 (replicates of E_pi V)."""
+    if n != 2:
+        raise ValueError(f"n must be 2 (the start is built from V for two columns), got {n}")
+    be = ctx.stream(_key("drift_step"), block)
+    xp = be.xp
+    lam = 0.5 + DRIFT_STEP_V0 / math.sqrt(2)
+    H0 = xp.zeros((runs, d, n), dtype=be.dtype)
+    H0[:, 0, 0] = math.sqrt(lam)
+    H0[:, 1, 1] = math.sqrt(1 - lam)
+    step = simulate_chain(be, H0, 1)
+    pi_be = be.child("stationary")
+    late = simulate_chain(pi_be, initial_representation(pi_be, "gaussian", runs, d, n), depth).gap[:, 40:].mean(axis=1)
+    return Block((Row({"start": "stationary_level"}, {"v0": step.gap[:, 0], "v1": step.gap[:, 1]}),
+                  Row({"start": "gaussian"}, {"late": late})), meta={"d": d, "n": n, "depth": depth, "v0": DRIFT_STEP_V0})
 
 
 def one_step_block(ctx, block: int, cells=((2, 16), (2, 128), (2, 1024), (4, 128), (4, 1024), (8, 1024)),
@@ -343,6 +369,7 @@ VARIANTS = Sampling(draw=variant_block, first=1, budget=8, threads=1)
 CENTERED = Sampling(draw=centered_block, first=1, budget=8, threads=1)
 SMIN = Sampling(draw=smin_block, first=4, budget=64, threads=1)
 DRIFT = Sampling(draw=drift_block, first=2, budget=16, threads=1)
+DRIFT_STEP = Sampling(draw=drift_step_block, first=2, budget=32, threads=1)
 PHASE = Sampling(draw=phase_block, first=1, budget=1, threads=1)
 ONE_STEP = Sampling(draw=one_step_block, first=1, budget=8, threads=1)
 LAYER_NORM = Sampling(draw=ln_block, first=1, budget=8, threads=1)

@@ -212,20 +212,35 @@ def test_relu_order():
 def _drift(pi_level, spike_level, reps=500, seed=0, n=2):
     g = rng(seed)
     vmax = math.sqrt(1 - 1 / n)
-    rows = [({"start": "rank_one"}, {"gap_1": np.full(reps, vmax), "gap_5": np.full(reps, vmax), "late": np.full(reps, vmax)}),
-            ({"start": "diagonal_spike"}, {"gap_1": np.full(reps, 0.5), "gap_5": np.full(reps, 0.3),
-                                           "late": spike_level + g.normal(0, 0.02, reps)}),
-            ({"start": "gaussian"}, {"gap_1": np.full(reps, 0.3), "gap_5": np.full(reps, 0.2),
-                                     "late": pi_level + g.normal(0, 0.02, reps)})]
+    rows = [({"start": "rank_one"}, {"late": np.full(reps, vmax)}),
+            ({"start": "diagonal_spike"}, {"late": spike_level + g.normal(0, 0.02, reps)}),
+            ({"start": "gaussian"}, {"late": pi_level + g.normal(0, 0.02, reps)})]
     return samples(rows, n=n, d=16, depth=60)
 
 
-def test_drift_display():
+def test_drift_display_corrected():
     m = _drift(0.18, 0.18)
-    assert FJ.judge_drift(m, ctx(), "printed").verdict == F
     assert FJ.judge_drift(m, ctx(), "corrected").verdict == H
     assert FJ.judge_drift(m, ctx(), "rank_one_included").verdict == F
     assert FJ.judge_drift(_drift(0.18, 0.25), ctx(), "corrected").verdict == F
+    with pytest.raises(ValueError, match="variant"):
+        FJ.judge_drift(m, ctx(), "printed")
+
+
+def _drift_step(v1_level, pi_level, v0=0.183, reps=16000, seed=0):
+    g = rng(seed)
+    rows = [({"start": "stationary_level"}, {"v0": np.full(reps, v0), "v1": v1_level + g.normal(0, 0.1, reps)}),
+            ({"start": "gaussian"}, {"late": pi_level + g.normal(0, 0.05, reps)})]
+    return samples(rows, n=2, d=16, depth=60, v0=v0)
+
+
+def test_drift_step_fails_only_when_the_first_step_moves_away_more_than_the_start_is_off():
+    away = _drift_step(0.170, 0.183)  # V(H_0) = E_pi V, the first step moves 0.013 away
+    assert FJ.judge_drift_step(away, ctx()).verdict == F
+    assert FJ.judge_drift_step(away, ctx(), constant=10.0).verdict == INC  # a constant rescues it
+    assert FJ.judge_drift_step(_drift_step(0.183, 0.183), ctx()).verdict == INC  # no move: no evidence
+    closer = _drift_step(0.180, 0.150)  # start 0.033 off, the step 0.030 off: contracts
+    assert FJ.judge_drift_step(closer, ctx()).verdict == INC
 
 
 def _phase(power):
