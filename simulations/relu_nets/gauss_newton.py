@@ -24,8 +24,8 @@ import numpy as np
 
 from ..core.backend import to_host
 from ..core.namespace import array_namespace
-from .conv import conv2d_backward_input, patches
-from .sequential import layer_geometry, net_backward, net_forward, param_count
+from .conv import patches
+from .sequential import layer_geometry, layer_input_grad, net_backward, net_forward, param_count
 
 __all__ = ["output_jacobians", "jacobian_grams", "block_frobenius_sq", "mean_sq_singular_values", "scaling_vs_hessian"]
 
@@ -107,9 +107,7 @@ def scaling_vs_hessian(spec, Ws, x, R, xp=None) -> dict:
     frob = block_frobenius_sq(jacobian_grams(spec, fwd, phis, xp), S, xp)
     blocks = mean_sq_singular_values(spec, to_host(frob.mean(0)))
     # dx_l = dL/dx_l (Eq. 1's Delta x_l at the layer's input) from dy_l through W_l^T
-    dxs = [dy @ W if layer["kind"] == "fc" else
-           conv2d_backward_input(dy, W, x.shape[-2:], layer["stride"], layer["pad"], xp)
-           for layer, W, x, dy in zip(spec, Ws, fwd["x"], dys)]
+    dxs = [layer_input_grad(layer, W, dy, x.shape[-2:], xp) for layer, W, x, dy in zip(spec, Ws, fwd["x"], dys)]
     # E[x_l^2], E[y_l^2], E[dy_l^2], E[dx_l^2], E[W_l^2] of every layer, read from the device at once
     moments = to_host(xp.stack([(a * a).mean() for five in zip(fwd["x"], fwd["y"], dys, dxs, Ws) for a in five]))
     out = {k: [] for k in ("gamma_eq2", "gamma_rho_in", "gamma_rho_out", "theorem2", "order_term")}

@@ -39,7 +39,8 @@ from ..core.validation import check_choice, check_int, check_positive, check_wid
 from .conv import conv2d, conv2d_backward_input, conv_output_size
 
 __all__ = ["WEIGHT_INITS", "weight_variance", "lenet_spec", "mlp_spec", "layer_geometry", "param_count", "draw_net",
-           "draw_mlp", "net_forward", "net_backward", "mlp_forward", "mlp_backward", "softmax_xent"]
+           "draw_mlp", "net_forward", "net_backward", "layer_input_grad", "mlp_forward", "mlp_backward",
+           "softmax_xent"]
 
 WEIGHT_INITS = ("he_fan_in", "he_fan_out", "xavier", "geometric", "linear_fan_in")
 
@@ -147,6 +148,14 @@ def net_forward(spec, Ws, x, xp=None) -> dict:
     return {"x": xs, "y": ys, "z": ys[-1]}
 
 
+def layer_input_grad(layer: dict, W, dy, hw, xp=None):
+    """dL/dx of one layer from dL/dy: dy W for a dense layer, the transposed convolution
+    for a convolution whose input has spatial size ``hw``."""
+    if layer["kind"] == "fc":
+        return dy @ W
+    return conv2d_backward_input(dy, W, hw, layer["stride"], layer["pad"], xp)
+
+
 def net_backward(spec, Ws, fwd: dict, dz, xp=None, input_grad: bool = True) -> dict:
     """dy_l = dL/dy_l and dx_l = dL/dx_l, given dz of shape (lead..., K..., c) (K...
     probe axes after the forward pass's leading axes, possibly none).
@@ -161,11 +170,7 @@ def net_backward(spec, Ws, fwd: dict, dz, xp=None, input_grad: bool = True) -> d
         dys[i] = dy
         if i == 0 and not input_grad:
             break
-        if layer["kind"] == "fc":
-            dx = dy @ W
-        else:
-            hw = fwd["x"][i].shape[-2:]
-            dx = conv2d_backward_input(dy, W, hw, layer["stride"], layer["pad"], xp)
+        dx = layer_input_grad(layer, W, dy, fwd["x"][i].shape[-2:], xp)
         dxs[i] = dx
         if i > 0:
             y_prev = fwd["y"][i - 1]

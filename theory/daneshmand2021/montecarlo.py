@@ -24,7 +24,8 @@ from .formulas import w2sq_from_spectra
 
 __all__ = ["GRID", "LAYERS", "chain_grid_block", "width_ladder_block", "fig1_block", "variant_block",
            "centered_block", "smin_block", "drift_block", "phase_block", "per_run_slope",
-           "grid_runs", "CHAIN_GRID", "DRIFT_STEP", "DRIFT_STEP_V0", "drift_step_block", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
+           "grid_runs", "CHAIN_GRID", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
+           "DRIFT_STEP", "DRIFT_STEP_V0", "drift_step_block",
            "PHASE", "one_step_block", "ln_block", "fig6a_block", "fig4a_block", "correlated_input", "ONE_STEP",
            "LAYER_NORM", "FIG6A", "FIG4A", "W2_LAYERS", "LIPSCHITZ", "W2_DRAWS", "w2_draws", "lipschitz_summaries"]
 

@@ -142,16 +142,22 @@ def test_lenet_shapes_and_positive_blocks(backend_name):
     assert [param_count(layer) for layer in spec] == [450, 2400, 48000, 10080, 840]
 
 
+def _record_and_backward_pass(backend_name, seed: int, init: str):
+    """scaling_vs_hessian of SMALL_CNN on one batch, and an independent forward and
+    backward pass of the same loss z^T R z (dz = z (R + R^T))."""
+    be = get_backend(backend_name, seed=seed)
+    Ws = draw_net(be, SMALL_CNN, init)
+    x, R = be.normal((5, 2, 7, 7)), be.normal((4, 4))
+    fwd = net_forward(SMALL_CNN, Ws, x)
+    return Ws, x, R, scaling_vs_hessian(SMALL_CNN, Ws, x, R), fwd, net_backward(SMALL_CNN, Ws, fwd, fwd["z"] @ (R + R.T))
+
+
 def test_loss_gradients_from_the_probe_jacobians_match_a_backward_pass(backend_name):
     """scaling_vs_hessian contracts the output Jacobians with S z instead of running a
     second backward pass: both give the same E[dx_{l+1}^2]."""
-    be = get_backend(backend_name, seed=9)
     spec = SMALL_CNN
-    Ws = draw_net(be, spec, "he_fan_in")
-    x, R = be.normal((5, 2, 7, 7)), be.normal((4, 4))
-    rec = scaling_vs_hessian(spec, Ws, x, R)
-    fwd = net_forward(spec, Ws, x)
-    dys = net_backward(spec, Ws, fwd, fwd["z"] @ (R + R.T))["dy"]
+    Ws, x, R, rec, fwd, back = _record_and_backward_pass(backend_name, 9, "he_fan_in")
+    dys = back["dy"]
     for l, layer in enumerate(spec):
         g = layer_geometry(layer)
         ex, ey, edy = (float((a * a).mean()) for a in (fwd["x"][l], fwd["y"][l], dys[l]))
@@ -164,13 +170,9 @@ def test_numbered_eq2_from_a_backward_pass(backend_name):
     independent backward pass) and rho_l the input size. Its ratio to the actual block
     does not change when one layer's weights are rescaled (bias-free ReLU nets are
     positively homogeneous), so the ratio does not depend on the init's variances."""
-    be = get_backend(backend_name, seed=11)
     spec = SMALL_CNN
-    Ws = draw_net(be, spec, "xavier")
-    x, R = be.normal((5, 2, 7, 7)), be.normal((4, 4))
-    rec = scaling_vs_hessian(spec, Ws, x, R)
-    fwd = net_forward(spec, Ws, x)
-    dxs = net_backward(spec, Ws, fwd, fwd["z"] @ (R + R.T))["dx"]
+    Ws, x, R, rec, fwd, back = _record_and_backward_pass(backend_name, 11, "xavier")
+    dxs = back["dx"]
     for l, layer in enumerate(spec):
         g = layer_geometry(layer)
         ex, edx, ew = (float((a * a).mean()) for a in (fwd["x"][l], dxs[l], Ws[l]))
