@@ -11,7 +11,9 @@ measurement draws from a law whose truth is known exactly, for a given ``truth``
   tolerance where that is larger (a smaller deviation lies inside the band, where
   ``holds`` is a right answer and the sequential check stops there);
 - ``outside_band``: the quantity lies just outside the tolerance band (a ``holds``
-  here is a false confirmation).
+  here is a false confirmation);
+- ``true_slow`` (the ``limit_rms`` case only): true, but as near the boundary of the
+  judge's second part as a true statement gets (the RMS error decays as w^-0.05).
 
 The measured rates answer: how often does the judge say ``fails`` for a true
 statement (false alarm, at most the claim's alpha), ``holds`` for one outside its band
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+from scipy import integrate, optimize
 from scipy import stats as st
 
 from ..core import Block, Claim, Evidence, Mutation, Row, Sampling, Verdict
@@ -226,6 +229,59 @@ def _limit_claim(truth: str, alpha: float) -> Claim:
     return _claim(f"limit.{truth}", draw, judge, 1, budget)
 
 
+# --- X_w -> target and each network converges (judge_limit, error="rms") -------------------
+#: Exponent of the single networks' spread in the slow-but-true case: the RMS error still
+#: decays, barely (the nearest true statement to the rms part's boundary, exponent 0).
+_RMS_SLOW = -0.05
+
+
+def _birge_resolution(se: float, alpha: float, dof: int) -> float:
+    """Deviation of a fitted coefficient that a two-sided level-alpha test detects with
+    probability ``POWER`` when, as in :func:`theory.stats.fits.wls`, the standard error is
+    scaled by the Birge ratio sqrt(max(1, chi2_dof / dof)): the power averaged over the
+    chi-square law of the residuals (normal coefficient, many replicates per point)."""
+    crit = float(st.norm.isf(alpha / 2))
+
+    def power(d):
+        def inner(q):
+            b = math.sqrt(max(1.0, q / dof))
+            return float(st.norm.sf(crit * b - d / se)) * float(st.chi2.pdf(q, dof))
+        return integrate.quad(inner, 0, dof, limit=200)[0] + integrate.quad(inner, dof, np.inf, limit=200)[0]
+
+    return float(optimize.brentq(lambda d: power(d) - POWER, 0.0, (crit + 40) * se))
+
+
+def _limit_rms_claim(truth: str, alpha: float) -> Claim:
+    """Both parts of ``judge_limit(error="rms")``: the limit of the mean and the decay of
+    the single networks' RMS error around the target, fitted as A w^p. The spread of
+    single networks is w^p; ``false_kx``: the RMS error grows (p = k resolutions of the
+    fitted exponent above 0) while the mean still converges; ``outside_band``: the limit
+    sits just outside the tolerance band while the spread decays."""
+    budget = 1 if truth == "underpowered" else _LIM_BUDGET
+    n = _LIM_BLOCK * budget
+    looks = plan_looks(1, budget, 1.0).looks
+    # log-scale error of an RMS of n Gaussian deviations is about 1/sqrt(2 n); the slope's
+    # se over log-widths follows, and each part gets alpha / 2 (two-sided interval).
+    x = np.log(_WIDTHS)
+    se_slope = 1 / math.sqrt(2 * n) / math.sqrt(float(np.sum((x - x.mean()) ** 2)))
+    res = _birge_resolution(se_slope, alpha / 2 / looks, len(_WIDTHS) - 2)
+    p = {"true": -0.5, "true_slow": _RMS_SLOW, "underpowered": -0.5, "false_1x": res, "false_3x": 3 * res,
+         "outside_band": -0.5}[truth]
+    c = 1.0 + _LIM_TOL * 1.02 if truth == "outside_band" else 1.0
+
+    def draw(ctx, block):
+        rows = []
+        for j, wj in enumerate(_WIDTHS):
+            be = ctx.stream("calibration.limit_rms", j, block)
+            rows.append(Row({"width": wj}, {"v": np.asarray(c + 0.5 / wj + wj**p * be.normal((_LIM_BLOCK,)))}))
+        return Block(tuple(rows))
+
+    def judge(m, ctx):
+        return judge_limit(m.rows, "v", 1.0, _LIM_TOL, "calibration", ctx, error="rms")
+
+    return _claim(f"limit_rms.{truth}", draw, judge, 1, budget)
+
+
 # --- category counts against a law (goodness_of_fit) ---------------------------------------
 _GOF_P = np.full(8, 1 / 8)
 _GOF_BLOCK, _GOF_BUDGET, _GOF_W = 400, 16, 0.1
@@ -302,6 +358,10 @@ CASES = (
     Case("exponent", "judge_exponent", "fitted exponent = -0.5 over widths 8..128, lognormal noise, tolerance "
          f"+-{_EXP_TOL}", _exponent_claim),
     Case("limit", "judge_limit", f"limit of mean(w) = c + a/w equals 1, tolerance +-{_LIM_TOL}", _limit_claim),
+    Case("limit_rms", "judge_limit", f"limit of mean(w) = c + a/w equals 1 (tolerance +-{_LIM_TOL}) and the RMS "
+         "error of single networks decays (fitted exponent < 0); 'true_slow': spread w^" f"{_RMS_SLOW:g}, "
+         "'false_kx': the RMS error grows", _limit_rms_claim,
+         ("true", "true_slow", "underpowered", "false_1x", "false_3x", "outside_band")),
     Case("gof", "goodness_of_fit", f"8 categories against the uniform law, required Cohen's w {_GOF_W}", _gof_claim),
     Case("w2_lower", "distance_lower_bound", f"W_2(N(s, 1), N(0, 1)) = s <= {_W2_BOUND} rejected only from a lower "
          "confidence limit on W_2 (the rejection side of the Wasserstein claims); 'true' sits on the bound",
