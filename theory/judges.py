@@ -40,9 +40,18 @@ def _labels(row, labels) -> dict:
     return {k: row.labels[k] if hasattr(row, "labels") else row[k] for k in labels}
 
 
-def _shortfall(half_widths_over_tol) -> float | None:
-    vals = [v for v in half_widths_over_tol if math.isfinite(v)]
+def _shortfall(half_widths_over_needed) -> float | None:
+    """The largest per-row shortfall (inf when a row's estimate lies where no sample size
+    decides it: the runner then says so instead of suggesting a scale)."""
+    vals = list(half_widths_over_needed)
     return max(vals) if vals else None
+
+
+def _equality_shortfall(half_width: float, deviation: float, tol: float) -> float:
+    """Half-width over what decides an equality with tolerance band +-tol: the room left
+    inside the band (to hold) or the deviation itself (to fail), whichever is larger."""
+    need = max(tol - abs(deviation), abs(deviation))
+    return half_width / need if need > 0 else math.inf
 
 
 def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tuple, tol: float, method: str, ctx,
@@ -65,9 +74,7 @@ def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tupl
     crit = stats.t_quantile(alpha / 2, worst.df)
     z = off(worst)
     failing = [d for d in details if d["verdict"] == "fails"]
-    half = [(t.interval[1] - t.interval[0]) / 2 / ((t.band[1] - t.band[0]) / 2 - abs(t.estimate - t.target))
-            if (t.band[1] - t.band[0]) / 2 > abs(t.estimate - t.target) else math.inf
-            for _, t in tests if t.verdict == INC]
+    half = [t.shortfall for _, t in tests if t.verdict == INC]
     return Evidence(
         verdict=verdict,
         measured={"mean": worst.estimate, "se": worst.se, "n": worst.n, "interval": list(worst.interval)},
@@ -152,8 +159,7 @@ def judge_exponent(fits: Sequence[tuple[dict, stats.Fit]], index: int, claimed: 
         v = exponent_verdict(lo, hi, claimed, tol, ok)
         verdicts.append(v)
         if v == INC:
-            room = tol - abs(fit.coef[index] - claimed)
-            shortfalls.append((hi - lo) / 2 / room if room > 0 else math.inf)
+            shortfalls.append(_equality_shortfall((hi - lo) / 2, fit.coef[index] - claimed, tol))
         details.append({**labels, what: float(fit.coef[index]), "interval": [lo, hi], "claimed": claimed,
                         **{k: v2 for k, v2 in fit.summary(index, alpha).items() if k not in ("estimate", "interval")},
                         "verdict": v.value})
@@ -208,7 +214,8 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
         parts["rms_decay"] = HA if e_hi < 0 else (F if e_lo >= 0 else INC)
     verdict = combine(parts.values(), HA)
     room = tol * abs(target) - abs(c - target)
-    shortfall = ((c_hi - c_lo) / 2 / room if room > 0 else math.inf) if parts["limit"] == INC else None
+    shortfall = (_equality_shortfall((c_hi - c_lo) / 2, c - target, tol * abs(target))
+                 if parts["limit"] == INC else None)
     details = [{"width": w, "mean": m, "se": s, "rms_error": e} for w, m, s, e in zip(widths, means, ses, rms)]
     measured = {"limit": c, "limit_interval": [c_lo, c_hi], **fit.summary(0, alpha)}
     measured.pop("estimate"), measured.pop("interval")

@@ -121,9 +121,18 @@ def _too_few(claim: Claim, err: TooFewReplicates) -> Evidence:
 
 
 def _settle_hint(ev: Evidence, ctx: RunContext, stopped: str) -> str:
-    if ev.shortfall is not None and ev.shortfall > 1 and math.isfinite(ev.shortfall):
+    """What would settle an inconclusive claim, from its shortfall (the interval's
+    half-width over the distance it must clear, with the estimate where it is)."""
+    if ev.shortfall is None:
+        return (f"not settled after the {stopped}; this judge gives no shortfall, so no scale can be suggested: "
+                "rerun with a larger --mc-scale")
+    if not math.isfinite(ev.shortfall):
+        return (f"not settled after the {stopped}; the estimate lies on the band edge, where no sample size "
+                "settles it")
+    if ev.shortfall > 1:
         scale = ctx.scale * ev.shortfall**2 * (ev.sampling["budget_blocks"] / ev.sampling["blocks"])
-        return (f"resolution {ev.shortfall:.2f} times coarser than needed after the {stopped}; about "
-                f"--mc-scale {math.ceil(scale * 1.2)} should settle it (sample size grows as the square)")
-    return (f"not settled after the {stopped}; the interval straddles the band edge at the needed resolution, so "
-            "the value may lie on the edge, where no sample size settles it")
+        return (f"resolution {ev.shortfall:.2f} times coarser than needed after the {stopped}; if the estimate "
+                f"stays where it is, about --mc-scale {math.ceil(scale * 1.2)} settles it (sample size grows as "
+                "the square)")
+    return (f"not settled after the {stopped}; the interval is already narrow enough for the estimate where it is, "
+            "so another part of the check is undecided: rerun with a larger --mc-scale")

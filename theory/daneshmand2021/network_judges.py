@@ -93,8 +93,7 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
                f"equivalence test for {flat_what} ({band_text}), Welch for the comparison; alpha = {sub.alpha:.1e} per part",
         resolution=f"{flat_what} interval half-width {(flat.interval[1] - flat.interval[0]) / 2:.3g}",
         counterexample=next((d for d in details if d.get("verdict") == "fails"), None), details=details,
-        shortfall=((flat.interval[1] - flat.interval[0]) / 2 / (flat_tol if flat_log_tol is None else flat_log_tol)
-                   if verdict == INC else None),
+        shortfall=flat.shortfall if flat.verdict == INC else None,
         plot={"kind": "means", "rows": [
             {"label": "vanilla: last - first", "mean": grow.details[0]["mean"],
              "interval": grow.details[0]["one_sided_limits"], "target": 0.0,

@@ -74,7 +74,9 @@ def judge_not_growing(m, ctx, statistic, what: str, tol: float = GROWTH_TOL, met
         fit = stats.power_law(widths, [e.mean for e in ests], [e.se for e in ests], min(e.df for e in ests))
         lo, hi = fit.interval(1, c.alpha)
         v = F if lo > 0 else (HA if hi < tol else INC)
-        room = tol - fit.coef[1]
+        # holding needs the upper end below tol, failing the lower end above 0: the larger
+        # of the two distances from the estimate decides first
+        room = max(tol - fit.coef[1], fit.coef[1])
         return Evidence(
             verdict=v, measured={"exponent": float(fit.coef[1]), "interval": [lo, hi],
                                  **{k: x for k, x in fit.summary(1, c.alpha).items() if k not in ("estimate", "interval")}},

@@ -229,8 +229,34 @@ class TestResult:
     target: float
     band: tuple[float, float]
     resolution: float
+    #: "equals" (E = target, band for holds), "within" (|E - target| <= tol is the
+    #: statement) or "bound" (a one-sided inequality): what decides the test.
+    kind: str = "equals"
 
     __test__ = False  # not a pytest test class
+
+    @property
+    def shortfall(self) -> float:
+        """How many times too wide the interval is to decide the test if the estimate
+        stays where it is (at most 1 once decided): its half-width over the distance
+        the interval must clear. For "equals" that is the room to the nearer band edge
+        (to hold) or the distance to the target (to fail), whichever is larger; for
+        "within" and "bound" the distance to the band edge, so an estimate on the edge
+        gives inf (no sample size settles a value that lies on the edge).
+
+        >>> r = TestResult(Verdict.INCONCLUSIVE, 0.9, 0.1, 9, 10, (0.7, 1.1), 0.3, 0.05, 1.0, (0.8, 1.2), 0.2, "within")
+        >>> round(r.shortfall, 6)  # needs half-width 0.1 (the room to 0.8), has 0.2
+        2.0
+        """
+        half_width = (self.interval[1] - self.interval[0]) / 2
+        off = abs(self.estimate - self.target)
+        if self.kind == "bound":
+            need = off
+        elif self.kind == "within":
+            need = abs(off - (self.band[1] - self.band[0]) / 2)
+        else:
+            need = max((self.band[1] - self.band[0]) / 2 - off, off)
+        return half_width / need if need > 0 else math.inf
 
     def row(self, **labels) -> dict:
         return {**labels, "mean": self.estimate, "se": self.se, "df": self.df, "replicates": self.n,
@@ -271,7 +297,7 @@ def mean_within(samples, target: float, alpha: float, tol: float, relative: bool
     v = band_verdict(lo, hi, target - half, target + half, ok)
     p = min(1.0, 2 * min(e.p_upper(target + half), 1.0 - e.p_upper(target - half)))
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), float(p), alpha, float(target),
-                      (target - half, target + half), detectable_deviation(e.se, e.df, alpha))
+                      (target - half, target + half), detectable_deviation(e.se, e.df, alpha), "within")
 
 
 def inequality_verdict(lower: float, upper: float, bound: float, claim: str,
@@ -296,7 +322,7 @@ def _bound_test(e: MeanEstimate, bound: float, alpha: float, claim: str) -> Test
     v = inequality_verdict(lo, hi, bound, claim)
     band = (-math.inf, bound) if claim.startswith("<") else (bound, math.inf)
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(bound), band,
-                      detectable_deviation(e.se, e.df, alpha, sides=1))
+                      detectable_deviation(e.se, e.df, alpha, sides=1), "bound")
 
 
 def mean_at_most(samples, bound: float, alpha: float) -> TestResult:

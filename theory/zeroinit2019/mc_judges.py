@@ -161,8 +161,8 @@ def judge_few_steps(m, ctx, scheme: str = "zeroinit", band: float = EXPONENT_TOL
         v = band_verdict(lo, hi, shift - band, shift + band)
         verdicts.append(v)
         if v == INC:
-            room = band - abs(d.mean - shift)
-            short.append((hi - lo) / 2 / room if room > 0 else math.inf)
+            edge = abs(band - abs(d.mean - shift))  # a band statement: the distance to the edge decides
+            short.append((hi - lo) / 2 / edge if edge > 0 else math.inf)
         details.append({"depth": r.depth, "shallowest": base.depth, "difference": d.mean, "interval": [lo, hi],
                         "welch_df": d.df, "mean_log_ratio": float(r["log_ratio"].mean()), "verdict": v.value})
     verdict = combine(verdicts)

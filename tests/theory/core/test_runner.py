@@ -7,7 +7,7 @@ import pytest
 
 from theory.core import (Block, Claim, Evidence, Mutation, Row, RunContext, Sampling, Verdict, clear_caches, evaluate,
                          samples, set_executor)
-from theory.stats import mean_equals
+from theory.stats import mean_equals, mean_within
 
 
 def _draw(ctx, block):
@@ -87,3 +87,43 @@ def test_too_few_replicates_is_inconclusive_then_judged():
                     "measure": Sampling(draw=_draw_one_replicate, first=1, budget=64)})
     ev = evaluate(more, RunContext(seed=9))
     assert ev.sampling["looks"] > 1 and ev.measured is not None
+
+
+def _judge_with_shortfall(m, ctx, target=1.0, tol=0.2, within=False):
+    t = (mean_within if within else mean_equals)(m.row(k=0)["x"], target, ctx.alpha, tol, relative=False)
+    return Evidence(t.verdict, t.estimate, target, "test", t.resolution,
+                    shortfall=t.shortfall if t.verdict == Verdict.INCONCLUSIVE else None)
+
+
+def _hint(**params):
+    claim = Claim(**{**{f: getattr(_claim(), f) for f in ("id", "where", "statement", "kind", "recorded")},
+                     "measure": SAMPLING, "judge": _judge_with_shortfall})
+    clear_caches()
+    return evaluate(claim, RunContext(seed=8, scale=0.02), **params)
+
+
+def test_settle_hint_suggests_a_scale_that_settles_it():
+    """A mean of 1 against target 1 +- 0.3: undecided at a tiny scale; the suggested
+    --mc-scale decides it (the estimate stays near 1)."""
+    ev = _hint(tol=0.3)
+    assert ev.verdict == Verdict.INCONCLUSIVE and "if the estimate stays where it is" in ev.settle
+    scale = int(ev.settle.split("--mc-scale ")[1].split()[0])
+    clear_caches()
+    claim = Claim(**{**{f: getattr(_claim(), f) for f in ("id", "where", "statement", "kind", "recorded")},
+                     "measure": SAMPLING, "judge": _judge_with_shortfall})
+    assert evaluate(claim, RunContext(seed=8, scale=scale), tol=0.3).verdict == Verdict.HOLDS
+
+
+def test_settle_hint_on_the_band_edge_suggests_no_scale():
+    """|E x - 1.2| <= 0.2 with E x = 1 exactly: the estimate sits on the band edge."""
+    ev = _hint(target=1.2, tol=0.2, within=True)
+    assert ev.verdict == Verdict.INCONCLUSIVE
+    assert ("band edge" in ev.settle) == (ev.shortfall == float("inf"))
+    if ev.shortfall != float("inf"):  # near the edge: a scale is suggested, far above the tiny one
+        assert int(ev.settle.split("--mc-scale ")[1].split()[0]) >= 1
+
+
+def test_settle_hint_without_a_shortfall_says_so():
+    clear_caches()
+    ev = evaluate(_claim(), RunContext(seed=8, scale=0.02), tol=1e-4)
+    assert "gives no shortfall" in ev.settle

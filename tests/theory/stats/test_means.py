@@ -124,3 +124,20 @@ def test_mean_within_does_not_fail_a_measurable_drift_inside_its_band():
     assert mean_within(x + 0.1, 0.0, 1e-6, 0.05, relative=False).verdict == Verdict.FAILS
     assert mean_within(x + 0.03, 0.0, 1e-6, 0.05, relative=False).verdict == Verdict.INCONCLUSIVE
     assert mean_within(x + 0.1, 0.0, 1e-6, 0.05, relative=False).p_value < 1e-6
+
+
+@pytest.mark.parametrize("kind,estimate,need", [
+    ("equals", 1.05, 0.15),   # room to the band edge 1.2 is larger than the deviation 0.05
+    ("equals", 1.15, 0.15),   # the deviation 0.15 is larger than the room 0.05: failing decides first
+    ("within", 1.15, 0.05),   # within: only the distance to the edge decides
+    ("within", 1.3, 0.1),     # outside the band: the distance beyond the edge
+    ("within", 1.2, 0.0),     # on the edge: nothing decides it
+    ("bound", 1.15, 0.15),    # one-sided: the distance to the bound (target)
+])
+def test_shortfall_is_half_width_over_what_decides(kind, estimate, need):
+    from theory.core import Verdict
+    from theory.stats.means import TestResult
+
+    r = TestResult(Verdict.INCONCLUSIVE, estimate, 0.1, 9, 10, (estimate - 0.3, estimate + 0.3), 0.5, 0.05, 1.0,
+                   (0.8, 1.2), 0.2, kind)
+    assert r.shortfall == (pytest.approx(0.3 / need) if need else float("inf"))
