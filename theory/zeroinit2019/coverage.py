@@ -156,8 +156,9 @@ COVERAGE = (
     Item("App. A.2, E H(p) <= log c", "App. A.2", "proof_step", "The trivial entropy bound.",
          claims=_c("sec2.entropy_bound")),
     Item("Eq. 11", "App. A.2", "equation", "E G(theta_ph) >= (E[max_i z_i] - log c) / ||theta_ph|| (= Eq. 5).",
-         claims=_c("eq5.realized_norm_printed", "eq5.conditional", "eq5.expected_bound")),
+         claims=_c("eq5.realized_norm_printed", "eq5.conditional", "eq5.expected_bound",
+                   "eq11.omega_depth_fixed_scale")),
     Item("App. A.2, closing sentence", "App. A.2", "statement",
          "The gradient norm of a p.h. set is of order Omega(E[max_i z_i]) at initialization.",
-         claims=_c("eq11.omega_printed", "eq11.omega_corrected")),
+         claims=_c("eq11.omega_printed", "eq11.omega_corrected", "eq11.omega_depth_fixed_scale")),
 )
