@@ -49,7 +49,10 @@ def test_render_flags_tail_rates_above_alpha():
              {"n": 1600, "alpha": 1e-4, "reseeds": 10**6, "skewness": 1.75, "plain_t": rate(1.5),
               "corrected_t": rate(1.0)}]
     text = "\n".join(render_calibration({"tails": tails}))
-    assert text.count("**(above alpha)**") == 3 and "Not met" in text and "1 of 2 sample sizes" in text
+    assert text.count("**(above alpha)**") == 3 and "Not met at alpha 0.0001" in text and "1 of 2 sample sizes" in text
+    deeper = [{**r, "alpha": 1e-6, "plain_t": {**r["plain_t"], "interval": [0.0, 1e-5]}} for r in tails]
+    text = "\n".join(render_calibration({"tails": tails + deeper}))
+    assert "| 1e-06 | 25 |" in text and "at alpha 0.0001, 1e-06" in text and "Not met at alpha 1e-06" in text
 
 
 def test_jobs_do_not_change_the_numbers(tmp_path):
