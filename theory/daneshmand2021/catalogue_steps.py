@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from ..core import Claim, Mutation, Verdict
+from . import drift_judges as DJ
 from . import exact_claims as X
 from . import figure_judges as FJ
 from . import montecarlo as M
@@ -95,7 +96,7 @@ SEC32 = (
           where="Sec. 3.2, display |E phi(H_l) - E_pi phi| <= alpha^l |E phi(H_0) - E_pi phi| (Hairer 2010)",
           statement="For the BN chain, |E V(H_l) - E_pi V| <= alpha^l |E V(H_0) - E_pi V| for some alpha in (0, 1), "
                     "from every H_0 with linearly independent columns (Sec. 2.2's assumption)",
-          kind="inequality", recorded=F, measure=M.DRIFT_STEP, judge=FJ.judge_drift_step,
+          kind="inequality", recorded=F, measure=M.DRIFT_STEP, judge=DJ.judge_drift_step,
           mutations=(Mutation("a constant 10 in front of alpha^l (as in Hairer's theorem)", {"constant": 10.0},
                               INC),),
           note="Counterexample inside the assumption: a full-rank H_0 with V(H_0) near E_pi V. The first layer moves "
@@ -104,11 +105,26 @@ SEC32 = (
                "constant depending on the start (Hairer's Theorem 3.6 has one) and a drift plus minorization "
                "condition. Nothing else in the paper rests on it."),
     Claim(id=K + "sec32.drift_display_corrected",
-          where="Sec. 3.2, geometric-drift display (corrected: full-rank starts)",
-          statement="From full-rank starts (diagonal spike, Gaussian) E V(H_l) tends to one stationary value: the "
-                    "late-layer means agree within 5%",
-          kind="approximation", recorded=H, measure=M.DRIFT, judge=FJ.judge_drift, params={"variant": "corrected"},
-          mutations=(Mutation("rank-one start included", {"variant": "rank_one_included"}, F),),
+          where="Sec. 3.2, geometric-drift display (corrected: Hairer's form with a start-dependent constant, "
+                "full-rank starts)",
+          statement="For the BN chain at d = 16, n = 4, |E V(H_l) - E_pi V| <= C(H_0) alpha^l with alpha < 1 from "
+                    "full-rank starts, E_pi V = mean V over layers 40..60 from Gaussian H_0: (i) the late means "
+                    "(layers 40..60) from the diagonal spike, the near-aligned start (e_1 + 1e-3 e_k) and orthogonal "
+                    "columns agree with E_pi V within 5%; (ii) from the diagonal spike and the near-aligned start, "
+                    "log|E V(H_l) - E_pi V| fitted linearly in l (generalized least squares over the layers past half "
+                    "the initial distance that are resolved at 8 standard errors) has a slope whose upper limit is "
+                    "below 0 (alpha = e^slope < 1)",
+          kind="approximation", recorded=H, measure=M.DRIFT, judge=DJ.judge_drift, params={"variant": "corrected"},
+          mutations=(Mutation("rank-one start included", {"variant": "rank_one_included"}, F),
+                     Mutation("rate alpha <= 0.5 (faster than measured)", {"max_rate": 0.5}, F)),
+          note="The display as printed (constant 1) fails at l = 1 (drift_display_printed); Hairer's Theorem 3.6 has a "
+               "constant depending on the start, which lets log|E V(H_l) - E_pi V| stay flat while the small "
+               "singular values of a near-rank-deficient start grow (the plateau the fit skips) and then fall "
+               "linearly. At 2000 chains per start: alpha in [0.865, 0.900] from the spike (layers 10..33) and "
+               "[0.751, 0.864] from the near-aligned start (layers 6..20), one-sided limits. The rate depends on "
+               "the start, and the line misfits (the log distance bends: lack-of-fit p < 1e-4), so the intervals "
+               "use the residual degrees of freedom and the Birge ratio. n = 4 because at n = 2 the decay from "
+               "these starts is resolved over too few layers for a fit.",
           corrects=K + "sec32.drift_display_printed"),
     Claim(id=K + "sec32.one_step_drift",
           where="Sec. 3.2, drift condition E[L(H_{l+1}) | H_l] <= gamma L(H_l) + K (Appendix Eq. 12, reconstructed)",

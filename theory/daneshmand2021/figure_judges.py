@@ -1,6 +1,6 @@
 """Judges of the Monte-Carlo claims of Daneshmand et al. (2021) about figures and
-trends: Figures 1, 2, 3 and 6, Table 1's radius, the vanilla and mean-corrected chains
-and the geometric-drift display of Sec. 3.2.
+trends: Figures 1, 2, 3 and 6, Table 1's radius, and the vanilla and mean-corrected chains
+(the geometric-drift display of Sec. 3.2 is judged in :mod:`.drift_judges`).
 
 Every verdict is three-way: ``fails`` only when the data reject the statement at the
 look's alpha, ``holds`` only when the intervals show it, ``inconclusive`` otherwise.
@@ -14,16 +14,14 @@ import math
 
 import numpy as np
 
-from simulations.core import check_choice
-
 from .. import stats
-from ..core import Evidence, Verdict, band_verdict, combine
+from ..core import Evidence, Verdict, combine
 from ..judges import judge_comparison, judge_exponent, judge_limit
 from . import formulas
 from .mc_judges import sub_context
 
-__all__ = ["judge_sign", "judge_drift_step", "abs_cos_profile", "judge_fig1", "judge_variant_growth", "width_fit", "judge_plateau",
-           "judge_radius", "judge_centered", "judge_relu", "judge_drift", "judge_phase"]
+__all__ = ["judge_sign", "abs_cos_profile", "judge_fig1", "judge_variant_growth", "width_fit", "judge_plateau",
+           "judge_radius", "judge_centered", "judge_relu", "judge_phase"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
@@ -297,77 +295,6 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05):
         {"label": f"BN-ReLU late difference, d={w}", "mean": t.estimate, "interval": list(t.interval), "target": 0.0,
          "band": list(t.band)} for w, t in zip(widths, flat)]}
     return comp
-
-
-def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05):
-    """Sec. 3.2's display, corrected to what the data support (the printed display is
-    judged by :func:`judge_drift_step`): from full-rank starts (``corrected``) the late
-    means (layers 40..60) from the diagonal spike and from Gaussian H_0 agree within
-    +-tol (relative; Welch), so E V(H_l) tends to one stationary value.
-    ``rank_one_included``: the same with a rank-one start, which stays at
-    V = sqrt(1 - 1/n) (the mutation that must fail)."""
-    check_choice("variant", variant, ("corrected", "rank_one_included"))
-    n = m.meta["n"]
-    pi = m.row(start="gaussian")["late"]
-    starts = ("diagonal_spike", "rank_one") if variant == "rank_one_included" else ("diagonal_spike",)
-    alpha = ctx.split(len(starts))
-    details, verdicts = [], []
-    for s in starts:
-        d = stats.difference(m.row(start=s)["late"], pi)
-        lo, hi = d.interval(alpha)
-        half = tol * float(pi.mean())
-        v = band_verdict(lo, hi, -half, half)  # fails only when the interval lies outside the band
-        verdicts.append(v)
-        details.append({"start": s, "minus": "gaussian", "difference": d.mean, "interval": [lo, hi], "band": [-half, half],
-                        "welch_df": d.df, "verdict": v.value})
-    verdict = combine(verdicts)
-    return Evidence(
-        verdict=verdict, measured=details[-1], expected=f"late means agree within +-{tol:g} (relative)",
-        method=f"chains at n = {n}, d = {m.meta['d']}, mean V over layers 40..60 per run; Welch intervals",
-        resolution=f"alpha = {alpha:.1e} per start", counterexample=next((d for d in details if d["verdict"] == "fails"),
-                                                                        None), details=details,
-        plot={"kind": "means", "rows": [{"label": f"{d['start']} - gaussian", "mean": d["difference"],
-                                         "interval": d["interval"], "target": 0.0, "band": d["band"]}
-                                        for d in details]})
-
-
-def judge_drift_step(m, ctx, constant: float = 1.0):
-    """Sec. 3.2's display |E V(H_l) - E_pi V| <= alpha^l |V(H_0) - E_pi V| (alpha < 1) at
-    l = 1, from the full-rank start of :func:`.montecarlo.drift_step_block` with V(H_0)
-    near E_pi V. The display fails there when the first step moves the mean away
-    further than the start is off: the lower limit of |E V(H_1) - E_pi V| (Welch,
-    independent replicates) exceeds ``constant`` times the upper limit of |V(H_0) -
-    E_pi V| (Student-t for E_pi V); alpha is split over the two limits. Any alpha < 1
-    only shrinks the right side, so no alpha rescues it; ``constant`` > 1 is the display
-    with a constant in front of alpha^l, as in Hairer's theorem (the mutation)."""
-    v0 = float(m.meta["v0"])
-    start, pi = m.row(start="stationary_level"), m.row(start="gaussian")["late"]
-    if not np.allclose(start["v0"], v0, rtol=0, atol=1e-12):
-        raise ValueError(f"the start's V(H_0) must be {v0} in every run")
-    alpha = ctx.alpha / 2
-    step = stats.difference(start["v1"], pi)
-    lo, hi = step.interval(alpha)
-    lhs_lower = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
-    e = stats.estimate(pi)
-    plo, phi = e.interval(alpha)
-    rhs_upper = constant * max(abs(v0 - plo), abs(v0 - phi))
-    v = F if lhs_lower > rhs_upper else INC
-    row = {"V(H_0)": v0, "E_V(H_1)": float(np.mean(start["v1"])), "E_pi_V": e.mean,
-           "E_V(H_1)_minus_E_pi_V": step.mean, "interval": [lo, hi], "lhs_lower": lhs_lower,
-           "rhs_upper": rhs_upper, "constant": constant}
-    return Evidence(
-        verdict=v, measured=row,
-        expected=f"|E V(H_1) - E_pi V| <= {constant:g} alpha |V(H_0) - E_pi V| for some alpha < 1",
-        method=f"BN chain at n = {m.meta['n']}, d = {m.meta['d']}: V(H_1) per run from the fixed full-rank H_0 with "
-               f"V(H_0) = {v0:g}; E_pi V from the mean V over layers 40..60 of independent chains from Gaussian H_0; "
-               f"Welch and Student-t limits at alpha = {alpha:.1e} each",
-        resolution=f"|E V(H_1) - E_pi V| interval half-width {(hi - lo) / 2:.2g}",
-        margin=rhs_upper - lhs_lower, margin_unit="gap units (negative: the first step moves away more than the "
-        "start is off)", counterexample={"H_0": "orthogonal columns with norms sqrt(lam), sqrt(1 - lam)", **row}
-        if v == F else None, details=[row],
-        plot={"kind": "means", "rows": [
-            {"label": "E V(H_1) - E_pi V", "mean": step.mean, "interval": [lo, hi], "target": 0.0,
-             "band": [-rhs_upper, rhs_upper]}]})
 
 
 def judge_phase(m, ctx, exponent: float = 2.0, curve: str = "omega"):

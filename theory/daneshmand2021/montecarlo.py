@@ -25,7 +25,8 @@ from .formulas import w2sq_from_spectra
 __all__ = ["GRID", "LAYERS", "chain_grid_block", "width_ladder_block", "fig1_block", "variant_block",
            "centered_block", "smin_block", "drift_block", "phase_block", "per_run_slope",
            "grid_runs", "CHAIN_GRID", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
-           "DRIFT_STEP", "DRIFT_STEP_V0", "drift_step_block",
+           "DRIFT_STEP", "DRIFT_STEP_V0", "drift_step_block", "DRIFT_STARTS", "DRIFT_RATE_STARTS",
+           "DRIFT_RATE_LAYERS",
            "PHASE", "one_step_block", "ln_block", "fig6a_block", "fig4a_block", "correlated_input", "ONE_STEP",
            "LAYER_NORM", "FIG6A", "FIG4A", "W2_LAYERS", "LIPSCHITZ", "W2_DRAWS", "w2_draws", "lipschitz_summaries"]
 
@@ -202,20 +203,35 @@ def smin_block(ctx, block: int, shapes=((8, 2), (32, 4), (128, 8), (512, 16)), d
     return Block(rows)
 
 
-def drift_block(ctx, block: int, d: int = 16, n: int = 2, depth: int = 60, runs: int = 500) -> Block:
+#: Full-rank starts of the corrected drift display (Sec. 3.2), all with V(H_0) well away
+#: from E_pi V: the diagonal spike (Figure 2), the near-aligned start (columns e_1 + 1e-3 e_k)
+#: and orthogonal columns (V(H_0) = 0, below E_pi V); Gaussian H_0 gives E_pi V.
+DRIFT_STARTS = ("diagonal_spike", "aligned", "orthogonal")
+#: Starts whose per-layer means are recorded for the rate (layers 0..DRIFT_RATE_LAYERS):
+#: the two near-rank-deficient ones, far above E_pi V and slow enough to resolve many layers.
+DRIFT_RATE_STARTS = ("diagonal_spike", "aligned")
+DRIFT_RATE_LAYERS = 40
+
+
+def drift_block(ctx, block: int, d: int = 16, n: int = 4, depth: int = 60, runs: int = 1000) -> Block:
     """Sec. 3.2's geometric-drift display with phi = V (corrected reading): per run, the
-    mean of V over layers 40..60 from a rank-one H_0 (all columns equal), the diagonal
-    spike and a Gaussian H_0."""
+    mean of V over layers 40..60 from a rank-one H_0 (all columns equal; outside the
+    paper's assumption), from each of :data:`DRIFT_STARTS` and from a Gaussian H_0 (the
+    replicates of E_pi V); for :data:`DRIFT_RATE_STARTS` also ``path``, V(H_l) for
+    l = 0..DRIFT_RATE_LAYERS (one chain per run: its layers are one replicate vector)."""
     rows = []
-    for j, start in enumerate(("rank_one", "diagonal_spike", "gaussian")):
+    for j, start in enumerate(("rank_one",) + DRIFT_STARTS + ("gaussian",)):
         be = ctx.stream(_key("drift"), j, block)
         if start == "rank_one":
             H0 = be.xp.broadcast_to(be.normal((runs, d, 1)), (runs, d, n)).copy()
         else:
             H0 = initial_representation(be, start, runs, d, n)
         rec = simulate_chain(be, H0, depth)
-        rows.append(Row({"start": start}, {"late": rec.gap[:, 40:].mean(axis=1)}))
-    return Block(rows, meta={"d": d, "n": n, "depth": depth})
+        data = {"late": rec.gap[:, 40:].mean(axis=1)}
+        if start in DRIFT_RATE_STARTS:
+            data["path"] = rec.gap[:, :DRIFT_RATE_LAYERS + 1].copy()
+        rows.append(Row({"start": start}, data))
+    return Block(rows, meta={"d": d, "n": n, "depth": depth, "rate_layers": DRIFT_RATE_LAYERS})
 
 
 #: V(H_0) of the full-rank start of the drift display's counterexample: near E_pi V at

@@ -7,6 +7,7 @@ import pytest
 
 from simulations import centered_gap_floor
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+from theory.daneshmand2021 import drift_judges as DJ
 from theory.daneshmand2021 import figure_judges as FJ
 from theory.daneshmand2021 import mc_judges as J
 
@@ -209,22 +210,92 @@ def test_relu_order():
     assert FJ.judge_relu(_relu(0.3, 0.86), ctx(), order="bn_above").verdict == F
 
 
-def _drift(pi_level, spike_level, reps=500, seed=0, n=2):
+def _paths(level, pi_level, rho, reps, layers=41, plateau=0, sigma=0.05, phi=0.8, seed=0):
+    """Per-run V over layers 0..layers-1: pi_level + (level - pi_level) rho^(l - plateau)
+    (flat before ``plateau``) plus AR(1) noise across the layers of a run (sd ``sigma``)."""
+    g = rng(seed)
+    ell = np.arange(layers)
+    mean = pi_level + (level - pi_level) * rho ** np.clip(ell - plateau, 0, None)
+    e = np.empty((reps, layers))
+    e[:, 0] = g.normal(0, sigma, reps)
+    for k in range(1, layers):
+        e[:, k] = phi * e[:, k - 1] + math.sqrt(1 - phi**2) * g.normal(0, sigma, reps)
+    return mean + e
+
+
+def _drift(pi_level, spike_level, reps=2000, seed=0, n=4, rho=0.85, start_level=0.87):
+    """Drift records: late means per start, and per-layer paths for the rate starts that
+    decay geometrically (rate ``rho``, from ``start_level`` after a 5-layer plateau) to
+    ``spike_level`` (the spike's late mean) or, for the aligned start, to ``pi_level``."""
     g = rng(seed)
     vmax = math.sqrt(1 - 1 / n)
+    late = lambda level: level + g.normal(0, 0.02, reps)  # noqa: E731
+    spike = _paths(start_level, spike_level, rho, reps, plateau=5, seed=seed + 1)
     rows = [({"start": "rank_one"}, {"late": np.full(reps, vmax)}),
-            ({"start": "diagonal_spike"}, {"late": spike_level + g.normal(0, 0.02, reps)}),
-            ({"start": "gaussian"}, {"late": pi_level + g.normal(0, 0.02, reps)})]
-    return samples(rows, n=n, d=16, depth=60)
+            ({"start": "diagonal_spike"}, {"late": late(spike_level), "path": spike}),
+            ({"start": "aligned"}, {"late": late(pi_level),
+                                    "path": _paths(start_level, pi_level, rho, reps, plateau=2, seed=seed + 2)}),
+            ({"start": "orthogonal"}, {"late": late(pi_level)}),
+            ({"start": "gaussian"}, {"late": late(pi_level)})]
+    return samples(rows, n=n, d=16, depth=60, rate_layers=40)
 
 
 def test_drift_display_corrected():
-    m = _drift(0.18, 0.18)
-    assert FJ.judge_drift(m, ctx(), "corrected").verdict == H
-    assert FJ.judge_drift(m, ctx(), "rank_one_included").verdict == F
-    assert FJ.judge_drift(_drift(0.18, 0.25), ctx(), "corrected").verdict == F
+    m = _drift(0.29, 0.29)
+    ev = DJ.judge_drift(m, ctx(), "corrected")
+    assert ev.verdict == H, ev.details
+    assert ev.measured["rate"]["diagonal_spike"]["alpha_limits"][0] < 0.85 < ev.measured["rate"]["diagonal_spike"][
+        "alpha_limits"][1]
+    assert DJ.judge_drift(m, ctx(), "rank_one_included").verdict == F
+    assert DJ.judge_drift(m, ctx(), max_rate=0.5).verdict == F  # a faster rate than the data's 0.85
+    assert DJ.judge_drift(_drift(0.29, 0.40), ctx(), "corrected").verdict == F  # the spike converges elsewhere
     with pytest.raises(ValueError, match="variant"):
-        FJ.judge_drift(m, ctx(), "printed")
+        DJ.judge_drift(m, ctx(), "printed")
+
+
+def test_drift_display_corrected_no_decay_fails():
+    """A start whose mean never moves (rho = 1) fails the limit part, and its rate part
+    fails any claimed alpha well below 1."""
+    m = _drift(0.29, 0.87, rho=1.0)
+    assert DJ.judge_drift(m, ctx()).verdict == F
+    r = DJ.geometric_decay_fit(m.row(start="diagonal_spike")["path"], m.row(start="gaussian")["late"], 1e-7, 0.9)
+    assert r["verdict"] == F and r["window_from"] == 0
+
+
+@pytest.mark.parametrize("rho", [0.6, 0.85, 0.95])
+def test_geometric_decay_fit_recovers_the_rate(rho):
+    path, ref = _paths(0.87, 0.29, rho, 4000, plateau=3), 0.29 + rng(9).normal(0, 0.02, 4000)
+    r = DJ.geometric_decay_fit(path, ref, 1e-7)
+    assert r["verdict"] == H, r
+    assert r["rate_limits"][0] <= rho <= r["rate_limits"][1]
+    assert r["window_from"] >= 3  # the plateau is skipped
+    assert DJ.geometric_decay_fit(path, ref, 1e-7, max_rate=rho - 0.1)["verdict"] == F
+
+
+def test_geometric_decay_fit_no_decay_is_not_a_holds():
+    path, ref = _paths(0.87, 0.29, 1.0, 4000), 0.29 + rng(9).normal(0, 0.02, 4000)
+    r = DJ.geometric_decay_fit(path, ref, 1e-7)
+    assert r["verdict"] == INC  # slope 0 sits on the boundary of alpha < 1: never holds, cannot fail
+    assert DJ.geometric_decay_fit(path, ref, 1e-7, max_rate=0.9)["verdict"] == F
+    growth = DJ.geometric_decay_fit(_paths(0.30, 0.29, 1.1, 4000, layers=30, sigma=0.001), ref, 1e-7)
+    assert growth["verdict"] == F and growth["slope"] > 0
+
+
+def test_geometric_decay_fit_too_little_data_is_inconclusive():
+    path, ref = _paths(0.87, 0.29, 0.85, 12, plateau=3), 0.29 + rng(9).normal(0, 0.02, 12)
+    assert DJ.geometric_decay_fit(path, ref, 1e-7)["verdict"] == INC  # a fit, too wide at 11 degrees of freedom
+    r = DJ.geometric_decay_fit(path[:3], ref[:3], 1e-7)
+    assert r["verdict"] == INC and "slope" not in r and len(r["layers"]) < DJ.MIN_RATE_LAYERS
+    m = _drift(0.29, 0.29, reps=12)
+    ev = DJ.judge_drift(m, ctx())
+    assert ev.verdict == INC and (ev.settle or ev.shortfall)
+
+
+def test_geometric_decay_fit_never_fails_a_true_rate():
+    """True geometric decay at rate 0.85: the claim alpha <= 0.85 is never rejected."""
+    for seed in range(10):
+        path, ref = _paths(0.87, 0.29, 0.85, 300, seed=seed), 0.29 + rng(seed + 50).normal(0, 0.02, 300)
+        assert DJ.geometric_decay_fit(path, ref, 1e-4, max_rate=0.85)["verdict"] != F
 
 
 def _drift_step(v1_level, pi_level, v0=0.183, reps=16000, seed=0):
@@ -236,11 +307,11 @@ def _drift_step(v1_level, pi_level, v0=0.183, reps=16000, seed=0):
 
 def test_drift_step_fails_only_when_the_first_step_moves_away_more_than_the_start_is_off():
     away = _drift_step(0.170, 0.183)  # V(H_0) = E_pi V, the first step moves 0.013 away
-    assert FJ.judge_drift_step(away, ctx()).verdict == F
-    assert FJ.judge_drift_step(away, ctx(), constant=10.0).verdict == INC  # a constant rescues it
-    assert FJ.judge_drift_step(_drift_step(0.183, 0.183), ctx()).verdict == INC  # no move: no evidence
+    assert DJ.judge_drift_step(away, ctx()).verdict == F
+    assert DJ.judge_drift_step(away, ctx(), constant=10.0).verdict == INC  # a constant rescues it
+    assert DJ.judge_drift_step(_drift_step(0.183, 0.183), ctx()).verdict == INC  # no move: no evidence
     closer = _drift_step(0.180, 0.150)  # start 0.033 off, the step 0.030 off: contracts
-    assert FJ.judge_drift_step(closer, ctx()).verdict == INC
+    assert DJ.judge_drift_step(closer, ctx()).verdict == INC
 
 
 def _phase(power):
