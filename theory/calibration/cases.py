@@ -346,6 +346,56 @@ def _w2_lower_claim(truth: str, alpha: float) -> Claim:
     return _claim(f"w2_lower.{truth}", draw, judge, 1, budget)
 
 
+# --- alpha <= max_rate from a geometric decay (daneshmand2021 drift_judges.geometric_decay_fit) ---
+_DECAY_BLOCK, _DECAY_BUDGET, _DECAY_RATE, _DECAY_LAYERS = 250, 8, 0.85, 41
+
+
+def _decay_paths(be, rho, runs):
+    """Per chain V_l = 0.29 + 0.58 rho^(l - 3) (flat for l < 3) plus AR(1) noise across the
+    layers of a chain (sd 0.05, lag-one correlation 0.8), like the BN chains' paths; and
+    independent replicates of the stationary level 0.29 (sd 0.02)."""
+    ell = np.arange(_DECAY_LAYERS)
+    mean = 0.29 + 0.58 * rho ** np.clip(ell - 3, 0, None)
+    z = np.asarray(be.normal((runs, _DECAY_LAYERS)))
+    e = np.empty_like(z)
+    e[:, 0] = 0.05 * z[:, 0]
+    for k in range(1, _DECAY_LAYERS):
+        e[:, k] = 0.8 * e[:, k - 1] + 0.6 * 0.05 * z[:, k]
+    return mean + e, 0.29 + 0.02 * np.asarray(be.normal((runs,)))
+
+
+def _decay_claim(truth: str, alpha: float) -> Claim:
+    """The statement alpha <= 0.85 for a decay whose true rate is 0.85 (``true``: on the
+    boundary, the worst case for a false alarm) or faster than claimed by k resolutions
+    of the slope (``false_kx``). The resolution is the one-sided detectable deviation of
+    the slope from the judge's own standard error on a reference draw at the budget."""
+    from ..daneshmand2021.drift_judges import geometric_decay_fit
+
+    budget = 2 if truth == "underpowered" else _DECAY_BUDGET
+    looks = plan_looks(2, budget, 1.0).looks
+    rng = np.random.default_rng(12345)
+
+    class _Ref:  # a host stream for the reference draw, outside every seed the runner uses
+        xp = np
+        normal = staticmethod(lambda shape: rng.standard_normal(shape))
+
+    path, ref = _decay_paths(_Ref, _DECAY_RATE, _DECAY_BLOCK * budget)
+    r = geometric_decay_fit(path, ref, alpha / looks, _DECAY_RATE, pilot=_DECAY_BLOCK)
+    res = detectable_deviation(r["se"], r["t_df"], alpha / looks, sides=1)
+    slope = math.log(_DECAY_RATE) + {"true": 0.0, "underpowered": 0.0, "false_1x": res, "false_3x": 3 * res}[truth]
+
+    def draw(ctx, block):
+        p, q = _decay_paths(ctx.stream("calibration.decay", block), math.exp(slope), _DECAY_BLOCK)
+        return Block((Row({"row": 0}, {"path": p, "ref": q}),))
+
+    def judge(m, ctx):
+        row = m.row(row=0)
+        r = geometric_decay_fit(row["path"], row["ref"], ctx.alpha, _DECAY_RATE, pilot=_DECAY_BLOCK)
+        return Evidence(r["verdict"], r.get("slope"), f"alpha <= {_DECAY_RATE}", "calibration", None)
+
+    return _claim(f"decay.{truth}", draw, judge, 2, budget)
+
+
 CASES = (
     Case("mean", "judge_means", "E[X] = 1 per row (2 rows), lognormal replicates (skewness 1.75), 25 per block, "
          f"tolerance +-{_MEAN_TOL}", _mean_claim),
@@ -366,4 +416,7 @@ CASES = (
     Case("w2_lower", "distance_lower_bound", f"W_2(N(s, 1), N(0, 1)) = s <= {_W2_BOUND} rejected only from a lower "
          "confidence limit on W_2 (the rejection side of the Wasserstein claims); 'true' sits on the bound",
          _w2_lower_claim, ("true", "underpowered", "false_1x", "false_3x")),
+    Case("decay", "geometric_decay_fit", f"alpha <= {_DECAY_RATE} for V_l decaying geometrically after a plateau, "
+         "AR(1) noise across layers, window chosen on the first block (held out); 'true' sits on the boundary",
+         _decay_claim, ("true", "underpowered", "false_1x", "false_3x")),
 )

@@ -111,20 +111,22 @@ SEC32 = (
                     "full-rank starts, E_pi V = mean V over layers 40..60 from Gaussian H_0: (i) the late means "
                     "(layers 40..60) from the diagonal spike, the near-aligned start (e_1 + 1e-3 e_k) and orthogonal "
                     "columns agree with E_pi V within 5%; (ii) from the diagonal spike and the near-aligned start, "
-                    "log|E V(H_l) - E_pi V| fitted linearly in l (generalized least squares over the layers past half "
-                    "the initial distance that are resolved at 8 standard errors) has a slope whose upper limit is "
-                    "below 0 (alpha = e^slope < 1)",
+                    "log|E V(H_l) - E_pi V| is linear in l with a negative slope (alpha = e^slope < 1), shown by the "
+                    "one-sided upper limit of a generalized least-squares slope over the layers past half the initial "
+                    "distance that held-out chains (the first block) resolve at 8 standard errors, fitted on the "
+                    "other chains",
           kind="approximation", recorded=H, measure=M.DRIFT, judge=DJ.judge_drift, params={"variant": "corrected"},
           mutations=(Mutation("rank-one start included", {"variant": "rank_one_included"}, F),
-                     Mutation("rate alpha <= 0.5 (faster than measured)", {"max_rate": 0.5}, F)),
+                     Mutation("rate alpha <= 0.8 (faster than measured)", {"max_rate": 0.8}, F)),
           note="The display as printed (constant 1) fails at l = 1 (drift_display_printed); Hairer's Theorem 3.6 has a "
                "constant depending on the start, which lets log|E V(H_l) - E_pi V| stay flat while the small "
                "singular values of a near-rank-deficient start grow (the plateau the fit skips) and then fall "
-               "linearly. At 2000 chains per start: alpha in [0.865, 0.900] from the spike (layers 10..33) and "
-               "[0.751, 0.864] from the near-aligned start (layers 6..20), one-sided limits. The rate depends on "
-               "the start, and the line misfits (the log distance bends: lack-of-fit p < 1e-4), so the intervals "
-               "use the residual degrees of freedom and the Birge ratio. n = 4 because at n = 2 the decay from "
-               "these starts is resolved over too few layers for a fit.",
+               "linearly. The rate depends on the start (the evidence gives each start's alpha limits and layers), "
+               "and the line misfits (the log distance bends), so the intervals use the residual degrees of freedom "
+               "and the Birge ratio: alpha is an average rate over the fitted layers. The window is chosen on "
+               "held-out chains because one chosen on the fitted data ends where the distance happens to be high, "
+               "which biases the slope upward. n = 4 because at n = 2 the decay from these starts is resolved over "
+               "too few layers for a fit.",
           corrects=K + "sec32.drift_display_printed"),
     Claim(id=K + "sec32.one_step_drift",
           where="Sec. 3.2, drift condition E[L(H_{l+1}) | H_l] <= gamma L(H_l) + K (Appendix Eq. 12, reconstructed)",

@@ -51,7 +51,16 @@ def _window(D, se) -> tuple[int, list]:
     return first, layers
 
 
-def geometric_decay_fit(path, ref, alpha: float, max_rate: float = 1.0) -> dict:
+def _distances(path, ref):
+    """(D_l = mean V(H_l) - mean ref, covariance of the layer means S, var of mean ref)."""
+    runs = path.shape[0]
+    D = path.mean(axis=0) - float(ref.mean())
+    S = np.cov(path, rowvar=False) / runs if runs > 1 else np.full((D.size, D.size), np.inf)
+    vp = float(ref.var(ddof=1)) / ref.size if ref.size > 1 else math.inf
+    return D, S, vp
+
+
+def geometric_decay_fit(path, ref, alpha: float, max_rate: float = 1.0, pilot: int | None = None) -> dict:
     """The rate of |E V(H_l) - E_pi V| <= C alpha^l from one start.
 
     ``path`` (runs, L + 1): V(H_l), l = 0..L, per chain (a replicate vector: layers of one
@@ -63,25 +72,42 @@ def geometric_decay_fit(path, ref, alpha: float, max_rate: float = 1.0) -> dict:
     handed to :func:`theory.stats.wls` (Student t on N - 1 degrees of freedom when the
     line fits; reduced chi-square and the residual degrees of freedom when it does not).
     The statement alpha <= ``max_rate`` (alpha = e^b) holds when the one-sided upper
-    limit of b is below log(max_rate), fails when the lower limit is above it."""
+    limit of b is below log(max_rate), fails when the lower limit is above it.
+
+    The window is chosen on held-out chains: the first ``pilot`` paths and reference
+    replicates (half of each by default) only choose the layers, and the fit uses the
+    rest. A window chosen on the fitted data itself ends where the distance happens to
+    be high and so biases the slope upward (by about 0.3 standard errors at the
+    boundary, twice the nominal false-alarm rate at alpha 0.05). For the same reason the
+    delta method's J uses the pilot's distances: weights 1/D_l^2 from the fitted data
+    favour the layers where D_l happens to be high (calibrated in
+    :mod:`theory.calibration.cases`, case ``decay``)."""
     path = np.asarray(path, float)
     ref = np.asarray(ref, float)
+    if pilot is None:
+        pilot = path.shape[0] // 2
+    if not 0 < pilot < min(path.shape[0], ref.size):
+        raise ValueError(f"pilot must be in (0, {min(path.shape[0], ref.size)}) (runs held out to choose the "
+                         f"window), got {pilot}")
+    Dp, Sp, vpp = _distances(path[:pilot], ref[:pilot])
+    first, layers = _window(Dp, np.sqrt(np.diag(Sp) + vpp))
+    path, ref = path[pilot:], ref[pilot:]
     runs = path.shape[0]
-    m, p = path.mean(axis=0), float(ref.mean())
-    D = m - p
-    S = np.cov(path, rowvar=False) / runs if runs > 1 else np.full((D.size, D.size), np.inf)
-    vp = float(ref.var(ddof=1)) / ref.size if ref.size > 1 else math.inf
+    D, S, vp = _distances(path, ref)
     se = np.sqrt(np.diag(S) + vp)
-    first, layers = _window(D, se)
-    out = {"E_pi_V": p, "distance_at_0": float(D[0]), "window_from": first, "layers": layers,
+    out = {"E_pi_V": float(ref.mean()), "distance_at_0": float(D[0]), "window_from": first, "layers": layers,
+           "pilot_runs": pilot, "fit_runs": runs,
            "distance": {int(k): float(D[k]) for k in range(0, D.size, 5)},
            "distance_se": {int(k): float(se[k]) for k in range(0, D.size, 5)}, "claimed_max_rate": max_rate}
     if len(layers) < MIN_RATE_LAYERS:
         return {**out, "verdict": INC, "reason": f"{len(layers)} layers resolved at {RESOLVE_SE:g} standard errors "
-                f"past the plateau (needs {MIN_RATE_LAYERS})"}
+                f"past the plateau on the pilot chains (needs {MIN_RATE_LAYERS})"}
     idx = np.asarray(layers)
+    if np.any(np.sign(D[idx]) != np.sign(Dp[first])) or np.any(np.abs(D[idx]) < 2 * se[idx]):
+        return {**out, "verdict": INC, "reason": "on the fitted chains a distance in the window changes sign or is "
+                "below 2 standard errors (the log is not resolved)"}
     y = np.log(np.abs(D[idx]))
-    J = 1.0 / D[idx]
+    J = 1.0 / Dp[idx]  # weights from the held-out chains: weights from D itself favour layers where it is high
     C = (S[np.ix_(idx, idx)] + vp) * np.outer(J, J)
     try:
         L = np.linalg.cholesky(C)
@@ -130,7 +156,7 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
     a_rate = ctx.split(2) / len(DRIFT_RATE_STARTS)
     rates = []
     for s in DRIFT_RATE_STARTS:
-        r = geometric_decay_fit(m.row(start=s)["path"], pi, a_rate, max_rate)
+        r = geometric_decay_fit(m.row(start=s)["path"], pi, a_rate, max_rate, pilot=m.meta["runs"])
         verdicts.append(r["verdict"])
         rates.append({"part": "rate", "start": s, **r, "verdict": r["verdict"].value})
     details += rates
@@ -138,8 +164,12 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
     fitted = [r for r in rates if "slope" in r]
     worst = min(fitted, key=lambda r: r["margin"]) if fitted else None
     bad = next((d for d in details if d["verdict"] == "fails"), None)
-    short = [(r["one_sided_limits"][1] - r["slope"]) / (math.log(max_rate) - r["slope"])
-             if r["slope"] < math.log(max_rate) else math.inf for r in fitted if r["verdict"] == "inconclusive"]
+    def shortfall(r):  # half-width on the side that decides, over the estimate's distance to log(max_rate)
+        gap = math.log(max_rate) - r["slope"]
+        side = r["one_sided_limits"][1] - r["slope"] if gap > 0 else r["slope"] - r["one_sided_limits"][0]
+        return side / abs(gap) if gap else math.inf
+
+    short = [shortfall(r) for r in fitted if r["verdict"] == "inconclusive"]
     unfit = [r for r in rates if "slope" not in r]
     resolution = (f"alpha = {a_limit:.1e} per start (limit), {a_rate:.1e} per start (rate, one-sided); rate slopes' "
                   "one-sided limits " + ", ".join(f"{r['start']}: [{r['one_sided_limits'][0]:.3f}, "
@@ -157,7 +187,7 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
                "40..60 from Gaussian H_0 (independent chains). Limit: Welch intervals of late-mean differences. Rate: "
                "generalized least squares of log|E V(H_l) - E_pi V| on l (covariance of the layer means from the "
                f"per-chain paths, delta method) over the layers past |D_0|/2 resolved at {RESOLVE_SE:g} standard "
-               "errors, through theory.stats.wls (residual degrees of freedom when the line misfits)",
+               "errors on held-out pilot chains (the first block; the fit uses the others), through theory.stats.wls (residual degrees of freedom when the line misfits)",
         resolution=resolution,
         margin=worst["margin"] if worst else None,
         margin_unit=f"in the slope of log|E V(H_l) - E_pi V| per layer, from log({max_rate:g}) to the nearer one-sided "

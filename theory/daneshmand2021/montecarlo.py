@@ -231,7 +231,7 @@ def drift_block(ctx, block: int, d: int = 16, n: int = 4, depth: int = 60, runs:
         if start in DRIFT_RATE_STARTS:
             data["path"] = rec.gap[:, :DRIFT_RATE_LAYERS + 1].copy()
         rows.append(Row({"start": start}, data))
-    return Block(rows, meta={"d": d, "n": n, "depth": depth, "rate_layers": DRIFT_RATE_LAYERS})
+    return Block(rows, meta={"d": d, "n": n, "depth": depth, "rate_layers": DRIFT_RATE_LAYERS, "runs": runs})
 
 
 #: V(H_0) of the full-rank start of the drift display's counterexample: near E_pi V at

@@ -237,7 +237,7 @@ def _drift(pi_level, spike_level, reps=2000, seed=0, n=4, rho=0.85, start_level=
                                     "path": _paths(start_level, pi_level, rho, reps, plateau=2, seed=seed + 2)}),
             ({"start": "orthogonal"}, {"late": late(pi_level)}),
             ({"start": "gaussian"}, {"late": late(pi_level)})]
-    return samples(rows, n=n, d=16, depth=60, rate_layers=40)
+    return samples(rows, n=n, d=16, depth=60, rate_layers=40, runs=reps // 2)
 
 
 def test_drift_display_corrected():
@@ -248,6 +248,7 @@ def test_drift_display_corrected():
         "alpha_limits"][1]
     assert DJ.judge_drift(m, ctx(), "rank_one_included").verdict == F
     assert DJ.judge_drift(m, ctx(), max_rate=0.5).verdict == F  # a faster rate than the data's 0.85
+    assert ev.details[-1]["pilot_runs"] == 1000 and ev.details[-1]["fit_runs"] == 1000
     assert DJ.judge_drift(_drift(0.29, 0.40), ctx(), "corrected").verdict == F  # the spike converges elsewhere
     with pytest.raises(ValueError, match="variant"):
         DJ.judge_drift(m, ctx(), "printed")
@@ -329,3 +330,16 @@ def _phase(power):
 def test_phase_boundary_exponent():
     assert FJ.judge_phase(_phase(1.5), ctx()).verdict == H
     assert FJ.judge_phase(_phase(3.0), ctx()).verdict == F
+
+
+def test_geometric_decay_fit_chooses_its_window_on_held_out_chains():
+    """The window comes from the pilot chains alone: changing the fitted chains never
+    moves it, and a bad pilot size is refused with its range."""
+    path, ref = _paths(0.87, 0.29, 0.85, 2000, plateau=3), 0.29 + rng(9).normal(0, 0.02, 2000)
+    a = DJ.geometric_decay_fit(path, ref, 1e-7, pilot=1000)
+    other = np.concatenate([path[:1000], _paths(0.87, 0.29, 0.85, 1000, plateau=3, seed=5)])
+    b = DJ.geometric_decay_fit(other, ref, 1e-7, pilot=1000)
+    assert a["layers"] == b["layers"] and a["slope"] != b["slope"]
+    for bad in (0, 2000):
+        with pytest.raises(ValueError, match="pilot must be in"):
+            DJ.geometric_decay_fit(path, ref, 1e-7, pilot=bad)
