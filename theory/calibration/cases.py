@@ -12,8 +12,11 @@ measurement draws from a law whose truth is known exactly, for a given ``truth``
   ``holds`` is a right answer and the sequential check stops there);
 - ``outside_band``: the quantity lies just outside the tolerance band (a ``holds``
   here is a false confirmation);
-- ``true_slow`` (the ``limit_rms`` case only): true, but as near the boundary of the
-  judge's second part as a true statement gets (the RMS error decays as w^-0.05).
+- ``rms_boundary`` / ``rms_flat`` (the ``limit_rms`` case only): the RMS error of single
+  networks decays a tenth of a standard error of its fitted exponent too slowly to be
+  seen (true, a ``fails`` is a false alarm), or does not decay at all and grows by as
+  little (false, a ``holds`` is a false confirmation); the spread is small there, so
+  the limit part decides and the RMS part is what is tested.
 
 The measured rates answer: how often does the judge say ``fails`` for a true
 statement (false alarm, at most the claim's alpha), ``holds`` for one outside its band
@@ -230,16 +233,19 @@ def _limit_claim(truth: str, alpha: float) -> Claim:
 
 
 # --- X_w -> target and each network converges (judge_limit, error="rms") -------------------
-#: Exponent of the single networks' spread in the slow-but-true case: the RMS error still
-#: decays, barely (the nearest true statement to the rms part's boundary, exponent 0).
-_RMS_SLOW = -0.05
+#: Spread of single networks in the two boundary truths of the RMS part: small, so that the
+#: limit part is decided and only the RMS part is tested.
+_RMS_EDGE_SPREAD = 0.01
 
 
 def _birge_resolution(se: float, alpha: float, dof: int) -> float:
     """Deviation of a fitted coefficient that a two-sided level-alpha test detects with
     probability ``POWER`` when, as in :func:`theory.stats.fits.wls`, the standard error is
     scaled by the Birge ratio sqrt(max(1, chi2_dof / dof)): the power averaged over the
-    chi-square law of the residuals (normal coefficient, many replicates per point)."""
+    chi-square law of the residuals (normal coefficient, many replicates per point). The
+    branch where ``wls``'s lack-of-fit pre-test rejects (Student t on the residual degrees
+    of freedom, probability 0.01) is treated like the other, which overstates the power
+    by at most about 0.01; the measured power of the case is what the report shows."""
     crit = float(st.norm.isf(alpha / 2))
 
     def power(d):
@@ -254,9 +260,11 @@ def _birge_resolution(se: float, alpha: float, dof: int) -> float:
 def _limit_rms_claim(truth: str, alpha: float) -> Claim:
     """Both parts of ``judge_limit(error="rms")``: the limit of the mean and the decay of
     the single networks' RMS error around the target, fitted as A w^p. The spread of
-    single networks is w^p; ``false_kx``: the RMS error grows (p = k resolutions of the
-    fitted exponent above 0) while the mean still converges; ``outside_band``: the limit
-    sits just outside the tolerance band while the spread decays."""
+    single networks is s w^p around the mean 1 + b/w; ``false_kx``: the RMS error grows
+    (p = k resolutions of the fitted exponent above 0) while the mean still converges;
+    ``outside_band``: the limit sits just outside the tolerance band while the spread
+    decays; ``rms_boundary`` / ``rms_flat``: p = -/+ a tenth of the exponent's standard
+    error, with s = 0.01 and b = 0 (the RMS error is the spread alone)."""
     budget = 1 if truth == "underpowered" else _LIM_BUDGET
     n = _LIM_BLOCK * budget
     looks = plan_looks(1, budget, 1.0).looks
@@ -265,15 +273,17 @@ def _limit_rms_claim(truth: str, alpha: float) -> Claim:
     x = np.log(_WIDTHS)
     se_slope = 1 / math.sqrt(2 * n) / math.sqrt(float(np.sum((x - x.mean()) ** 2)))
     res = _birge_resolution(se_slope, alpha / 2 / looks, len(_WIDTHS) - 2)
-    p = {"true": -0.5, "true_slow": _RMS_SLOW, "underpowered": -0.5, "false_1x": res, "false_3x": 3 * res,
-         "outside_band": -0.5}[truth]
+    p = {"true": -0.5, "rms_boundary": -0.1 * se_slope, "rms_flat": 0.1 * se_slope, "underpowered": -0.5,
+         "false_1x": res, "false_3x": 3 * res, "outside_band": -0.5}[truth]
     c = 1.0 + _LIM_TOL * 1.02 if truth == "outside_band" else 1.0
+    spread, bias = (_RMS_EDGE_SPREAD, 0.0) if truth.startswith("rms_") else (1.0, 0.5)
 
     def draw(ctx, block):
         rows = []
         for j, wj in enumerate(_WIDTHS):
             be = ctx.stream("calibration.limit_rms", j, block)
-            rows.append(Row({"width": wj}, {"v": np.asarray(c + 0.5 / wj + wj**p * be.normal((_LIM_BLOCK,)))}))
+            rows.append(Row({"width": wj}, {"v": np.asarray(c + bias / wj + spread * wj**p
+                                                            * be.normal((_LIM_BLOCK,)))}))
         return Block(tuple(rows))
 
     def judge(m, ctx):
@@ -409,9 +419,9 @@ CASES = (
          f"+-{_EXP_TOL}", _exponent_claim),
     Case("limit", "judge_limit", f"limit of mean(w) = c + a/w equals 1, tolerance +-{_LIM_TOL}", _limit_claim),
     Case("limit_rms", "judge_limit", f"limit of mean(w) = c + a/w equals 1 (tolerance +-{_LIM_TOL}) and the RMS "
-         "error of single networks decays (fitted exponent < 0); 'true_slow': spread w^" f"{_RMS_SLOW:g}, "
-         "'false_kx': the RMS error grows", _limit_rms_claim,
-         ("true", "true_slow", "underpowered", "false_1x", "false_3x", "outside_band")),
+         "error of single networks decays (fitted exponent < 0); 'false_kx': the RMS error grows; 'rms_boundary' / "
+         "'rms_flat': exponent -/+ 0.1 se, the RMS part at its boundary", _limit_rms_claim,
+         ("true", "rms_boundary", "rms_flat", "underpowered", "false_1x", "false_3x", "outside_band")),
     Case("gof", "goodness_of_fit", f"8 categories against the uniform law, required Cohen's w {_GOF_W}", _gof_claim),
     Case("w2_lower", "distance_lower_bound", f"W_2(N(s, 1), N(0, 1)) = s <= {_W2_BOUND} rejected only from a lower "
          "confidence limit on W_2 (the rejection side of the Wasserstein claims); 'true' sits on the bound",

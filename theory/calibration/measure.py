@@ -25,7 +25,8 @@ DEFAULT_RESEEDS = 1000
 def expectation(truth: str, alpha: float) -> tuple[str, str, float, str]:
     """(verdict whose rate is checked, 'at most'/'at least', level, meaning) for a truth."""
     return {"true": ("fails", "at most", alpha, "false alarm"),
-            "true_slow": ("fails", "at most", alpha, "false alarm near the boundary"),
+            "rms_boundary": ("fails", "at most", alpha, "false alarm at the boundary"),
+            "rms_flat": ("holds", "at most", alpha, "false confirmation at the boundary"),
             "underpowered": ("fails", "at most", alpha, "false alarm"),
             "false_1x": ("fails", "at least", POWER, "power at the resolution"),
             "false_3x": ("fails", "at least", POWER, "power at 3x the resolution"),

@@ -187,7 +187,8 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
                "40..60 from Gaussian H_0 (independent chains). Limit: Welch intervals of late-mean differences. Rate: "
                "generalized least squares of log|E V(H_l) - E_pi V| on l (covariance of the layer means from the "
                f"per-chain paths, delta method) over the layers past |D_0|/2 resolved at {RESOLVE_SE:g} standard "
-               "errors on held-out pilot chains (the first block; the fit uses the others), through theory.stats.wls (residual degrees of freedom when the line misfits)",
+               "errors on held-out pilot chains (the first block; the fit uses the others, with delta-method weights "
+               "from the pilot), through theory.stats.wls (residual degrees of freedom when the line misfits)",
         resolution=resolution,
         margin=worst["margin"] if worst else None,
         margin_unit=f"in the slope of log|E V(H_l) - E_pi V| per layer, from log({max_rate:g}) to the nearer one-sided "

@@ -137,6 +137,12 @@ def log_ratio_band(items, target: float, factor: float, method: str, ctx, label:
                      "target": target, "band": [target / factor, target * factor]})
     verdict = combine(verdicts)
 
+    def _band_shortfall(d) -> float:
+        """Half-width of the log interval over the estimate's distance to the nearer band
+        edge (a band statement: inside it that decides holding, outside it failing)."""
+        edge = abs(math.log(factor) - abs(math.log(d["geometric_mean_ratio"] / target)))
+        return math.log(d["interval"][1] / d["interval"][0]) / 2 / edge if edge > 0 else math.inf
+
     def to_band(d) -> float:
         """Signed log-ratio distance of an interval to the band: a failing interval's
         nearer end outside it (negative); else the interval end nearest a band edge."""
@@ -158,8 +164,7 @@ def log_ratio_band(items, target: float, factor: float, method: str, ctx, label:
                     "misses the band most (negative); otherwise the smallest distance of an interval end inside the "
                     "band (negative: sticking out)",
         counterexample=bad[0] if verdict == F else None, details=details,
-        shortfall=half / max(1e-12, math.log(factor) - max(abs(math.log(d["geometric_mean_ratio"] / target)) for d in inc))
-        if inc else None,
+        shortfall=max(map(_band_shortfall, inc)) if inc else None,
         plot={"kind": "means", "rows": rows})
 
 

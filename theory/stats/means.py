@@ -238,25 +238,35 @@ class TestResult:
     @property
     def shortfall(self) -> float:
         """How many times too wide the interval is to decide the test if the estimate
-        stays where it is (at most 1 once decided): its half-width over the distance
-        the interval must clear. For "equals" that is the room to the nearer band edge
-        (to hold) or the distance to the target (to fail), whichever is larger; for
-        "within" and "bound" the distance to the band edge, so an estimate on the edge
-        gives inf (no sample size settles a value that lies on the edge).
+        stays where it is (at most 1 once decided): on each side, the interval's extent
+        from the estimate (skewness-corrected intervals are asymmetric) over the distance
+        it must clear on that side. "equals" is decided by holding (both ends inside the
+        band) or by failing (the end facing the target past it), whichever needs less;
+        "within" and "bound" by the end facing the band edge or the bound, so an estimate
+        on the edge gives inf (no sample size settles a value that lies on the edge).
 
         >>> r = TestResult(Verdict.INCONCLUSIVE, 0.9, 0.1, 9, 10, (0.7, 1.1), 0.3, 0.05, 1.0, (0.8, 1.2), 0.2, "within")
-        >>> round(r.shortfall, 6)  # needs half-width 0.1 (the room to 0.8), has 0.2
+        >>> round(r.shortfall, 6)  # the lower end must move from 0.7 to the edge 0.8: 0.2 over 0.1
         2.0
         """
-        half_width = (self.interval[1] - self.interval[0]) / 2
-        off = abs(self.estimate - self.target)
+        est, (lo, hi), (b_lo, b_hi) = self.estimate, self.interval, self.band
+
+        def ratio(extent, room):
+            return extent / room if room > 0 else math.inf
+
+        def facing(edge):  # the end on the side of ``edge`` must not reach past it
+            return ratio(hi - est, edge - est) if edge >= est else ratio(est - lo, est - edge)
+
+        def hold():
+            return max(ratio(est - lo, est - b_lo), ratio(hi - est, b_hi - est)) if b_lo < est < b_hi else math.inf
+
         if self.kind == "bound":
-            need = off
-        elif self.kind == "within":
-            need = abs(off - (self.band[1] - self.band[0]) / 2)
-        else:
-            need = max((self.band[1] - self.band[0]) / 2 - off, off)
-        return half_width / need if need > 0 else math.inf
+            return facing(self.target)
+        if self.kind == "within":
+            if b_lo < est < b_hi:
+                return hold()
+            return facing(b_hi) if est >= b_hi else facing(b_lo)
+        return min(hold(), facing(self.target)) if est != self.target else hold()
 
     def row(self, **labels) -> dict:
         return {**labels, "mean": self.estimate, "se": self.se, "df": self.df, "replicates": self.n,

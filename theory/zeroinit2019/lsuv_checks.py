@@ -79,9 +79,11 @@ def slope_evidence(slopes, values, depths, claimed: float, tol: float, ctx, meth
     e = stats.estimate(slopes, what)
     lo, hi = e.interval(ctx.alpha)
     verdict = exponent_verdict(lo, hi, claimed, tol)
-    room = tol - abs(e.mean - claimed)
+    # holding needs the room left inside claimed +- tol, failing an interval that excludes
+    # the claimed value: whichever distance is larger decides first
+    need = max(tol - abs(e.mean - claimed), abs(e.mean - claimed))
     half = (hi - lo) / 2
-    shortfall = (half / room if room > 0 else float("inf")) if verdict == INC else None
+    shortfall = (half / need if need > 0 else float("inf")) if verdict == INC else None
     geo = np.exp(np.log(values).mean(0))
     measured = {"exponent": e.mean, "interval": [lo, hi], "networks": e.n}
     return Evidence(

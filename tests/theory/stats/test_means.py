@@ -141,3 +141,14 @@ def test_shortfall_is_half_width_over_what_decides(kind, estimate, need):
     r = TestResult(Verdict.INCONCLUSIVE, estimate, 0.1, 9, 10, (estimate - 0.3, estimate + 0.3), 0.5, 0.05, 1.0,
                    (0.8, 1.2), 0.2, kind)
     assert r.shortfall == (pytest.approx(0.3 / need) if need else float("inf"))
+
+
+def test_shortfall_uses_the_side_that_decides():
+    """Skewness-corrected intervals are asymmetric: the end facing the edge counts."""
+    from theory.core import Verdict
+    from theory.stats.means import TestResult
+
+    r = TestResult(Verdict.INCONCLUSIVE, 1.1, 0.1, 9, 10, (1.05, 1.4), 0.5, 0.05, 1.0, (0.8, 1.2), 0.2, "bound")
+    assert r.shortfall == pytest.approx(0.05 / 0.1)  # the lower end faces the bound 1.0
+    r = TestResult(Verdict.INCONCLUSIVE, 1.1, 0.1, 9, 10, (1.05, 1.4), 0.5, 0.05, 1.0, (0.8, 1.2), 0.2, "equals")
+    assert r.shortfall == pytest.approx(min(0.3 / 0.1, 0.05 / 0.1))
