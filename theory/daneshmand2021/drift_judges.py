@@ -156,7 +156,8 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
     a_rate = ctx.split(2) / len(DRIFT_RATE_STARTS)
     rates = []
     for s in DRIFT_RATE_STARTS:
-        r = geometric_decay_fit(m.row(start=s)["path"], pi, a_rate, max_rate, pilot=m.meta["runs"])
+        path = m.row(start=s)["path"]  # the first block is the pilot; half of it when only one is drawn
+        r = geometric_decay_fit(path, pi, a_rate, max_rate, pilot=min(m.meta["runs"], path.shape[0] // 2))
         verdicts.append(r["verdict"])
         rates.append({"part": "rate", "start": s, **r, "verdict": r["verdict"].value})
     details += rates
