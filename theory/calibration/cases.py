@@ -376,9 +376,11 @@ def _decay_paths(be, rho, runs):
 
 def _decay_claim(truth: str, alpha: float) -> Claim:
     """The statement alpha <= 0.85 for a decay whose true rate is 0.85 (``true``: on the
-    boundary, the worst case for a false alarm) or faster than claimed by k resolutions
-    of the slope (``false_kx``). The resolution is the one-sided detectable deviation of
-    the slope from the judge's own standard error on a reference draw at the budget."""
+    boundary, the worst case for a false alarm) or slower than claimed (alpha above 0.85
+    by k resolutions of the slope, ``false_kx``). The resolution is the one-sided
+    detectable deviation of the slope from the judge's own standard error on a reference
+    draw at the budget. No truth lies just past the boundary: the ``holds`` rate of
+    ``true`` (on the boundary) stands in for false confirmations there."""
     from ..daneshmand2021.drift_judges import geometric_decay_fit
 
     budget = 2 if truth == "underpowered" else _DECAY_BUDGET

@@ -34,10 +34,11 @@ def render_calibration(data: dict) -> list:
         out += ["Tail accuracy of the one-sample mean test on skewed replicates (lognormal, skewness "
                 f"{tails[0]['skewness']:.2f}, like the catalogue's per-network ratios) at alpha "
                 f"{', '.join(f'{a:g}' for a in alphas)} (the last is the catalogue's per-claim level; the tests inside "
-                "a claim run lower, at alpha split over looks and rows, where the excess is larger): false-alarm rate "
+                "a claim run lower, at alpha split over looks and rows, where the excess is likely larger for few replicates "
+                "(not measured)): false-alarm rate "
                 "of the plain Student-t test and of the skewness-corrected test the judges use. Where a rate's "
-                "interval reaches 0 the size resolves only an upper limit. Both levels use the same draws per "
-                "size.", "",
+                "interval reaches 0 the size resolves only an upper limit. The 1e-6 rows reuse the 1e-4 rows' "
+                "draws and add as many again (the levels are not independent).", "",
                 "| alpha | replicates | reseeds | plain t: rate [95%] (x alpha) | corrected t: rate [95%] (x alpha) |",
                 "|---|---|---|---|---|"]
         for r in sorted(tails, key=lambda r: (-r["alpha"], r["n"])):

@@ -111,10 +111,10 @@ SEC32 = (
                     "full-rank starts, E_pi V = mean V over layers 40..60 from Gaussian H_0: (i) the late means "
                     "(layers 40..60) from the diagonal spike, the near-aligned start (e_1 + 1e-3 e_k) and orthogonal "
                     "columns agree with E_pi V within 5%; (ii) from the diagonal spike and the near-aligned start, "
-                    "log|E V(H_l) - E_pi V| is linear in l with a negative slope (alpha = e^slope < 1), shown by the "
-                    "one-sided upper limit of a generalized least-squares slope over the layers past half the initial "
-                    "distance that held-out chains (the first block, or half of it when only one is drawn) resolve at "
-                    "8 standard errors, fitted on the other chains",
+                    "log|E V(H_l) - E_pi V| fitted by a line in l (an average rate over the window) has a negative "
+                    "slope (alpha = e^slope < 1): the one-sided upper limit of a generalized least-squares slope over "
+                    "the layers past half the initial distance that held-out chains (the first half of those drawn) "
+                    "resolve at 8 standard errors, fitted on the other half, is below 0",
           kind="approximation", recorded=H, measure=M.DRIFT, judge=DJ.judge_drift, params={"variant": "corrected"},
           mutations=(Mutation("rank-one start included", {"variant": "rank_one_included"}, F),
                      Mutation("rate alpha <= 0.8 (faster than measured)", {"max_rate": 0.8}, F)),

@@ -74,11 +74,11 @@ def geometric_decay_fit(path, ref, alpha: float, max_rate: float = 1.0, pilot: i
     The statement alpha <= ``max_rate`` (alpha = e^b) holds when the one-sided upper
     limit of b is below log(max_rate), fails when the lower limit is above it.
 
-    The window is chosen on held-out chains: the first ``pilot`` paths and reference
-    replicates (half of each by default) only choose the layers, and the fit uses the
-    rest. A window chosen on the fitted data itself ends where the distance happens to
-    be high and so biases the slope upward (by about 0.3 standard errors at the
-    boundary, twice the nominal false-alarm rate at alpha 0.05). For the same reason the
+    The window is chosen on held-out chains: the first ``pilot`` paths and as many
+    reference replicates (by default half the number of paths) only choose the layers,
+    and the fit uses the rest. A window chosen on the fitted data itself ends where the
+    distance happens to be high and so biases the slope upward (by up to about 0.3
+    standard errors at the boundary: false alarms 1.4-1.8 times alpha at alpha 0.05). For the same reason the
     delta method's J uses the pilot's distances: weights 1/D_l^2 from the fitted data
     favour the layers where D_l happens to be high (calibrated in
     :mod:`theory.calibration.cases`, case ``decay``)."""
@@ -156,8 +156,8 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
     a_rate = ctx.split(2) / len(DRIFT_RATE_STARTS)
     rates = []
     for s in DRIFT_RATE_STARTS:
-        path = m.row(start=s)["path"]  # the first block is the pilot; half of it when only one is drawn
-        r = geometric_decay_fit(path, pi, a_rate, max_rate, pilot=min(m.meta["runs"], path.shape[0] // 2))
+        path = m.row(start=s)["path"]  # the first half of the chains drawn is the pilot: it grows with the look
+        r = geometric_decay_fit(path, pi, a_rate, max_rate, pilot=path.shape[0] // 2)
         verdicts.append(r["verdict"])
         rates.append({"part": "rate", "start": s, **r, "verdict": r["verdict"].value})
     details += rates
@@ -188,15 +188,16 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
                "40..60 from Gaussian H_0 (independent chains). Limit: Welch intervals of late-mean differences. Rate: "
                "generalized least squares of log|E V(H_l) - E_pi V| on l (covariance of the layer means from the "
                f"per-chain paths, delta method) over the layers past |D_0|/2 resolved at {RESOLVE_SE:g} standard "
-               "errors on held-out pilot chains (the first block; the fit uses the others, with delta-method weights "
-               "from the pilot), through theory.stats.wls (residual degrees of freedom when the line misfits)",
+               "errors on held-out pilot chains (the first half of the chains drawn; the fit uses the other half, "
+               "with delta-method weights from the pilot), through theory.stats.wls (residual degrees of freedom when the line misfits)",
         resolution=resolution,
         margin=worst["margin"] if worst else None,
         margin_unit=f"in the slope of log|E V(H_l) - E_pi V| per layer, from log({max_rate:g}) to the nearer one-sided "
                     "limit (weakest start; negative: not shown)",
         counterexample=bad, details=details,
         shortfall=(max(short) if short else None) if verdict == INC else None,
-        settle=("more replicates resolve more layers of the decay (--mc-scale)" if unfit and verdict == INC else None),
+        settle=("more replicates (--mc-scale) resolve more layers of the decay on the pilot half"
+                if unfit and verdict == INC else None),
         plot={"kind": "means", "rows": [
             {"label": f"{d['start']} - gaussian (late)", "mean": d["difference"], "interval": d["interval"],
              "target": 0.0, "band": d["band"]} for d in details if d["part"] == "limit"] + [

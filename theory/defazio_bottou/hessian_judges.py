@@ -125,23 +125,20 @@ def log_ratio_band(items, target: float, factor: float, method: str, ctx, label:
     fails if one is disjoint from it, inconclusive otherwise."""
     alpha = ctx.split(len(items))
     band = (math.log(target / factor), math.log(target * factor))
-    details, verdicts, rows = [], [], []
+    details, verdicts, rows, shortfalls = [], [], [], []
     for name, ratios in items:
         e = stats.estimate(np.log(ratios))
         lo, hi = e.interval(alpha)
         v = band_verdict(lo, hi, *band)
         verdicts.append(v)
+        if v == INC:  # a band statement on the log scale; each end on its own side (asymmetric interval)
+            shortfalls.append(stats.TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), math.nan, alpha, math.log(target),
+                                               band, math.nan, "within").shortfall)
         details.append({label: name, "geometric_mean_ratio": math.exp(e.mean), "interval": [math.exp(lo), math.exp(hi)],
                         "replicates": e.n, "verdict": v.value})
         rows.append({"label": str(name), "mean": math.exp(e.mean), "interval": [math.exp(lo), math.exp(hi)],
                      "target": target, "band": [target / factor, target * factor]})
     verdict = combine(verdicts)
-
-    def _band_shortfall(d) -> float:
-        """Half-width of the log interval over the estimate's distance to the nearer band
-        edge (a band statement: inside it that decides holding, outside it failing)."""
-        edge = abs(math.log(factor) - abs(math.log(d["geometric_mean_ratio"] / target)))
-        return math.log(d["interval"][1] / d["interval"][0]) / 2 / edge if edge > 0 else math.inf
 
     def to_band(d) -> float:
         """Signed log-ratio distance of an interval to the band: a failing interval's
@@ -154,7 +151,6 @@ def log_ratio_band(items, target: float, factor: float, method: str, ctx, label:
     bad = failing or [d for d in details if d["verdict"] != "holds"]
     margin = to_band(failing[0]) if failing else min(map(to_band, details))
     half = max(math.log(d["interval"][1] / d["interval"][0]) / 2 for d in details)
-    inc = [d for d in details if d["verdict"] == "inconclusive"]
     return Evidence(
         verdict=verdict, measured=(bad or details)[0], expected=f"within [{target / factor:.3g}, {target * factor:.3g}]",
         method=f"{method}; Student-t interval of the mean log ratio, alpha = {alpha:.2e} per {label}",
@@ -164,7 +160,7 @@ def log_ratio_band(items, target: float, factor: float, method: str, ctx, label:
                     "misses the band most (negative); otherwise the smallest distance of an interval end inside the "
                     "band (negative: sticking out)",
         counterexample=bad[0] if verdict == F else None, details=details,
-        shortfall=max(map(_band_shortfall, inc)) if inc else None,
+        shortfall=max(shortfalls) if shortfalls else None,
         plot={"kind": "means", "rows": rows})
 
 

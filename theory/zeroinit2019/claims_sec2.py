@@ -241,7 +241,7 @@ CLAIMS = (
                      Mutation("Eq. 11's bound times 1.25", {"bound_factor": 1.25}),
                      Mutation("Omega constant 8x (4 E[max z]/||theta_ph||)", {"omega_factor": 8.0})),
           note="Reads the closing sentence as the paper uses it: ||theta_ph|| fixed, logits growing with depth. "
-               "The ratio E||grad||/E[max z] rises with depth and levels off (the evidence gives it per depth); it is "
+               "The ratio E||grad||/E[max z] rises with depth and levels off (from the evidence's per-depth means); it is "
                "not a power law in E[max z] (a fitted exponent is rejected by lack of fit, and its residual-dof "
                "interval is uninformative), so the growth is judged as a ratio bounded below by one constant. Eq. 11 "
                "is tight up to log c at depth (E[G ||theta||] - E[max z] + log c -> log c as the softmax saturates); "

@@ -19,6 +19,8 @@ network cheap and the claim is decided by the number of networks.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from simulations import build_classifier, synthetic_batch, to_host
@@ -79,11 +81,12 @@ def slope_evidence(slopes, values, depths, claimed: float, tol: float, ctx, meth
     e = stats.estimate(slopes, what)
     lo, hi = e.interval(ctx.alpha)
     verdict = exponent_verdict(lo, hi, claimed, tol)
-    # holding needs the room left inside claimed +- tol, failing an interval that excludes
-    # the claimed value: whichever distance is larger decides first
-    need = max(tol - abs(e.mean - claimed), abs(e.mean - claimed))
     half = (hi - lo) / 2
-    shortfall = (half / need if need > 0 else float("inf")) if verdict == INC else None
+    # an equality with tolerance: held inside claimed +- tol or failed by excluding claimed,
+    # each end measured on its own side (the skewness-corrected interval is asymmetric)
+    shortfall = (stats.TestResult(verdict, e.mean, e.se, e.df, e.n, (lo, hi), math.nan, ctx.alpha, claimed,
+                                  (claimed - tol, claimed + tol), math.nan, "equals").shortfall
+                 if verdict == INC else None)
     geo = np.exp(np.log(values).mean(0))
     measured = {"exponent": e.mean, "interval": [lo, hi], "networks": e.n}
     return Evidence(

@@ -127,3 +127,12 @@ def test_bias_index_band():
     assert judge_bias_index(m, CTX, index="output_index").verdict == H
     ev = judge_bias_index(m, CTX, index="input_index")
     assert ev.verdict == F and ev.counterexample["geometric_mean_ratio"] > 2
+
+
+def test_log_ratio_band_shortfall_is_at_least_one_when_inconclusive():
+    """An inconclusive item's shortfall uses the end facing the nearer band edge, so it
+    is at least 1 (the interval reaches past the edge) and finite off the edge."""
+    rng = np.random.default_rng(1)
+    items = [("wide", np.exp(np.log(1.5) + 1.5 * rng.standard_normal(12)))]
+    ev = log_ratio_band(items, 1.0, 2.0, "synthetic", CTX)
+    assert ev.verdict == INC and 1.0 <= ev.shortfall < float("inf")
