@@ -392,7 +392,7 @@ def _decay_claim(truth: str, alpha: float) -> Claim:
         normal = staticmethod(lambda shape: rng.standard_normal(shape))
 
     path, ref = _decay_paths(_Ref, _DECAY_RATE, _DECAY_BLOCK * budget)
-    r = geometric_decay_fit(path, ref, alpha / looks, _DECAY_RATE, pilot=_DECAY_BLOCK)
+    r = geometric_decay_fit(path, ref, alpha / looks, _DECAY_RATE)
     res = detectable_deviation(r["se"], r["t_df"], alpha / looks, sides=1)
     slope = math.log(_DECAY_RATE) + {"true": 0.0, "underpowered": 0.0, "false_1x": res, "false_3x": 3 * res}[truth]
 
@@ -402,7 +402,7 @@ def _decay_claim(truth: str, alpha: float) -> Claim:
 
     def judge(m, ctx):
         row = m.row(row=0)
-        r = geometric_decay_fit(row["path"], row["ref"], ctx.alpha, _DECAY_RATE, pilot=_DECAY_BLOCK)
+        r = geometric_decay_fit(row["path"], row["ref"], ctx.alpha, _DECAY_RATE)  # the claim's rule: pilot = half
         return Evidence(r["verdict"], r.get("slope"), f"alpha <= {_DECAY_RATE}", "calibration", None)
 
     return _claim(f"decay.{truth}", draw, judge, 2, budget)
@@ -429,6 +429,7 @@ CASES = (
          "confidence limit on W_2 (the rejection side of the Wasserstein claims); 'true' sits on the bound",
          _w2_lower_claim, ("true", "underpowered", "false_1x", "false_3x")),
     Case("decay", "geometric_decay_fit", f"alpha <= {_DECAY_RATE} for V_l decaying geometrically after a plateau, "
-         "AR(1) noise across layers, window chosen on the first block (held out); 'true' sits on the boundary",
+         "AR(1) noise across layers, window chosen on the first half of the chains (held out); 'true' sits on the "
+         "boundary",
          _decay_claim, ("true", "underpowered", "false_1x", "false_3x")),
 )
