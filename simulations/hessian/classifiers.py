@@ -123,8 +123,11 @@ def build_classifier(be: Backend, scheme: str, width: int, blocks: int, classes:
 def lsuv_calibrate(layers, x, xp=None, tol: float = 0.1, max_iter: int = 10):
     """LSUV's second step (Mishkin & Matas 2015, Alg. 1): in forward order, divide each
     linear layer's weights by the standard deviation of its output on the batch ``x``
-    until |Var - 1| < ``tol`` (at most ``max_iter`` times); per network. In place;
-    returns the output of ``layers``."""
+    until |Var - 1| < ``tol`` (at most ``max_iter`` times); per network. A network whose
+    layer output is identically 0 on the batch (every unit feeding it dead after a ReLU)
+    keeps that layer's weights: no scale changes a zero output, and dividing by its zero
+    standard deviation would make the weights NaN. In place; returns the output of
+    ``layers``."""
     tol = check_positive("tol", tol)
     max_iter = check_int("max_iter", max_iter, low=1)
     xp = xp or array_namespace(x)
@@ -132,9 +135,9 @@ def lsuv_calibrate(layers, x, xp=None, tol: float = 0.1, max_iter: int = 10):
         if isinstance(layer, Linear):
             for _ in range(max_iter):
                 var = xp.var(layer.forward(x, None, None, xp)[0], axis=(1, 2))
-                if bool(xp.all(xp.abs(var - 1.0) < tol)):
+                if bool(xp.all((xp.abs(var - 1.0) < tol) | (var == 0))):
                     break
-                layer.params[0] = layer.params[0] / xp.sqrt(var)[:, None, None]
+                layer.params[0] = layer.params[0] / xp.sqrt(xp.where(var > 0, var, 1.0))[:, None, None]
         if isinstance(layer, ResidualBlock):
             x = layer.s_out * (x + lsuv_calibrate(layer.branch, x, xp, tol, max_iter))
         else:

@@ -4,7 +4,7 @@ classifier, LSUV's unit variances, float32 against float64, bad input; numpy and
 strict device stand-in."""
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 
 from simulations import (TABLE1_SCHEMES, Linear, ResidualBlock, build_classifier, get_backend, hvp, loss_and_grad,
                          lsuv_calibrate, parameters, set_parameters, synthetic_batch, to_host)
@@ -50,6 +50,7 @@ def test_gradient_matches_finite_differences(backend_name, seed, scheme):
 
 @settings(max_examples=12, deadline=None)
 @given(seed=seeds, scheme=table1_schemes)
+@example(seed=137057, scheme="lsuv")  # a dead layer on the strict stand-in made LSUV's weights NaN
 def test_hvp_matches_finite_differences_of_the_gradient(backend_name, seed, scheme):
     be, model, x, y = model_of(seed, scheme, name=backend_name)
     v = [be.normal(p.shape) for p in parameters(model)]
@@ -77,6 +78,25 @@ def test_zeroinit_network_is_the_uniform_classifier(backend_name):
     # the zero classifier passes no gradient back: only the classifier itself gets one
     assert all(float(abs(g).max()) == 0 for g in grads[:-1])
     assert float(abs(grads[-1]).max()) > 0
+
+
+def test_lsuv_keeps_a_layer_whose_output_is_zero(backend_name):
+    """A network whose input to a layer is all zero (a dead ReLU on the whole batch)
+    keeps that layer's weights instead of turning them NaN (seed 137057, 'lsuv', on the
+    strict stand-in: width 4, batch 7); the other network is still calibrated."""
+    be = get_backend(backend_name, seed=3)
+    xp = be.xp
+    x = be.normal((2, 16, 4))
+    x = x * xp.asarray(np.array([0.0, 1.0]).reshape(2, 1, 1))  # network 0 sees only zeros
+    W = be.normal((2, 5, 4))
+    layer = Linear(W.copy())
+    lsuv_calibrate([layer], x, xp)
+    assert np.array_equal(to_host(layer.params[0][0]), to_host(W[0]))
+    assert np.isfinite(to_host(layer.params[0])).all()
+    var = to_host(xp.var(layer.forward(x, None, None, xp)[0], axis=(1, 2)))
+    assert var[0] == 0 and abs(var[1] - 1) < 0.1
+    be, model, x, y = model_of(137057, "lsuv", name=backend_name)
+    assert all(np.isfinite(to_host(p)).all() for p in parameters(model))
 
 
 def test_lsuv_gives_every_linear_layer_unit_output_variance(backend_name):
