@@ -47,13 +47,6 @@ def _shortfall(half_widths_over_needed) -> float | None:
     return max(vals) if vals else None
 
 
-def _equality_shortfall(half_width: float, deviation: float, tol: float) -> float:
-    """Half-width over what decides an equality with tolerance band +-tol: the room left
-    inside the band (to hold) or the deviation itself (to fail), whichever is larger."""
-    need = max(tol - abs(deviation), abs(deviation))
-    return half_width / need if need > 0 else math.inf
-
-
 def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tuple, tol: float, method: str, ctx,
                 relative: bool = True, within: bool = False) -> Evidence:
     """One test per row: is E[sample(row)] = target(row)? Fails when a row's two-sided
@@ -159,7 +152,8 @@ def judge_exponent(fits: Sequence[tuple[dict, stats.Fit]], index: int, claimed: 
         v = exponent_verdict(lo, hi, claimed, tol, ok)
         verdicts.append(v)
         if v == INC:
-            shortfalls.append(_equality_shortfall((hi - lo) / 2, fit.coef[index] - claimed, tol))
+            est = float(fit.coef[index])
+            shortfalls.append(stats.shortfall(est, (lo, hi), claimed, (claimed - tol, claimed + tol)))
         details.append({**labels, what: float(fit.coef[index]), "interval": [lo, hi], "claimed": claimed,
                         **{k: v2 for k, v2 in fit.summary(index, alpha).items() if k not in ("estimate", "interval")},
                         "verdict": v.value})
@@ -214,8 +208,7 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
         parts["rms_decay"] = HA if e_hi < 0 else (F if e_lo >= 0 else INC)
     verdict = combine(parts.values(), HA)
     room = tol * abs(target) - abs(c - target)
-    shortfall = (_equality_shortfall((c_hi - c_lo) / 2, c - target, tol * abs(target))
-                 if parts["limit"] == INC else None)
+    shortfall = stats.shortfall(c, (c_lo, c_hi), target, band) if parts["limit"] == INC else None
     details = [{"width": w, "mean": m, "se": s, "rms_error": e} for w, m, s, e in zip(widths, means, ses, rms)]
     measured = {"limit": c, "limit_interval": [c_lo, c_hi], **fit.summary(0, alpha)}
     measured.pop("estimate"), measured.pop("interval")

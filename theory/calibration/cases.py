@@ -33,11 +33,12 @@ import numpy as np
 from scipy import integrate, optimize
 from scipy import stats as st
 
+from simulations import get_backend
+
 from ..core import Block, Claim, Evidence, Mutation, Row, Sampling, Verdict
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit, judge_means
 from ..stats import (POWER, detectable_deviation, distance_lower_bound, goodness_of_fit, mean_within, plan_looks,
                      power_law)
-from ..stats.means import t_quantile
 
 __all__ = ["TRUTHS", "Case", "CASES"]
 
@@ -385,13 +386,8 @@ def _decay_claim(truth: str, alpha: float) -> Claim:
 
     budget = 2 if truth == "underpowered" else _DECAY_BUDGET
     looks = plan_looks(2, budget, 1.0).looks
-    rng = np.random.default_rng(12345)
-
-    class _Ref:  # a host stream for the reference draw, outside every seed the runner uses
-        xp = np
-        normal = staticmethod(lambda shape: rng.standard_normal(shape))
-
-    path, ref = _decay_paths(_Ref, _DECAY_RATE, _DECAY_BLOCK * budget)
+    # the reference draw: a numpy stream of its own, outside the runner's seeds
+    path, ref = _decay_paths(get_backend("numpy", seed=12345), _DECAY_RATE, _DECAY_BLOCK * budget)
     r = geometric_decay_fit(path, ref, alpha / looks, _DECAY_RATE)
     res = detectable_deviation(r["se"], r["t_df"], alpha / looks, sides=1)
     slope = math.log(_DECAY_RATE) + {"true": 0.0, "underpowered": 0.0, "false_1x": res, "false_3x": 3 * res}[truth]

@@ -78,10 +78,10 @@ def geometric_decay_fit(path, ref, alpha: float, max_rate: float = 1.0, pilot: i
     reference replicates (by default half the number of paths) only choose the layers,
     and the fit uses the rest. A window chosen on the fitted data itself ends where the
     distance happens to be high and so biases the slope upward (by up to about 0.3
-    standard errors at the boundary: false alarms 1.4-1.8 times alpha at alpha 0.05). For the same reason the
-    delta method's J uses the pilot's distances: weights 1/D_l^2 from the fitted data
-    favour the layers where D_l happens to be high (calibrated in
-    :mod:`theory.calibration.cases`, case ``decay``)."""
+    standard errors at the boundary: false alarms 1.4-1.8 times alpha at alpha 0.05).
+    For the same reason the delta method's J uses the pilot's distances: weights
+    1/D_l^2 from the fitted data favour the layers where D_l happens to be high
+    (calibrated in :mod:`theory.calibration.cases`, case ``decay``)."""
     path = np.asarray(path, float)
     ref = np.asarray(ref, float)
     if pilot is None:
@@ -165,12 +165,8 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
     fitted = [r for r in rates if "slope" in r]
     worst = min(fitted, key=lambda r: r["margin"]) if fitted else None
     bad = next((d for d in details if d["verdict"] == "fails"), None)
-    def shortfall(r):  # half-width on the side that decides, over the estimate's distance to log(max_rate)
-        gap = math.log(max_rate) - r["slope"]
-        side = r["one_sided_limits"][1] - r["slope"] if gap > 0 else r["slope"] - r["one_sided_limits"][0]
-        return side / abs(gap) if gap else math.inf
-
-    short = [shortfall(r) for r in fitted if r["verdict"] == "inconclusive"]
+    short = [stats.shortfall(r["slope"], r["one_sided_limits"], math.log(max_rate), kind="bound")
+             for r in fitted if r["verdict"] == "inconclusive"]
     unfit = [r for r in rates if "slope" not in r]
     resolution = (f"alpha = {a_limit:.1e} per start (limit), {a_rate:.1e} per start (rate, one-sided); rate slopes' "
                   "one-sided limits " + ", ".join(f"{r['start']}: [{r['one_sided_limits'][0]:.3f}, "
@@ -189,7 +185,8 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
                "generalized least squares of log|E V(H_l) - E_pi V| on l (covariance of the layer means from the "
                f"per-chain paths, delta method) over the layers past |D_0|/2 resolved at {RESOLVE_SE:g} standard "
                "errors on held-out pilot chains (the first half of the chains drawn; the fit uses the other half, "
-               "with delta-method weights from the pilot), through theory.stats.wls (residual degrees of freedom when the line misfits)",
+               "with delta-method weights from the pilot), through theory.stats.wls (residual degrees of freedom "
+               "when the line misfits)",
         resolution=resolution,
         margin=worst["margin"] if worst else None,
         margin_unit=f"in the slope of log|E V(H_l) - E_pi V| per layer, from log({max_rate:g}) to the nearer one-sided "

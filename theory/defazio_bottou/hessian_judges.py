@@ -132,8 +132,7 @@ def log_ratio_band(items, target: float, factor: float, method: str, ctx, label:
         v = band_verdict(lo, hi, *band)
         verdicts.append(v)
         if v == INC:  # a band statement on the log scale; each end on its own side (asymmetric interval)
-            shortfalls.append(stats.TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), math.nan, alpha, math.log(target),
-                                               band, math.nan, "within").shortfall)
+            shortfalls.append(stats.shortfall(e.mean, (lo, hi), math.log(target), band, "within"))
         details.append({label: name, "geometric_mean_ratio": math.exp(e.mean), "interval": [math.exp(lo), math.exp(hi)],
                         "replicates": e.n, "verdict": v.value})
         rows.append({"label": str(name), "mean": math.exp(e.mean), "interval": [math.exp(lo), math.exp(hi)],

@@ -15,7 +15,8 @@ claims times ``CLAIM_ALPHA`` (union bound), and the report prints it.
 from .counts import binomial_interval, goodness_of_fit
 from .fits import LACK_OF_FIT_ALPHA, Fit, limit, power_law, wls
 from .means import (POWER, MeanEstimate, TestResult, TooFewReplicates, detectable_deviation, difference, distance_lower_bound,
-                    estimate, inequality_verdict, mean_at_least, mean_at_most, mean_equals, mean_within, t_quantile, variance_less)
+                    estimate, inequality_verdict, mean_at_least, mean_at_most, mean_equals, mean_within, shortfall,
+                    t_quantile, variance_less)
 from .sequential import LookPlan, plan_looks
 
 #: False-alarm probability of one Monte-Carlo claim (all its looks and rows together).
@@ -24,7 +25,7 @@ CLAIM_ALPHA = 1e-6
 __all__ = [
     "CLAIM_ALPHA", "POWER", "LACK_OF_FIT_ALPHA",
     "MeanEstimate", "TestResult", "TooFewReplicates", "estimate", "difference", "distance_lower_bound",
-    "detectable_deviation", "t_quantile",
+    "detectable_deviation", "t_quantile", "shortfall",
     "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
     "Fit", "wls", "power_law", "limit",
     "goodness_of_fit", "binomial_interval",

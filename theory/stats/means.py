@@ -48,7 +48,7 @@ from ..core.records import TooFewReplicates
 from ..core.verdicts import Verdict, band_verdict
 
 __all__ = ["POWER", "SKEW_CORRECTION_FROM", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
-           "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
+           "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
            "t_quantile", "distance_lower_bound"]
 
 #: The resolution of a test is the deviation it detects with this probability.
@@ -237,36 +237,8 @@ class TestResult:
 
     @property
     def shortfall(self) -> float:
-        """How many times too wide the interval is to decide the test if the estimate
-        stays where it is (at most 1 once decided): on each side, the interval's extent
-        from the estimate (skewness-corrected intervals are asymmetric) over the distance
-        it must clear on that side. "equals" is decided by holding (both ends inside the
-        band) or by failing (the end facing the target past it), whichever needs less;
-        "within" and "bound" by the end facing the band edge or the bound, so an estimate
-        on the edge gives inf (no sample size settles a value that lies on the edge).
-
-        >>> r = TestResult(Verdict.INCONCLUSIVE, 0.9, 0.1, 9, 10, (0.7, 1.1), 0.3, 0.05, 1.0, (0.8, 1.2), 0.2, "within")
-        >>> round(r.shortfall, 6)  # the lower end must move from 0.7 to the edge 0.8: 0.2 over 0.1
-        2.0
-        """
-        est, (lo, hi), (b_lo, b_hi) = self.estimate, self.interval, self.band
-
-        def ratio(extent, room):
-            return extent / room if room > 0 else math.inf
-
-        def facing(edge):  # the end on the side of ``edge`` must not reach past it
-            return ratio(hi - est, edge - est) if edge >= est else ratio(est - lo, est - edge)
-
-        def hold():
-            return max(ratio(est - lo, est - b_lo), ratio(hi - est, b_hi - est)) if b_lo < est < b_hi else math.inf
-
-        if self.kind == "bound":
-            return facing(self.target)
-        if self.kind == "within":
-            if b_lo < est < b_hi:
-                return hold()
-            return facing(b_hi) if est >= b_hi else facing(b_lo)
-        return min(hold(), facing(self.target)) if est != self.target else hold()
+        """:func:`shortfall` of this test (its estimate, interval, target, band and kind)."""
+        return shortfall(self.estimate, self.interval, self.target, self.band, self.kind)
 
     def row(self, **labels) -> dict:
         return {**labels, "mean": self.estimate, "se": self.se, "df": self.df, "replicates": self.n,
@@ -276,6 +248,47 @@ class TestResult:
     @property
     def rel_resolution(self) -> float:
         return self.resolution / abs(self.target) if self.target else self.resolution
+
+
+def shortfall(estimate: float, interval, target: float, band=None, kind: str = "equals") -> float:
+    """How many times too wide ``interval`` is to decide a test if ``estimate`` stays
+    where it is (at most 1 once decided): on each side, the interval's extent from the
+    estimate (skewness-corrected intervals are asymmetric) over the distance it must
+    clear on that side. ``kind``:
+
+    - "equals" (E = target; holds inside ``band``): decided by holding (both ends inside
+      the band) or by failing (the end facing the target past it), whichever needs less;
+    - "within" (the statement is the band): by the end facing the band edge;
+    - "bound" (a one-sided inequality at ``target``; ``band`` unused): by the end facing
+      the bound.
+
+    An estimate on the edge (or on the bound) gives inf: no sample size settles a value
+    that lies on the edge.
+
+    >>> round(shortfall(0.9, (0.7, 1.1), 1.0, (0.8, 1.2), "within"), 6)  # 0.7 must reach 0.8: 0.2 over 0.1
+    2.0
+    >>> round(shortfall(1.1, (1.05, 1.4), 1.0, kind="bound"), 6)  # the lower end faces the bound
+    0.5
+    """
+    check = ("equals", "within", "bound")
+    if kind not in check:
+        raise ValueError(f"kind must be one of {check}, got {kind!r}")
+    est, (lo, hi) = estimate, interval
+
+    def ratio(extent, room):
+        return extent / room if room > 0 else math.inf
+
+    def facing(edge):  # the end on the side of ``edge`` must not reach past it
+        return ratio(hi - est, edge - est) if edge >= est else ratio(est - lo, est - edge)
+
+    if kind == "bound":
+        return facing(target)
+    b_lo, b_hi = band
+    inside = b_lo < est < b_hi
+    hold = max(ratio(est - lo, est - b_lo), ratio(hi - est, b_hi - est)) if inside else math.inf
+    if kind == "within":
+        return hold if inside else (facing(b_hi) if est >= b_hi else facing(b_lo))
+    return min(hold, facing(target)) if est != target else hold
 
 
 def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool = True,

@@ -19,8 +19,6 @@ network cheap and the claim is decided by the number of networks.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from simulations import build_classifier, synthetic_batch, to_host
@@ -84,9 +82,7 @@ def slope_evidence(slopes, values, depths, claimed: float, tol: float, ctx, meth
     half = (hi - lo) / 2
     # an equality with tolerance: held inside claimed +- tol or failed by excluding claimed,
     # each end measured on its own side (the skewness-corrected interval is asymmetric)
-    shortfall = (stats.TestResult(verdict, e.mean, e.se, e.df, e.n, (lo, hi), math.nan, ctx.alpha, claimed,
-                                  (claimed - tol, claimed + tol), math.nan, "equals").shortfall
-                 if verdict == INC else None)
+    shortfall = stats.shortfall(e.mean, (lo, hi), claimed, (claimed - tol, claimed + tol)) if verdict == INC else None
     geo = np.exp(np.log(values).mean(0))
     measured = {"exponent": e.mean, "interval": [lo, hi], "networks": e.n}
     return Evidence(

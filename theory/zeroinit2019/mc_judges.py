@@ -3,7 +3,6 @@ claimed constants (``params``) to a :class:`~theory.core.records.Samples` record
 :mod:`.montecarlo`, with the alpha of the look in ``ctx``."""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -161,8 +160,7 @@ def judge_few_steps(m, ctx, scheme: str = "zeroinit", band: float = EXPONENT_TOL
         v = band_verdict(lo, hi, shift - band, shift + band)
         verdicts.append(v)
         if v == INC:
-            edge = abs(band - abs(d.mean - shift))  # a band statement: the distance to the edge decides
-            short.append((hi - lo) / 2 / edge if edge > 0 else math.inf)
+            short.append(stats.shortfall(d.mean, (lo, hi), shift, (shift - band, shift + band), "within"))
         details.append({"depth": r.depth, "shallowest": base.depth, "difference": d.mean, "interval": [lo, hi],
                         "welch_df": d.df, "mean_log_ratio": float(r["log_ratio"].mean()), "verdict": v.value})
     verdict = combine(verdicts)
