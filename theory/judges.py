@@ -89,12 +89,16 @@ def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tupl
 
 
 def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tuple, method: str, ctx,
-                 claim: str = "<=", attainable: Callable | None = None, what: str = "E[X]") -> Evidence:
+                 claim: str = "<=", attainable: Callable | None = None, what: str = "E[X]",
+                 can_fail: bool = True) -> Evidence:
     """One one-sided test per row of E[sample(row)] <claim> bound(row). A row is
     informative only if the bound is below the largest value the quantity can take
     (``attainable(row)``; for ``>=`` claims, above the smallest); uninformative rows are
     reported but cannot make the claim hold, and a claim with no informative row is
-    inconclusive."""
+    inconclusive. With ``can_fail`` False the sample only bounds the quantity of the
+    statement from one side (e.g. an upper bound on it for a ``<=`` claim): a row whose
+    test rejects is no evidence against the statement and is inconclusive, flagged
+    ``rejected_but_cannot_fail``."""
     alpha = ctx.split(len(rows))
     details, verdicts = [], []
     for r in rows:
@@ -103,10 +107,13 @@ def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tupl
         lim = None if attainable is None else float(attainable(r))
         informative = lim is None or (b < lim if claim.startswith("<") else b > lim)
         v = t.verdict if (informative or t.verdict == F) else INC
+        blocked = v == F and not can_fail
+        v = INC if blocked else v
         verdicts.append((v, informative))
         details.append({**t.row(**_labels(r, labels)), "bound": b, "attainable": lim, "informative": informative,
                         "margin_se": ((b - t.estimate) if claim.startswith("<") else (t.estimate - b)) / t.se
-                        if t.se else math.inf, "verdict": v.value})
+                        if t.se else math.inf, "verdict": v.value, **({"rejected_but_cannot_fail": True}
+                                                                      if blocked else {})})
     informative = [d for d in details if d["informative"]]
     vs = [v for v, inf in verdicts if inf or v == F]
     verdict = combine(vs) if informative else (F if any(v == F for v, _ in verdicts) else INC)

@@ -180,11 +180,6 @@ class Backend:
         """The independent stream (seed, key + parts); parts are ints or names."""
         return Backend(self.name, self.xp, self.dtype, self.seed, self.key + tuple(stream_key(p) for p in parts))
 
-    def host(self, *parts) -> "Backend":
-        """The numpy float64 stream (seed, key + parts), for a measurement that runs on
-        the host (same numbers whichever backend this one is)."""
-        return Backend("numpy", np, np.float64, self.seed, self.key + tuple(stream_key(p) for p in parts))
-
     def spawn(self, key) -> "Backend":
         """One-part :meth:`child` (kept for the simulators' existing callers)."""
         return self.child(key)

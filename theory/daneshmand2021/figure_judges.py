@@ -19,6 +19,7 @@ from ..core import Evidence, Verdict, combine
 from ..judges import judge_comparison, judge_exponent, judge_limit
 from . import formulas
 from .mc_judges import sub_context
+from .montecarlo import LIPSCHITZ
 
 __all__ = ["judge_sign", "abs_cos_profile", "judge_fig1", "judge_variant_growth", "width_fit", "judge_plateau",
            "judge_radius", "judge_centered", "judge_relu", "judge_phase"]
@@ -136,7 +137,7 @@ def judge_plateau(m, ctx, exponent: float = -0.5, tol: float = 0.05, key: str = 
     return ev
 
 
-def _paper_radius_exponent() -> "sp.Rational":
+def _paper_radius_exponent():
     """Exponent of d in the radius of the ball the paper proves
     (:func:`.formulas.ball_radius`), lim log(radius)/log(d) as d -> oo (sympy): -1/4."""
     import sympy as sp
@@ -151,8 +152,6 @@ def _lower_fits(rows, alpha: float):
     width), a lower bound on the layer-mean W_2 of the laws (Kantorovich-Rubinstein), with its
     exponent's interval at alpha / 3 (Bonferroni). A functional whose D_f is not above 3
     standard errors at every width gives no fit (None)."""
-    from .montecarlo import LIPSCHITZ
-
     out = []
     for j, name in enumerate(LIPSCHITZ):
         es = [stats.difference(r["lip_x"][:, j], r["lip_y"][:, j]) for r in rows]

@@ -27,10 +27,10 @@ import mpmath
 import numpy as np
 
 from .. import stats
-from ..core import Evidence, JudgeContext, Verdict, combine
+from ..core import Evidence, JudgeContext, Verdict
 from ..judges import judge_bounds
 from . import formulas as f
-from .montecarlo import LAYERS
+from .montecarlo import LAYERS, LIPSCHITZ
 
 __all__ = ["judge_thm1_bound", "judge_lemma2", "judge_cor3", "judge_smin_expectation",
            "max_gap", "max_w2sq", "sub_context", "law_lower_bound"]
@@ -89,22 +89,8 @@ def law_lower_bound(r, alpha: float) -> tuple[float, dict]:
     sigma_max, -sigma_min, (sigma_max - sigma_min)/sqrt(2) of W_l H_l and of independent
     G/sqrt(n); :func:`.montecarlo.lipschitz_summaries`): W_2 >= W_1 >= E f(W H) - E f(G/sqrt n)
     per functional, Welch limits with Bonferroni over the three. Returns (L, details)."""
-    from .montecarlo import LIPSCHITZ
-
     L, parts = stats.distance_lower_bound(r["lip_x"], r["lip_y"], alpha)
     return L, {name: {"difference": e.mean, "se": e.se, "lower": lo} for name, (e, lo) in zip(LIPSCHITZ, parts)}
-
-
-def _upper_only(ev: Evidence) -> Evidence:
-    """The conditional W_2^2 is an upper bound on W_2^2 of the laws: a row where it
-    exceeds the bound is no evidence against the statement (inconclusive, flagged)."""
-    for d in ev.details:
-        if d.get("verdict") == F.value:
-            d["verdict"], d["upper_bound_above_bound"] = INC.value, True
-    if ev.verdict == F:
-        ev.verdict = INC
-    ev.counterexample = None
-    return ev
 
 
 def _lower_part(ev: Evidence, rows, rhs, labels, ctx, parts: int, what: str) -> Evidence:
@@ -168,13 +154,13 @@ def judge_lemma2(m, ctx, constant: float = 2.0, power: float = 1.0):
                       f"{_GRID}; closed-form conditional W_2^2 of W_l H_l given H_l (an upper bound on W_2^2 of "
                       "the laws), per-run difference with the bound", ctx,
                       attainable=lambda r: max_w2sq(r.n) - constant * r.n * float(np.mean(r["gap"] ** power)),
-                      what="E[W_2^2 - c n V^p]")
+                      what="E[W_2^2 - c n V^p]", can_fail=False)
     for d, r in zip(ev.details, rows):
         d["mean_w2sq"] = float(np.mean(r["w2sq"]))
         d["bound_c_n_EV"] = float(constant * r.n * np.mean(r["gap"] ** power))
         d["pointwise_sqrt_n_V"] = bool(np.all(r["w2sq"] <= math.sqrt(r.n) * r["gap"] + 1e-12))
     ev.expected = f"W_2^2 of the laws <= {constant:g} n E[V^{power:g}]"
-    ev = _bounds_plot(_upper_only(ev), rows, lambda r: r["w2sq"],
+    ev = _bounds_plot(ev, rows, lambda r: r["w2sq"],
                       lambda r: constant * r.n * np.mean(r["gap"] ** power), ("n", "d", "layer"))
     return _lower_part(ev, rows, lambda r, a: constant * r.n * stats.estimate(r["gap"] ** power).interval(a, sides=1)[1],
                        ("n", "d", "layer"), ctx, 2, f"{constant:g} n times the upper limit of E[V^{power:g}]")
@@ -198,8 +184,9 @@ def judge_cor3(m, ctx, plateau_term: bool = True, index: str = "printed"):
 
     ev = judge_bounds(rows, lambda r: r["w2sq"], bound, ("n", "d", "layer"),
                       f"{_GRID}; closed-form conditional W_2^2 (an upper bound on W_2^2 of the laws: holds only); "
-                      f"{index} index", ctx, attainable=lambda r: max_w2sq(r.n), what="E_H[conditional W_2^2]")
-    return _lower_part(_upper_only(ev), rows, lambda r, a: bound(r), ("n", "d", "layer"), ctx, 1, "the bound")
+                      f"{index} index", ctx, attainable=lambda r: max_w2sq(r.n), what="E_H[conditional W_2^2]",
+                      can_fail=False)
+    return _lower_part(ev, rows, lambda r, a: bound(r), ("n", "d", "layer"), ctx, 1, "the bound")
 
 
 @lru_cache(maxsize=16)

@@ -57,7 +57,7 @@ def footnote2_measure(ctx, d: int = 50, n: int = 150, layers: int = 15, runs: in
     out = {"d": d, "n": n, "layers": layers, "runs": runs}
     for variant in ("printed", "orthogonal", "flipped", "haar"):
         be = ctx.stream("daneshmand2021.footnote2", variant)
-        haar = be.host("haar")
+        haar = ctx.host_stream("daneshmand2021.footnote2", variant, "haar")
         out[variant] = [_relu_net_eq6(be, variant, d, n, layers, haar) for _ in range(runs)]
     return out
 

@@ -69,10 +69,3 @@ def test_parallel_fills_called_from_many_threads_match_serial():
     assert all(np.array_equal(a, b) for a, b in zip(serial, threaded))
     assert not np.array_equal(serial[0], serial[1])
 
-
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_host_stream_is_numpy_float64_and_names_the_same_stream(backend_name, dtype):
-    be = get_backend(backend_name, seed=4, dtype=dtype).child("a")
-    host = be.host("b")
-    assert host.xp is np and host.dtype is np.float64 and host.key == be.child("b").key
-    np.testing.assert_array_equal(host.normal((3,)), get_backend("numpy", seed=4).child("a", "b").normal((3,)))

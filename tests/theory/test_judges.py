@@ -1,0 +1,26 @@
+"""The generic judges of theory/judges.py beyond what the calibration measures."""
+import numpy as np
+
+from theory.core import JudgeContext, RunContext, Verdict
+from theory.judges import judge_bounds
+
+
+def _rows(means):
+    g = np.random.default_rng(0)
+    return [{"k": i, "x": m + 0.1 * g.standard_normal(200)} for i, m in enumerate(means)]
+
+
+def test_bounds_that_cannot_fail_turn_a_rejection_inconclusive():
+    """With can_fail False (the sample only bounds the statement's quantity from above),
+    a row above its bound is inconclusive and flagged, never a counterexample; a row
+    below it still holds; with can_fail True the same data fail."""
+    ctx = JudgeContext(RunContext(), 1e-6)
+    rows = _rows([1.5, 0.5])
+    judge = lambda **kw: judge_bounds(rows, lambda r: r["x"], lambda r: 1.0, ("k",), "synthetic", ctx, **kw)  # noqa
+    assert judge().verdict == Verdict.FAILS
+    ev = judge(can_fail=False)
+    assert ev.verdict == Verdict.INCONCLUSIVE and ev.counterexample is None
+    assert [d["verdict"] for d in ev.details] == ["inconclusive", "holds"]
+    assert ev.details[0]["rejected_but_cannot_fail"] and "rejected_but_cannot_fail" not in ev.details[1]
+    assert judge_bounds(rows[1:], lambda r: r["x"], lambda r: 1.0, ("k",), "synthetic", ctx,
+                        can_fail=False).verdict == Verdict.HOLDS
