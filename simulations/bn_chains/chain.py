@@ -268,31 +268,43 @@ def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str
     return ChainRecord(variant, method, d, n, eigs=eigs, final=H, **rec)
 
 
-def a1_margin(be: Backend, H0, depth: int, factor: float = 0.1, variant: str = "bn", chunk: int = 50):
+def a1_margin(be: Backend, H0, depth: int, factor: float = 0.1, variant: str = "bn", chunk: int = 50,
+              stop: str = "any"):
     """Assumption A1(factor * alpha_0, depth) of Daneshmand et al. (2021) per run.
 
-    Returns ``(ratio, layers_run)``: ratio[r] = min over k = 1..layers_run of
-    sigma_min(H_k) / sigma_min(H_0) for run r. The chain runs in chunks and stops early
-    once some run has ratio < factor (A1 then fails for the batch of runs), so a
-    failing (n, d) costs a few chunks instead of ``depth`` layers.
+    Returns ``(ratio, layers_run)``: ratio[r] = min over the layers k >= 1 that run r ran
+    (all ``layers_run`` of them, except for a run dropped under ``stop="all"``) of
+    sigma_min(H_k) / sigma_min(H_0). The chain runs in chunks and stops early:
+    with ``stop="any"`` once some run has ratio < factor (A1 then fails for the batch of
+    runs), so a failing (n, d) costs a few chunks instead of ``depth`` layers; with
+    ``stop="all"`` once every run has, and a failed run leaves the batch at once (its
+    outcome is final: its ratio can only fall further), so every run's outcome is known.
     """
     depth = check_int("depth", depth, low=1)
+    check_choice("stop", stop, ("any", "all"))
     xp = be.xp
     H = xp.asarray(H0, dtype=be.dtype)
     rec = simulate_chain(be, H, 0, variant)
     log_alpha0 = rec.log_smin[:, 0]
     ratio = np.full(log_alpha0.shape, np.inf)
+    live = np.arange(ratio.size)  # runs whose outcome is still open
+    H = rec.final
     done = 0
     while done < depth:
         step = min(chunk, depth - done)
         try:
-            rec = simulate_chain(be, rec.final, step, variant)
+            rec = simulate_chain(be, H, step, variant)
         except FloatingPointError as err:  # its layers count from the chunk's start
             raise FloatingPointError(f"{err}, counting from layer {done} of this A1 run") from err
-        ratio = np.minimum(ratio, np.exp(rec.log_smin[:, 1:].min(axis=1) - log_alpha0))
+        ratio[live] = np.minimum(ratio[live], np.exp(rec.log_smin[:, 1:].min(axis=1) - log_alpha0[live]))
         done += step
-        if np.any(ratio < factor):
+        failed = ratio < factor
+        if failed.all() or (stop == "any" and failed.any()):
             break
+        H = rec.final
+        if failed[live].any():  # stop="all": a failed run is decided; drop it (its
+            keep = np.nonzero(~failed[live])[0]  # collapsing chain would only cost time)
+            live, H = live[keep], H[xp.asarray(keep)]
     return ratio, done
 
 

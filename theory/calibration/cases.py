@@ -404,6 +404,73 @@ def _decay_claim(truth: str, alpha: float) -> Claim:
     return _claim(f"decay.{truth}", draw, judge, 2, budget)
 
 
+# --- the switch-on width of a random pixel grows no faster than n^2 (daneshmand2021 judge_phase) ---
+_PHASE_NS, _PHASE_C, _PHASE_RUNS = (4, 8, 16, 24, 32, 48), 0.7, 10
+#: Steepness of the single-run probability in log d per n. ``steep``: sharp at small n and
+#: a little softer at large n, like Figure 3's chains (where p jumps from 0 to 1 within a
+#: factor 2 of d at most n). ``soft_up`` / ``soft_down``: shallow at large (small) n, so
+#: that the sweep's d* lies further above t(n) as n grows (shrinks) and a judge that took d*
+#: for t(n) would see a steeper (flatter) slope than the truth.
+_PHASE_STEEP = {"steep": (10.0, 9.0, 8.0, 7.0, 6.0, 5.0), "soft_up": (10.0, 6.0, 3.0, 2.0, 1.5, 1.2),
+                "soft_down": (1.2, 1.5, 2.0, 3.0, 6.0, 10.0)}
+
+def _phase_resolution() -> float:
+    """Width of the slope's interval when every bracket spans two factor-2 steps (one side
+    drawn one step further out): 2 log 2 sum |L_i|. A slope this far past 2 is rejected
+    whenever every bracket is shown that tight (both sides further out at one n would
+    widen it by up to half as much again)."""
+    x = np.log(_PHASE_NS)
+    L = np.linalg.pinv(np.stack([np.ones_like(x), x], axis=1))[1]
+    return 2 * math.log(2) * float(np.abs(L).sum())
+
+
+def _phase_claim(truth: str, alpha: float) -> Claim:
+    """Pixels lit when all 10 Bernoulli runs hold, with single-run probability
+    p(n, d) = expit(k_n (log d - log t(n)) + logit(0.1^(1/10))), so that t(n) = 0.7 n^gamma
+    is exactly the width where P(lit) = 0.1 (the judge's switch-on width); k_n from 10 at
+    n = 4 (p from 0.1 to 0.99 over a factor 2 in d) to 5 at n = 48 (:data:`_PHASE_STEEP`).
+    ``true``: gamma = 2, on the boundary of "<= 2";
+    ``outside_band``: gamma = 2.01 (a ``holds`` is a false confirmation); ``false_kx``:
+    gamma = 2 + k x the resolution (:func:`_phase_resolution`); ``inside_1x``: gamma = 2 -
+    the resolution (power to say ``holds``); ``underpowered``: 40 fresh runs instead of 100;
+    ``true_soft`` / ``outside_soft``: ``true`` and ``outside_band`` with soft transitions
+    (``soft_up`` / ``soft_down``), where taking d* for t(n) errs."""
+    from ..daneshmand2021.figure_judges import judge_phase
+    from ..daneshmand2021.montecarlo import boundary_width, confirm_rows
+
+    res = _phase_resolution()
+    gamma = {"true": 2.0, "underpowered": 2.0, "outside_band": 2.01, "false_1x": 2.0 + res,
+             "false_3x": 2.0 + 3 * res, "inside_1x": 2.0 - res, "true_soft": 2.0, "outside_soft": 2.01}[truth]
+    steep = dict(zip(_PHASE_NS, _PHASE_STEEP[{"true_soft": "soft_up", "outside_soft": "soft_down"}.get(truth, "steep")]))
+    confirm = 40 if truth == "underpowered" else 100
+    q = 0.1 ** (1 / _PHASE_RUNS)
+    widths = [2**k for k in range(1, 41)]  # wide enough for gamma = 2 + 3 x resolution at n = 48
+
+    def p_run(n, d):
+        return float(1 / (1 + math.exp(-(steep[n] * (math.log(d) - math.log(_PHASE_C * n**gamma))
+                                           + math.log(q / (1 - q))))))
+
+    def draw(ctx, block):
+        u = ctx.host_stream("calibration.phase", block).host_rng
+        rows = []
+        for n in _PHASE_NS:
+            col = []
+            for d in (d for d in widths if d >= n):
+                lit = bool(np.all(u.random(_PHASE_RUNS) < p_run(n, d)))
+                col.append((d, lit))
+                rows.append(Row({"n": n, "d": d, "role": "sweep"}, {"ratio": np.asarray([1.0 if lit else 0.0]),
+                                                                     "fraction": np.asarray([1.0 if lit else 0.0]),
+                                                                     "layers_run": np.asarray([1])}))
+            rows += confirm_rows(n, boundary_width(col), widths, (confirm, confirm),
+                                 lambda d, count, n=n: np.sum(u.random(count) < p_run(n, d)))
+        return Block(tuple(rows), meta={"runs": _PHASE_RUNS, "depth": 1, "factor": 0.1})
+
+    def judge(m, ctx):
+        return judge_phase(m, ctx, exponent=2.0)
+
+    return _claim(f"phase.{truth}", draw, judge, 1, 1)
+
+
 CASES = (
     Case("mean", "judge_means", "E[X] = 1 per row (2 rows), lognormal replicates (skewness 1.75), 25 per block, "
          f"tolerance +-{_MEAN_TOL}", _mean_claim),
@@ -428,4 +495,9 @@ CASES = (
          "AR(1) noise across layers, window chosen on the first half of the chains (held out); 'true' sits on the "
          "boundary",
          _decay_claim, ("true", "underpowered", "false_1x", "false_3x")),
+    Case("phase", "judge_phase", "switch-on width t(n) = 0.7 n^gamma of a pixel lit when 10 Bernoulli runs hold, "
+         "grows no faster than n^2 (widths 2^k, n 4..48, 100 fresh runs at d* and d*/2); 'true' sits on the "
+         "boundary gamma = 2, 'outside_band' at 2.01; the '_soft' truths with shallow transitions at large (small) n, "
+         "where reading d* as t(n) errs",
+         _phase_claim, TRUTHS + ("inside_1x", "true_soft", "outside_soft")),
 )

@@ -30,7 +30,10 @@ def expectation(truth: str, alpha: float) -> tuple[str, str, float, str]:
             "underpowered": ("fails", "at most", alpha, "false alarm"),
             "false_1x": ("fails", "at least", POWER, "power at the resolution"),
             "false_3x": ("fails", "at least", POWER, "power at 3x the resolution"),
-            "outside_band": ("holds", "at most", alpha, "false confirmation")}[truth]
+            "outside_band": ("holds", "at most", alpha, "false confirmation"),
+            "inside_1x": ("holds", "at least", POWER, "power to confirm at the resolution"),
+            "true_soft": ("fails", "at most", alpha, "false alarm, soft transitions"),
+            "outside_soft": ("holds", "at most", alpha, "false confirmation, soft transitions")}[truth]
 
 
 def measure_case(case, truth: str, reseeds: int, alpha: float, seed0: int = 0) -> dict:
@@ -61,6 +64,7 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     ``jobs`` processes; merge into ``out``/calibration.json."""
     from .pool import map_tasks
     from .tails import run_tails
+    from .tails_is import run_tails_is
 
     reseeds = reseeds or DEFAULT_RESEEDS
     tasks = [(c, t, reseeds, alpha) for c in cases for t in c.truths]
@@ -71,5 +75,6 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     data["judges"] = {"alpha": alpha, "reseeds": reseeds, "rows": rows}
     if tails:
         data["tails"] = run_tails(progress=progress, jobs=jobs)
+        data["tails_is"] = run_tails_is(progress=progress, jobs=jobs)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

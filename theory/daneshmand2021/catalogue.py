@@ -237,7 +237,10 @@ _PORTED = (
           mutations=(Mutation("threshold grows no faster than n^0.25", {"exponent": 0.25}),), slow=True,
           note="No code for this figure in the authors' repository; H_0 is iid Gaussian scaled to unit Frobenius "
                "norm (with raw unit-variance entries 0.1 alpha_0 would exceed 1/sqrt(n) >= sigma_min(H_k) and A1 "
-               "would fail at every large d)."),
+               "would fail at every large d). A pixel (all 10 runs hold) is random, so one sweep's boundary d* is "
+               "too: the width judged is t(n), where P(pixel lit) reaches 0.1, assuming P(pixel lit) grows with d. "
+               "100 fresh single runs at d* and 100 at d*/2 (one grid step further out, 2 d* or d*/4, where those "
+               "leave a side unresolved) must bracket t(n) before the brackets' worst case bounds the slope."),
     Claim(id="daneshmand2021.fig3.printed_curve",
           where="Sec. 3.3, Figure 3 caption (blue curve d = (n - 28)^1.8)",
           statement="Every (n, d) with n > 28 and d >= (n - 28)^1.8 satisfies A1(0.1 alpha_0, 1000) in all 10 runs",

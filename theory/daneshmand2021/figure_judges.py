@@ -19,7 +19,7 @@ from ..core import Evidence, Verdict, combine
 from ..judges import judge_comparison, judge_exponent, judge_limit
 from . import formulas
 from .mc_judges import sub_context
-from .montecarlo import LIPSCHITZ
+from .montecarlo import CONFIRM_TESTS_PER_N, LIPSCHITZ, boundary_width
 
 __all__ = ["judge_sign", "abs_cos_profile", "judge_fig1", "judge_variant_growth", "width_fit", "judge_plateau",
            "judge_radius", "judge_centered", "judge_relu", "judge_phase"]
@@ -296,24 +296,58 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05):
     return comp
 
 
-def judge_phase(m, ctx, exponent: float = 2.0, curve: str = "omega"):
-    """Figure 3. ``omega``: the smallest width d*(n) from which A1(0.1 alpha_0, 1000)
-    holds in every run grows no faster than n^exponent: least-squares slope of log d* on
-    log n (n >= 4), with limits from the factor-2 grid (d* lies within a factor 2 above
-    the true threshold; the slope's error is bounded by the worst case of that error).
+def _brackets(m, ns, alpha: float, runs: int, level: float):
+    """Per n of ``ns``, the bracket (lower, upper] of the switch-on width t(n) (P(pixel
+    lit) reaches ``level``) that the fresh runs of :func:`.montecarlo.confirm_rows` show:
+    ``upper`` is the nearest width drawn at or above the sweep's d* where P(all ``runs``
+    hold) >= level is shown, ``lower`` the nearest drawn at or below d*/2 where P(all hold)
+    < level is (None: not shown). A lower end below n needs no test (t(n) >= n: a width
+    is at least the batch size). Each test is a one-sided Clopper-Pearson bound on the
+    single-run probability against level^(1/runs) at ``alpha`` over every test the
+    measurement may draw (:data:`.montecarlo.CONFIRM_TESTS_PER_N` per n, Bonferroni)."""
+    q = level ** (1 / runs)
+    a = alpha / max(CONFIRM_TESTS_PER_N * len(ns), 1)
+    found = {}
+    for r in m.rows:
+        if r.labels.get("role") == "confirm":
+            found.setdefault((r.n, r.side), []).append(r)
+    out, checks = {}, []
+    for n in ns:
+        ends = {}
+        for side in ("at", "below"):
+            drawn = sorted(found.get((n, side), []), key=lambda r: r.d * (1 if side == "at" else -1))
+            if len(drawn) > CONFIRM_TESTS_PER_N // 2:
+                raise ValueError(f"at most {CONFIRM_TESTS_PER_N // 2} fresh-run widths per side, got {len(drawn)} "
+                                 f"({side} d*, n = {n})")
+            ends[side] = None
+            for r in drawn:
+                k, N = int(r["runs_holding"][0]), int(r["runs"][0])
+                lo, hi = stats.binomial_interval(k, N, 2 * a)  # equal tails: each one-sided at a
+                ok = lo >= q if side == "at" else hi < q
+                checks.append({"n": n, "side": side, "d": r.d, "runs_holding": k, "runs": N,
+                               "single_run_bound": lo if side == "at" else hi,
+                               "needed": f"{'>=' if side == 'at' else '<'} {q:.4f}", "ok": bool(ok)})
+                if ok:
+                    ends[side] = r.d
+                    break
+        out[n] = (ends["below"], ends["at"])
+    return out, checks
+
+
+def judge_phase(m, ctx, exponent: float = 2.0, curve: str = "omega", level: float = 0.1):
+    """Figure 3. ``omega``: the width from which Figure 3's pixel is lit (A1(0.1 alpha_0,
+    1000) in all runs) grows no faster than n^exponent. The pixel is random, so the width
+    judged is t(n), the smallest d with P(pixel lit) >= ``level``, assuming that probability
+    grows with d. Fresh runs (:func:`_brackets`) must bracket t(n) at the look's alpha:
+    (d*/2, d*] for the sweep's boundary d*, or one grid step wider on a side the nearer
+    width leaves unresolved; then the least-squares slope of log t(n) on log n (n >= 4)
+    lies within the worst case of the brackets (no distributional assumption). A bracket
+    not shown leaves the claim inconclusive.
     ``printed_curve``: every pixel with n > 28 and d >= (n - 28)^1.8 holds."""
     cells = [{"n": r.n, "d": r.d, "holds_all": bool(r["fraction"][0] == 1.0), "ratio_min": float(r["ratio"][0]),
-              "layers_run": int(r["layers_run"][0])} for r in m.rows]
+              "layers_run": int(r["layers_run"][0])} for r in m.rows if r.labels.get("role", "sweep") == "sweep"]
     ns = sorted({c["n"] for c in cells})
-    boundary = {}
-    for n in ns:
-        col = sorted((c for c in cells if c["n"] == n), key=lambda c: c["d"])
-        ok_from = None
-        for c in reversed(col):
-            if not c["holds_all"]:
-                break
-            ok_from = c["d"]
-        boundary[n] = ok_from
+    boundary = {n: boundary_width([(c["d"], c["holds_all"]) for c in cells if c["n"] == n]) for n in ns}
     details = [{"n": n, "first_width_from_which_A1_holds": boundary[n]} for n in ns]
     method = f"{m.meta['runs']} runs x {m.meta['depth']} layers per pixel, H_0 iid Gaussian at unit Frobenius norm"
     if curve == "printed_curve":
@@ -327,22 +361,46 @@ def judge_phase(m, ctx, exponent: float = 2.0, curve: str = "omega"):
     if len(pts) < 3:
         return Evidence(verdict=INC, measured=details, expected=f"d* grows no faster than n^{exponent}",
                         method=method, resolution="fewer than 3 boundary points", details=details + cells)
+    brackets, checks = _brackets(m, [n for n, _ in pts], ctx.alpha, m.meta["runs"], level)
+    for n, b in pts:  # t(n) >= n: below the batch size no test is needed
+        if brackets[n][0] is None and b // 2 < n:
+            brackets[n] = (b // 2, brackets[n][1])
+    open_ = [n for n, (lo_d, hi_d) in brackets.items() if lo_d is None or hi_d is None]
     x = np.log([p[0] for p in pts])
     y = np.log([float(p[1]) for p in pts])
     X = np.stack([np.ones_like(x), x], axis=1)
-    # d* is the first grid width at or above the true threshold, so log d* = log d_true + e
-    # with e in [0, log 2): the slope's error is sum_i L_i e_i (L = the slope's row of the
-    # least-squares operator), bounded without any distributional assumption.
+    # log t(n) lies in (log lower, log upper]: the slope of log t on log n, L . log t (L = the
+    # slope's row of the least-squares operator), is bounded by taking each point at the
+    # end its L_i favours, without any distributional assumption.
     L = np.linalg.pinv(X)[1]
     slope = float(L @ y)
-    lo, hi = slope - math.log(2) * float(L[L > 0].sum()), slope - math.log(2) * float(L[L < 0].sum())
-    v = H if hi <= exponent else (F if lo > exponent else INC)
+    lo = hi = None
+    if not open_:
+        ends = np.log([[brackets[n][0], brackets[n][1]] for n, _ in pts])
+        lo = float(np.where(L > 0, L * ends[:, 0], L * ends[:, 1]).sum())
+        hi = float(np.where(L > 0, L * ends[:, 1], L * ends[:, 0]).sum())
+    v = INC if open_ else (H if hi <= exponent else (F if lo > exponent else INC))
+    series = {"label": "d*(n), factor-2 grid", "x": [p[0] for p in pts], "y": [float(p[1]) for p in pts],
+              "exponent": slope}
+    if not open_:
+        series["interval"] = [lo, hi]  # the slope of log t(n), from the brackets
     plot = {"kind": "power_law", "xlabel": "batch size n", "ylabel": "first width d* from which A1 holds",
-            "series": [{"label": "d*(n), factor-2 grid", "x": [p[0] for p in pts], "y": [float(p[1]) for p in pts],
-                        "exponent": slope, "interval": [lo, hi]}]}
-    return Evidence(verdict=v, measured={"boundary_exponent": slope, "quantization_limits": [lo, hi]}, plot=plot,
-                    expected=f"<= {exponent}", margin=exponent - hi, margin_unit="in the exponent (upper limit)",
-                    method=method + "; least-squares slope of log d* on log n (n >= 4), with the worst-case effect "
-                    "of the factor-2 width grid (d* within a factor 2 above the true threshold)",
-                    resolution=f"slope known within [{lo:.3f}, {hi:.3f}] from the grid alone", details=details + cells,
+            "series": [series]}
+    shown = [n for n in brackets if n not in open_]
+    if open_:
+        resolution = (f"the switch-on width is not bracketed by the fresh runs at n = {open_} (of {len(brackets)}); "
+                      "the slope's interval is unknown")
+    else:
+        resolution = f"slope of log t(n) known within [{lo:.3f}, {hi:.3f}] from the brackets"
+    return Evidence(verdict=v, measured={"boundary_exponent": slope, "slope_limits": None if open_ else [lo, hi],
+                                         "brackets_shown": f"{len(shown)} of {len(brackets)}",
+                                         "brackets": {str(n): list(b) for n, b in brackets.items()}},
+                    plot=plot, expected=f"<= {exponent}", margin=exponent - hi if not open_ else None,
+                    margin_unit="in the exponent (upper limit)",
+                    method=method + f"; switch-on width t(n) = smallest d with P(pixel lit) >= {level:g} (assumed "
+                    "to grow with d), bracketed by fresh single runs at d* and d*/2 (one grid step further out where "
+                    "those are unresolved; one-sided Clopper-Pearson at the look's alpha over "
+                    f"{CONFIRM_TESTS_PER_N} tests per n); slope of log t(n) on log n (n >= 4): the least-squares "
+                    "slope of log d* with the worst case of those brackets",
+                    resolution=resolution, details=details + [{"part": "bracket", **c} for c in checks] + cells,
                     counterexample={"boundary_exponent": slope, "lower_limit": lo} if v == F else None)

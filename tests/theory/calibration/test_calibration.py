@@ -13,7 +13,8 @@ CASE = {c.name: c for c in CASES}
 @pytest.mark.parametrize("name,truth", [("mean", "true"), ("mean", "false_1x"), ("comparison", "true"),
                                         ("exponent", "true"), ("limit", "outside_band"), ("gof", "true"),
                                         ("limit_rms", "rms_boundary"), ("limit_rms", "rms_flat"), ("limit_rms", "false_3x"),
-                                        ("decay", "true")])
+                                        ("decay", "true"), ("phase", "false_1x"), ("phase", "true_soft"),
+                                        ("phase", "outside_soft")])
 def test_judge_keeps_its_promise(name, truth):
     r = measure_case(CASE[name], truth, reseeds=100, alpha=0.05)
     assert r["consistent"], r
@@ -72,3 +73,15 @@ def test_jobs_must_be_positive():
 
     with pytest.raises(ValueError, match="jobs must be an integer >= 1"):
         map_tasks(print, [()], 0, "x", progress=False)
+
+
+def test_render_states_the_far_tail_rates_and_the_control():
+    def row(n, alpha, rate, control=False):
+        cell = {"rate": rate, "se": rate / 100, "interval": [rate * 0.98, rate * 1.02], "over_alpha": rate / alpha}
+        return {"n": n, "alpha": alpha, "reseeds": 10, "control": control, "plain_t": cell, "corrected_t": cell}
+
+    text = "\n".join(render_calibration({"tails_is": [row(25, 1e-8, 5e-6), row(400, 1e-8, 1.0e-8),
+                                                      row(25, 1e-8, 3e-7, control=True)]}))
+    assert "Far-tail rates by importance sampling" in text
+    assert "keeps alpha on lognormal replicates for none" in text and "(worst: 500 x alpha at 25 replicates)" in text
+    assert "raises the rate above alpha for 25 replicates" in text

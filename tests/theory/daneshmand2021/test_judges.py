@@ -315,21 +315,66 @@ def test_drift_step_fails_only_when_the_first_step_moves_away_more_than_the_star
     assert DJ.judge_drift_step(closer, ctx()).verdict == INC
 
 
-def _phase(power):
-    rows = []
+def _phase(power, at=(100, 100), below=(0, 100), outer=None):
+    """A sweep whose boundary is the first grid width >= n^power, and fresh-run counts
+    (holding, runs) at d* and at d*/2, and at 2 d* and d*/4 when ``outer`` gives them."""
+    rows, grid = [], [2**k for k in range(1, 17)]
     for n in (2, 4, 8, 16, 32):
-        for d in (2**k for k in range(1, 17)):
+        for d in (d for d in grid if d >= n):
+            ok = d >= n**power
+            rows.append(({"n": n, "d": d, "role": "sweep"}, {"ratio": np.array([0.5 if ok else 0.01]),
+                                                              "fraction": np.array([1.0 if ok else 0.3]),
+                                                              "layers_run": np.array([1000 if ok else 50])}))
+        top = next(d for d in grid if d >= max(n, n**power))
+        sides = [("at", top, at), ("below", top // 2, below)]
+        if outer:
+            sides += [("at", 2 * top, outer[0]), ("below", top // 4, outer[1])]
+        for side, d, (k, runs) in sides:
             if d >= n:
-                ok = d >= n**power
-                rows.append(({"n": n, "d": d}, {"ratio": np.array([0.5 if ok else 0.01]),
-                                                "fraction": np.array([1.0 if ok else 0.3]),
-                                                "layers_run": np.array([1000 if ok else 50])}))
+                rows.append(({"n": n, "d": d, "role": "confirm", "side": side},
+                             {"runs_holding": np.array([k]), "runs": np.array([runs]), "layers_run": np.array([1000])}))
     return samples(rows, depth=1000, runs=10, factor=0.1)
 
 
 def test_phase_boundary_exponent():
     assert FJ.judge_phase(_phase(1.5), ctx()).verdict == H
     assert FJ.judge_phase(_phase(3.0), ctx()).verdict == F
+
+
+@pytest.mark.parametrize("at,below", [((97, 100), (0, 100)),  # 3 of 100 fail at d*: P(lit) >= 0.1 not shown
+                                      ((100, 100), (70, 100)),  # 70 of 100 hold at d*/2: < 0.1 not shown
+                                      ((60, 60), (0, 100))])  # too few runs to show it at all
+def test_phase_needs_the_bracket_shown_by_fresh_runs(at, below):
+    """The random boundary decides nothing until fresh runs bracket the switch-on width:
+    either side unshown leaves both readings (holds and fails) inconclusive."""
+    for power in (1.5, 3.0):
+        ev = FJ.judge_phase(_phase(power, at, below), ctx())
+        assert ev.verdict == INC
+        assert "not bracketed" in ev.resolution and ev.margin is None
+    # counts on the passing side of the measurement's rule for drawing further out: 2
+    # failures of 100 at d*, 50 of 100 holding at d*/2
+    ev = FJ.judge_phase(_phase(1.5, (98, 100), (50, 100)), ctx())
+    assert ev.verdict == H and ev.measured["brackets_shown"] == "4 of 4"
+
+
+def test_phase_bracket_reaches_one_step_further_and_widens_the_slope():
+    """An unresolved side is settled one grid step out (2 d*, d*/4); the slope's interval
+    then widens by that step's weight, and a margin that needed the tight bracket is lost."""
+    tight = FJ.judge_phase(_phase(1.5), ctx())
+    up = FJ.judge_phase(_phase(1.5, (90, 100), (0, 100), outer=((100, 100), (0, 100))), ctx())
+    (lo_t, hi_t), (lo_w, hi_w) = tight.measured["slope_limits"], up.measured["slope_limits"]
+    assert lo_w < lo_t < hi_t < hi_w and hi_w - lo_w == pytest.approx(2 * (hi_t - lo_t))
+    assert up.measured["brackets"]["8"] == [16, 64] and up.verdict == INC  # 1.6 +- 0.8 straddles 2
+    assert FJ.judge_phase(_phase(3.0, (90, 100), (0, 100), outer=((100, 100), (0, 100))), ctx()).verdict == F
+    # below: d*/4 settles it where it is a pixel (n = 8: 32 -> 8); at n = 4 it is not (8 -> 2)
+    down = FJ.judge_phase(_phase(1.5, (100, 100), (70, 100), outer=((100, 100), (0, 100))), ctx())
+    assert down.measured["brackets"]["8"] == [8, 32] and down.measured["brackets"]["4"][0] is None
+    assert down.verdict == INC
+    # a side still unresolved one step out stays open
+    assert FJ.judge_phase(_phase(1.5, (90, 100), (0, 100), outer=((90, 100), (0, 100))), ctx()).verdict == INC
+    # below the batch size no test is needed (t(n) >= n): d* = n = 4 at power 1 brackets (2, 4]
+    ev = FJ.judge_phase(_phase(1.0), ctx())
+    assert ev.measured["brackets"]["4"] == [2, 4] and ev.verdict == H
 
 
 def test_geometric_decay_fit_chooses_its_window_on_held_out_chains():
