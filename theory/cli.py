@@ -7,7 +7,9 @@
   regenerate paper_checks.md/.json (one paper or some claims merged into the existing report);
 - ``calibrate [--reseeds N]``: measure every judge's false-alarm rate and power on
   synthetic data with known truth (writes calibration.json, read by the report);
-  ``calibrate --stability [--paper KEY]``: the catalogue's verdicts over 20 seeds.
+  ``calibrate --stability [--paper KEY]``: the catalogue's verdicts over 20 seeds;
+  ``calibrate --sensitivity``: its Monte-Carlo verdicts at alpha divided by the worst
+  measured far-tail excess of the mean test.
 
 Bad input (an unknown claim id, paper or verdict, a scale <= 0 or NaN, a negative seed)
 gives a one-line error and exit status 2.
@@ -55,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--out", default=".", help="directory of calibration.json (default: here)")
     k.add_argument("--stability", action="store_true",
                    help="instead, run the catalogue's Monte-Carlo claims at 20 seeds (slow ones at 3) and count flips")
+    k.add_argument("--sensitivity", action="store_true",
+                   help="instead, run the Monte-Carlo claims at alpha divided by the worst measured far-tail excess")
     k.add_argument("--paper", help="with --stability: only this paper's claims")
     k.add_argument("--jobs", type=_jobs, default=None,
                    help="worker processes (integer >= 1; default: the CPUs available); the numbers do not depend on it")
@@ -93,7 +97,13 @@ def main(argv=None) -> int:
             from .calibration import run_calibration, run_stability
             from .calibration.pool import default_jobs
 
-            if a.stability:
+            if a.sensitivity:
+                from .calibration import run_sensitivity
+
+                data = run_sensitivity(a.out, jobs=a.jobs or default_jobs())["sensitivity"]
+                print(f"{len(data['changed'])} of {len(data['verdicts'])} Monte-Carlo verdicts change at claim alpha "
+                      f"{data['claim_alpha']:.2g}")
+            elif a.stability:
                 data = run_stability(a.out, paper=a.paper, jobs=a.jobs or default_jobs())
                 print(f"{len(data['stability']['flips'])} flips between holds and fails")
             else:

@@ -7,7 +7,9 @@ from .render import render_calibration
 from .tails import corrected_t, run_tails, tail_rates
 from .tails_is import run_tails_is, tail_rates_is
 from .stability import FAST_SEEDS, SLOW_SEEDS, flips, run_stability
+from .sensitivity import changed_verdicts, run_sensitivity, worst_excess
 
 __all__ = ["CASES", "TRUTHS", "Case", "CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "expectation", "measure_case",
            "run_calibration", "render_calibration", "corrected_t", "run_tails", "tail_rates", "run_tails_is",
-           "tail_rates_is", "FAST_SEEDS", "SLOW_SEEDS", "flips", "run_stability"]
+           "tail_rates_is", "FAST_SEEDS", "SLOW_SEEDS", "flips", "run_stability",
+           "changed_verdicts", "run_sensitivity", "worst_excess"]

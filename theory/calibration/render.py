@@ -69,6 +69,7 @@ def render_calibration(data: dict) -> list:
                 + (f" ({', '.join(s['flips'])})" if s["flips"] else "")
                 + f"; {len(s['to_inconclusive'])} claims inconclusive at some seed"
                 + (f" ({', '.join(sorted(s['to_inconclusive']))})." if s["to_inconclusive"] else "."), ""]
+    out += _render_sensitivity(data.get("sensitivity"))
     if not j and not s and not tails and not data.get("tails_is"):
         out += ["Not measured yet: run `python -m theory calibrate`.", ""]
     return out
@@ -114,3 +115,16 @@ def _render_tails_is(rows) -> list:
             + " (the sample skewness is noisy with few replicates and shifts the statistic's tails). Where few "
             "replicates decide a claim, its alpha is a nominal level.", ""]
     return out
+
+
+def _render_sensitivity(sens) -> list:
+    if not sens:
+        return []
+    changed = sens["changed"]
+    listed = ", ".join(f"{cid} ({a} -> {b})" for cid, (a, b) in sorted(changed.items()))
+    return [f"Alpha sensitivity: every Monte-Carlo claim again at claim alpha {sens['claim_alpha']:.2g}, the 1e-6 "
+            f"divided by {sens['factor']:g} (the worst far-tail excess measured above, rounded up): "
+            f"**{len(sens['verdicts']) - len(changed)} of {len(sens['verdicts'])}** verdicts stand"
+            + (f"; these move: {listed}." if changed else ".")
+            + " A verdict that stands does not hang on the tail of its tests being as thin as the t model says.",
+            ""]

@@ -85,3 +85,20 @@ def test_render_states_the_far_tail_rates_and_the_control():
     assert "Far-tail rates by importance sampling" in text
     assert "keeps alpha on lognormal replicates for none" in text and "(worst: 500 x alpha at 25 replicates)" in text
     assert "raises the rate above alpha for 25 replicates" in text
+
+
+def test_alpha_sensitivity_reads_the_worst_excess_and_lists_what_moves():
+    from theory.calibration import changed_verdicts, worst_excess
+
+    cell = {"interval": [0.0, 5e-6]}
+    rows = [{"alpha": 1e-8, "control": False, "corrected_t": cell},
+            {"alpha": 1e-8, "control": True, "corrected_t": {"interval": [0.0, 1e-5]}}]  # controls do not count
+    assert worst_excess(rows) == pytest.approx(500.0)
+    with pytest.raises(ValueError, match="no importance-sampled tail rates"):
+        worst_excess([])
+    moved = changed_verdicts({"a": "holds", "b": "fails"}, {"a": "holds", "b": "inconclusive"})
+    assert moved == {"b": ["fails", "inconclusive"]}
+    text = "\n".join(render_calibration({"sensitivity": {"factor": 500.0, "claim_alpha": 2e-9,
+                                                         "verdicts": {"a": "holds", "b": "inconclusive"},
+                                                         "changed": moved}}))
+    assert "**1 of 2** verdicts stand; these move: b (fails -> inconclusive)" in text

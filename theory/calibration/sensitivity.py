@@ -1,0 +1,61 @@
+"""Alpha sensitivity of the catalogue: every Monte-Carlo claim again at the per-claim
+alpha divided by the worst far-tail excess that :mod:`.tails_is` measured for the mean
+test on skewed replicates. A verdict that stands there does not hang on the test's tail
+being as thin as the t model says; one that moves (to ``inconclusive``) is flagged.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from ..core import RunContext, Verdict, clear_caches, evaluate
+from ..core.registry import claims as all_claims
+from ..core.registry import get
+from ..stats import CLAIM_ALPHA
+
+__all__ = ["worst_excess", "run_sensitivity", "changed_verdicts"]
+
+
+def worst_excess(tails_is: list) -> float:
+    """The largest upper 95% limit of (rate / alpha) of the corrected test on skewed
+    replicates, over the sizes and levels measured (at least 1)."""
+    skewed = [r for r in tails_is if not r.get("control")]
+    if not skewed:
+        raise ValueError("calibration.json has no importance-sampled tail rates: run `python -m theory calibrate` first")
+    return max(1.0, max(r["corrected_t"]["interval"][1] / r["alpha"] for r in skewed))
+
+
+def changed_verdicts(recorded: dict, found: dict) -> dict:
+    """{claim id: [recorded, found]} for the claims whose verdicts differ."""
+    return {cid: [recorded[cid], v] for cid, v in found.items() if v != recorded[cid]}
+
+
+def _verdicts_at(claim_alpha: float, ids: tuple) -> dict:
+    ctx = RunContext(claim_alpha=claim_alpha)
+    out = {cid: evaluate(get(cid), ctx).verdict.value for cid in ids}
+    clear_caches()
+    return out
+
+
+def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress: bool = True, jobs: int = 1) -> dict:
+    """Evaluate every Monte-Carlo claim at CLAIM_ALPHA / ``factor`` (default: the worst
+    measured excess, rounded up to a whole number), one claim per task on ``jobs``
+    processes; merge into ``out``/calibration.json under ``sensitivity``."""
+    from .pool import map_tasks
+
+    path = Path(out) / "calibration.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    factor = float(math.ceil(worst_excess(data.get("tails_is", [])))) if factor is None else float(factor)
+    if not factor >= 1:
+        raise ValueError(f"factor must be >= 1, got {factor!r}")
+    chosen = [c for c in all_claims() if c.monte_carlo]
+    alpha = CLAIM_ALPHA / factor
+    found = {}
+    for part in map_tasks(_verdicts_at, [(alpha, (c.id,)) for c in chosen], jobs, "alpha sensitivity", progress):
+        found.update(part)
+    recorded = {c.id: Verdict(c.recorded).value for c in chosen}
+    data["sensitivity"] = {"factor": factor, "claim_alpha": alpha, "verdicts": found,
+                           "changed": changed_verdicts(recorded, found)}
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return data
