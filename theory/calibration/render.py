@@ -126,5 +126,7 @@ def _render_sensitivity(sens) -> list:
             f"divided by {sens['factor']:g} (the worst far-tail excess measured above, rounded up): "
             f"**{len(sens['verdicts']) - len(changed)} of {len(sens['verdicts'])}** verdicts stand"
             + (f"; these move: {listed}." if changed else ".")
-            + " A verdict that stands does not hang on the tail of its tests being as thin as the t model says.",
+            + " A verdict that stands holds up even if its tests' tails are as much heavier than the t model's "
+            "as measured for lognormal replicates; one that moves needs more data before it can be trusted at "
+            "that level.",
             ""]

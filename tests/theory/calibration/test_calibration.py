@@ -102,3 +102,4 @@ def test_alpha_sensitivity_reads_the_worst_excess_and_lists_what_moves():
                                                          "verdicts": {"a": "holds", "b": "inconclusive"},
                                                          "changed": moved}}))
     assert "**1 of 2** verdicts stand; these move: b (fails -> inconclusive)" in text
+    assert "needs more data" in text
