@@ -97,10 +97,19 @@ def main(argv=None) -> int:
             from .calibration import run_calibration, run_stability
             from .calibration.pool import default_jobs
 
+            if a.sensitivity and a.stability:
+                return _fail("choose one of --sensitivity and --stability")
             if a.sensitivity:
                 from .calibration import run_sensitivity
 
-                data = run_sensitivity(a.out, jobs=a.jobs or default_jobs())["sensitivity"]
+                if ctx != RunContext() or a.paper:
+                    return _fail("calibrate --sensitivity runs the whole catalogue at the report's seed, scale and "
+                                 "backend (its verdicts are compared with the recorded ones): drop --seed, "
+                                 "--mc-scale, --backend and --paper")
+                try:
+                    data = run_sensitivity(a.out, jobs=a.jobs or default_jobs())["sensitivity"]
+                except ValueError as e:
+                    return _fail(str(e))
                 print(f"{len(data['changed'])} of {len(data['verdicts'])} Monte-Carlo verdicts change at claim alpha "
                       f"{data['claim_alpha']:.2g}")
             elif a.stability:

@@ -76,15 +76,20 @@ def test_jobs_must_be_positive():
 
 
 def test_render_states_the_far_tail_rates_and_the_control():
-    def row(n, alpha, rate, control=False):
-        cell = {"rate": rate, "se": rate / 100, "interval": [rate * 0.98, rate * 1.02], "over_alpha": rate / alpha}
-        return {"n": n, "alpha": alpha, "reseeds": 10, "control": control, "plain_t": cell, "corrected_t": cell}
+    def row(n, alpha, rate, control=False, reliable=True):
+        cell = {"rate": rate, "se": rate / 100, "interval": [rate * 0.98, rate * 1.02], "over_alpha": rate / alpha,
+                "reliable": reliable}
+        out = {"n": n, "alpha": alpha, "reseeds": 10, "control": control, "plain_t": cell, "corrected_t": dict(cell)}
+        if control:  # the known truth decides, not the importance-sampled estimate
+            out["corrected_t"]["truth"] = {"over_alpha": 2.0, "half_width": 0.1}
+        return out
 
-    text = "\n".join(render_calibration({"tails_is": [row(25, 1e-8, 5e-6), row(400, 1e-8, 1.0e-8),
-                                                      row(25, 1e-8, 3e-7, control=True)]}))
+    text = "\n".join(render_calibration({"tails_is": [row(25, 1e-8, 5e-6, reliable=False), row(400, 1e-8, 1.0e-8),
+                                                      row(25, 1e-8, 1e-8, control=True)]}))
     assert "Far-tail rates by importance sampling" in text
     assert "keeps alpha on lognormal replicates for none" in text and "(worst: 500 x alpha at 25 replicates)" in text
-    assert "raises the rate above alpha for 25 replicates" in text
+    assert "raises the rate above alpha for 25 replicates" in text and "exact 2 +- 0.1" in text
+    assert text.count("(weights unreliable)") == 2  # both statistics of the unreliable row
 
 
 def test_alpha_sensitivity_reads_the_worst_excess_and_lists_what_moves():
@@ -98,8 +103,9 @@ def test_alpha_sensitivity_reads_the_worst_excess_and_lists_what_moves():
         worst_excess([])
     moved = changed_verdicts({"a": "holds", "b": "fails"}, {"a": "holds", "b": "inconclusive"})
     assert moved == {"b": ["fails", "inconclusive"]}
-    text = "\n".join(render_calibration({"sensitivity": {"factor": 500.0, "claim_alpha": 2e-9,
+    text = "\n".join(render_calibration({"sensitivity": {"factor": 500.0, "factor_from": "given", "base_alpha": 1e-6,
+                                                         "claim_alpha": 2e-9,
                                                          "verdicts": {"a": "holds", "b": "inconclusive"},
                                                          "changed": moved}}))
-    assert "**1 of 2** verdicts stand; these move: b (fails -> inconclusive)" in text
-    assert "needs more data" in text
+    assert "**1 of 2** verdicts are unchanged; these move: b (fails -> inconclusive)" in text
+    assert "stress test, not a guarantee" in text
