@@ -11,10 +11,10 @@ import json
 import math
 from pathlib import Path
 
-from ..core import RunContext, Verdict, clear_caches, evaluate
+from ..core import RunContext, Verdict
 from ..core.registry import claims as all_claims
-from ..core.registry import get
 from ..stats import CLAIM_ALPHA
+from .stability import verdicts_at
 
 __all__ = ["worst_excess", "run_sensitivity", "changed_verdicts"]
 
@@ -31,13 +31,6 @@ def worst_excess(tails_is: list) -> float:
 def changed_verdicts(recorded: dict, found: dict) -> dict:
     """{claim id: [recorded, found]} for the claims whose verdicts differ."""
     return {cid: [recorded[cid], v] for cid, v in found.items() if v != recorded[cid]}
-
-
-def _verdicts_at(claim_alpha: float, ids: tuple) -> dict:
-    ctx = RunContext(claim_alpha=claim_alpha)
-    out = {cid: evaluate(get(cid), ctx).verdict.value for cid in ids}
-    clear_caches()
-    return out
 
 
 def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress: bool = True, jobs: int = 1) -> dict:
@@ -58,7 +51,8 @@ def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress
     chosen = [c for c in all_claims() if c.monte_carlo]
     alpha = CLAIM_ALPHA / factor
     found = {}
-    for part in map_tasks(_verdicts_at, [(alpha, (c.id,)) for c in chosen], jobs, "alpha sensitivity", progress):
+    ctx = RunContext(claim_alpha=alpha)
+    for part in map_tasks(verdicts_at, [(ctx, (c.id,)) for c in chosen], jobs, "alpha sensitivity", progress):
         found.update(part)
     recorded = {c.id: Verdict(c.recorded).value for c in chosen}
     data["sensitivity"] = {"factor": factor, "factor_from": source, "base_alpha": CLAIM_ALPHA, "claim_alpha": alpha,

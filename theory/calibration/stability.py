@@ -11,7 +11,7 @@ from ..core import RunContext, clear_caches, evaluate
 from ..core.registry import claims as all_claims
 from ..core.registry import get
 
-__all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips"]
+__all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips", "verdicts_at"]
 
 FAST_SEEDS = tuple(range(1, 21))
 SLOW_SEEDS = (1, 2, 3)
@@ -27,9 +27,8 @@ def flips(verdicts: dict) -> dict:
     return out
 
 
-def _verdicts_at(seed: int, ids: tuple) -> dict:
-    """{claim id: verdict} of the given claims at one seed."""
-    ctx = RunContext(seed=seed)
+def verdicts_at(ctx: RunContext, ids: tuple) -> dict:
+    """{claim id: verdict} of the given claims in one run context."""
     out = {cid: evaluate(get(cid), ctx).verdict.value for cid in ids}
     clear_caches()
     return out
@@ -48,8 +47,9 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     data = json.loads(path.read_text()) if path.exists() else {}
     verdicts = data.get("stability", {}).get("verdicts", {})
     seeds = sorted(set(fast_seeds) | set(slow_seeds))
-    tasks = [(seed, tuple(c.id for c in chosen if seed in (slow_seeds if c.slow else fast_seeds))) for seed in seeds]
-    for (seed, _), found in zip(tasks, map_tasks(_verdicts_at, tasks, jobs, "seeds", progress)):
+    tasks = [(RunContext(seed=seed), tuple(c.id for c in chosen if seed in (slow_seeds if c.slow else fast_seeds)))
+             for seed in seeds]
+    for seed, found in zip(seeds, map_tasks(verdicts_at, tasks, jobs, "seeds", progress)):
         for cid, v in found.items():
             verdicts.setdefault(cid, {})[str(seed)] = v
     data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,

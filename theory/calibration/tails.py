@@ -15,7 +15,12 @@ from scipy import stats as st
 from ..stats import binomial_interval
 from ..stats.means import SKEW_CORRECTION_FROM
 
-__all__ = ["TAIL_LEVELS", "corrected_t", "tail_rates", "run_tails"]
+__all__ = ["TAIL_LEVELS", "corrected_t", "lognormal_skewness", "tail_rates", "run_tails"]
+
+
+def lognormal_skewness(sigma: float) -> float:
+    """Skewness (e^{s^2} + 2) sqrt(e^{s^2} - 1) of a lognormal law with log-sd ``sigma``."""
+    return float((math.exp(sigma**2) + 2) * math.sqrt(math.exp(sigma**2) - 1))
 
 
 def corrected_t(x: np.ndarray, target: float) -> tuple[np.ndarray, np.ndarray]:
@@ -46,8 +51,7 @@ def tail_rates(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: int
         t, th = corrected_t(x, 1.0)
         hits += [(np.abs(t) > crit).sum(), (np.abs(th) > crit).sum()]
         done += k
-    out = {"n": n, "alpha": alpha, "reseeds": reseeds, "skewness": float((math.exp(sigma**2) + 2)
-                                                                          * math.sqrt(math.exp(sigma**2) - 1))}
+    out = {"n": n, "alpha": alpha, "reseeds": reseeds, "skewness": lognormal_skewness(sigma)}
     for name, h in zip(("plain_t", "corrected_t"), hits):
         lo, hi = binomial_interval(int(h), reseeds, 0.05)
         out[name] = {"rate": h / reseeds, "interval": [lo, hi], "over_alpha": h / reseeds / alpha}

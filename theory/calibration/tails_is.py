@@ -34,7 +34,8 @@ import math
 import numpy as np
 from scipy import stats as st
 
-from .tails import corrected_t
+from ..stats.means import hall_inverse
+from .tails import corrected_t, lognormal_skewness
 
 __all__ = ["IS_LEVELS", "IS_SIZES", "CONTROL_SIGMA", "MIN_ESS", "MAX_SHARE", "tail_rates_is", "run_tails_is",
            "gaussian_corrected_rate"]
@@ -100,7 +101,7 @@ def tail_rates_is(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: 
     crit = float(st.t.isf(alpha / 2, n - 1))
     out = {"n": n, "alpha": alpha, "reseeds": reseeds, "sigma": sigma,
            "method": "importance sampling (cross-entropy proposal)",
-           "skewness": float((math.exp(sigma**2) + 2) * math.sqrt(math.exp(sigma**2) - 1))}
+           "skewness": lognormal_skewness(sigma)}
     for which in _STATS:
         rate, var, tails = 0.0, 0.0, []
         for sign in (-1, 1):
@@ -142,9 +143,7 @@ def gaussian_corrected_rate(n: int, alpha: float, draws: int = 1_000_000, seed: 
         x = rng.standard_normal((k, n))
         g = ((x - x.mean(1)[:, None]) ** 3).mean(1) / x.std(1) ** 3
         a = g / (3 * math.sqrt(n))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            up = np.where(np.abs(a) < 1e-12, crit, (np.cbrt(1 + 3 * a * (crit - a / 2)) - 1) / a)
-            lo = np.where(np.abs(a) < 1e-12, -crit, (np.cbrt(1 + 3 * a * (-crit - a / 2)) - 1) / a)
+        up, lo = hall_inverse(crit, a), hall_inverse(-crit, a)
         parts.append(st.t.sf(up, n - 1) + st.t.cdf(lo, n - 1))
         done += k
     p = np.concatenate(parts)

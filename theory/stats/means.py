@@ -49,7 +49,7 @@ from ..core.verdicts import Verdict, band_verdict
 
 __all__ = ["POWER", "SKEW_CORRECTION_FROM", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
            "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
-           "t_quantile", "distance_lower_bound"]
+           "t_quantile", "distance_lower_bound", "hall_inverse"]
 
 #: The resolution of a test is the deviation it detects with this probability.
 POWER = 0.9
@@ -66,6 +66,14 @@ def t_quantile(alpha: float, df: float) -> float:
 SKEW_CORRECTION_FROM = 10
 
 
+def hall_inverse(q, a):
+    """The t whose Hall-corrected statistic ((1 + a t)^3 - 1)/(3a) + a/2 equals q:
+    (cbrt(1 + 3a (q - a/2)) - 1)/a, and q itself where |a| < 1e-12 (elementwise)."""
+    a = np.asarray(a, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.abs(a) < 1e-12, q, (np.cbrt(1 + 3 * a * (q - a / 2)) - 1) / a)
+
+
 @dataclass(frozen=True)
 class MeanEstimate:
     """A mean (or a difference of means) with its standard error, degrees of freedom and,
@@ -80,10 +88,7 @@ class MeanEstimate:
 
     def _t_of(self, q: float) -> float:
         """The t whose corrected statistic equals q (the inverse of Hall's transform)."""
-        a = self.skew_a
-        if abs(a) < 1e-12:
-            return q
-        return float((np.cbrt(1 + 3 * a * (q - a / 2)) - 1) / a)
+        return float(hall_inverse(q, self.skew_a))
 
     def corrected(self, t: float) -> float:
         """Hall's skewness-corrected statistic of a t value."""

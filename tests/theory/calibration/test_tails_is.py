@@ -30,10 +30,10 @@ def test_skewed_replicates_raise_the_rate_and_bad_input_is_refused():
 
 def test_corrected_t_on_gaussian_replicates_agrees_with_its_exact_rate():
     """At 1e-6 and 100 replicates the weights are well behaved: the importance-sampled
-    rate of the corrected test covers the exact one (1.37 x alpha, raised by the noisy
-    sample skewness), and the row says its weights are reliable."""
+    rate of the corrected test covers the exact one (above alpha: the noisy sample
+    skewness raises it), and the row says its weights are reliable."""
     exact = gaussian_corrected_rate(100, 1e-6, draws=200_000)
-    assert exact["over_alpha"] == pytest.approx(1.37, abs=0.03)
+    assert exact["over_alpha"] - exact["half_width"] > 1  # the correction raises the rate, beyond its noise
     r = tail_rates_is(100, 1e-6, 20000, sigma=CONTROL_SIGMA, seed=2)
     lo, hi = (v / 1e-6 for v in r["corrected_t"]["interval"])
     assert lo - exact["half_width"] <= exact["over_alpha"] <= hi + exact["half_width"]

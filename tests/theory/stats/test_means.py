@@ -152,3 +152,12 @@ def test_shortfall_uses_the_side_that_decides():
     assert r.shortfall == pytest.approx(0.05 / 0.1)  # the lower end faces the bound 1.0
     r = TestResult(Verdict.INCONCLUSIVE, 1.1, 0.1, 9, 10, (1.05, 1.4), 0.5, 0.05, 1.0, (0.8, 1.2), 0.2, "equals")
     assert r.shortfall == pytest.approx(min(0.3 / 0.1, 0.05 / 0.1))
+
+
+def test_hall_inverse_undoes_the_correction():
+    from theory.stats.means import MeanEstimate, hall_inverse
+
+    for a in (-0.2, -1e-3, 0.0, 1e-13, 0.05, 0.3):
+        est = MeanEstimate(0.0, 1.0, 30.0, 31, a)
+        for t in (-4.0, -0.5, 0.0, 2.0, 6.0):
+            assert float(hall_inverse(est.corrected(t), a)) == pytest.approx(t, abs=1e-9)
