@@ -1,6 +1,12 @@
 """The report's Calibration section, from calibration.json."""
 from __future__ import annotations
 
+from .tails import RULES
+
+#: Column titles of the tail rules, and the rule the judges use.
+_RULE_TITLE = {"plain_t": "plain t", "corrected_t": "corrected t", "both_t": "both reject (the judges' test)"}
+_USED = "both_t"
+
 __all__ = ["render_calibration"]
 
 
@@ -31,30 +37,32 @@ def render_calibration(data: dict) -> list:
     tails = data.get("tails")
     if tails:
         alphas = sorted({r["alpha"] for r in tails}, reverse=True)
+        rules = RULES
         out += ["Tail accuracy of the one-sample mean test on skewed replicates (lognormal, skewness "
                 f"{tails[0]['skewness']:.2f}, like the catalogue's per-network ratios) at alpha "
                 f"{', '.join(f'{a:g}' for a in alphas)} (the last is the catalogue's per-claim level; the tests inside "
                 "a claim run lower, at alpha split over looks and rows: see the importance-sampled rates below), "
-                "counted directly: false-alarm rate "
-                "of the plain Student-t test and of the skewness-corrected test the judges use. Where a rate's "
+                "counted directly: false-alarm rate of the plain Student-t test, of Hall's skewness-corrected test, "
+                "and of the rule the judges use (reject only where both reject). Where a rate's "
                 "interval reaches 0 the size resolves only an upper limit. The 1e-6 rows reuse the 1e-4 rows' "
                 "draws and add as many again (the levels are not independent).", "",
-                "| alpha | replicates | reseeds | plain t: rate [95%] (x alpha) | corrected t: rate [95%] (x alpha) |",
-                "|---|---|---|---|---|"]
+                "| alpha | replicates | reseeds | " + " | ".join(f"{_RULE_TITLE[k]}: rate [95%] (x alpha)" for k in rules)
+                + " |", "|---|---|---|" + "---|" * len(rules)]
         for r in sorted(tails, key=lambda r: (-r["alpha"], r["n"])):
             cells = [f"{r[k]['rate']:.2e} [{r[k]['interval'][0]:.1e}, {r[k]['interval'][1]:.1e}] "
                      f"({r[k]['over_alpha']:.2f}){' **(above alpha)**' if r[k]['interval'][0] > r['alpha'] else ''}"
-                     for k in ("plain_t", "corrected_t")]
-            out.append(f"| {r['alpha']:g} | {r['n']} | {r['reseeds']} | {cells[0]} | {cells[1]} |")
+                     for k in rules]
+            out.append(f"| {r['alpha']:g} | {r['n']} | {r['reseeds']} | " + " | ".join(cells) + " |")
         out.append("")
+        used = _USED
         for a in alphas:
             level = [r for r in tails if r["alpha"] == a]
-            above = [r for r in level if r["corrected_t"]["interval"][0] > a]
+            above = [r for r in level if r[used]["interval"][0] > a]
             if above:
-                worst = max(above, key=lambda r: r["corrected_t"]["over_alpha"])
-                out += [f"Not met at alpha {a:g}: on skewed replicates the corrected test's false-alarm rate lies "
+                worst = max(above, key=lambda r: r[used]["over_alpha"])
+                out += [f"Not met at alpha {a:g}: on skewed replicates the judges' test's false-alarm rate lies "
                         f"above alpha for {len(above)} of {len(level)} sample sizes (up to "
-                        f"{worst['corrected_t']['over_alpha']:.2f} x alpha at {worst['n']} replicates). For "
+                        f"{worst[used]['over_alpha']:.2f} x alpha at {worst['n']} replicates). For "
                         "Monte-Carlo claims decided on few skewed replicates the catalogue's per-claim alpha is "
                         "therefore a nominal level, not a guaranteed one; the excess shrinks as the replicates grow.",
                         ""]
@@ -89,6 +97,7 @@ def _render_tails_is(rows) -> list:
         known = f"; exact {truth['over_alpha']:.3g} +- {truth['half_width']:.2g}" if truth else ""
         return f"{r[k]['over_alpha']:.3g} [{lo / r['alpha']:.3g}, {hi / r['alpha']:.3g}]{flag}{mark}{known}"
 
+    rules, used = RULES, _USED
     skewed = [r for r in rows if not r.get("control")]
     control = [r for r in rows if r.get("control")]
     out = ["Far-tail rates by importance sampling (`theory/calibration/tails_is.py`: a Gaussian proposal on the "
@@ -97,34 +106,40 @@ def _render_tails_is(rows) -> list:
            "weights have an effective sample size of at least 1000 and no weight holds more than 1% of the sum, "
            "otherwise marked), as multiples of alpha. The lowest level is that of the tests inside a claim (the "
            "claim's 1e-6 split over looks and rows). The control rows draw near-Gaussian replicates (log-sd 1e-3), "
-           "where the plain t test's rate is alpha (truth 1) and the corrected test's is computed exactly "
+           "where the plain t test's rate is alpha (truth 1) and the other tests' rates are computed exactly "
            "('exact', without importance sampling); at 1e-4 and 1e-6 the lognormal rows can be set beside the "
            "direct counts above.", "",
-           "| replicates | alpha | lognormal: plain t | lognormal: corrected t | Gaussian control: plain t "
-           "(truth 1) | Gaussian control: corrected t |", "|---|---|---|---|---|---|"]
+           "| replicates | alpha | " + " | ".join(f"lognormal: {_RULE_TITLE[k]}" for k in rules) + " | "
+           + " | ".join(f"Gaussian control: {_RULE_TITLE[k]}" + (" (truth 1)" if k == "plain_t" else "")
+                        for k in rules) + " |",
+           "|---|---|" + "---|" * (2 * len(rules))]
     ctrl = {(r["n"], r["alpha"]): r for r in control}
     for r in sorted(skewed, key=lambda r: (r["n"], -r["alpha"])):
         c = ctrl.get((r["n"], r["alpha"]))
-        out.append(f"| {r['n']} | {r['alpha']:g} | {cell(r, 'plain_t')} | {cell(r, 'corrected_t')} | "
-                   + (f"{cell(c, 'plain_t')} | {cell(c, 'corrected_t')} |" if c else " | |"))
+        out.append(f"| {r['n']} | {r['alpha']:g} | " + " | ".join(cell(r, k) for k in rules) + " | "
+                   + (" | ".join(cell(c, k) for k in rules) if c else " | " * (len(rules) - 1)) + " |")
     out.append("")
     low = min(r["alpha"] for r in rows)
     at_low = sorted((r for r in skewed if r["alpha"] == low), key=lambda r: r["n"])
-    ok = [r["n"] for r in at_low if r["corrected_t"]["interval"][1] <= low]
-    worst = max(at_low, key=lambda r: r["corrected_t"]["over_alpha"])
+    ok = [r["n"] for r in at_low if r[used]["interval"][1] <= low]
+    worst = max(at_low, key=lambda r: r[used]["over_alpha"])
 
-    def raised(r):
-        truth = r["corrected_t"].get("truth")
-        return truth["over_alpha"] - truth["half_width"] > 1 if truth else r["corrected_t"]["interval"][0] > low
+    def raised(r, k):
+        truth = r[k].get("truth")
+        return truth["over_alpha"] - truth["half_width"] > 1 if truth else r[k]["interval"][0] > low
 
-    hurt = [r["n"] for r in control if r["alpha"] == low and raised(r)]
-    out += [f"At alpha {low:g} the corrected test keeps alpha on lognormal replicates for "
+    hurt = {k: [r["n"] for r in control if r["alpha"] == low and raised(r, k)] for k in rules if k != "plain_t"}
+
+    def sizes(ns):
+        return f"{', '.join(map(str, sorted(ns)))} replicates" if ns else "none of the sizes"
+
+    out += [f"At alpha {low:g} the judges' test keeps alpha on lognormal replicates for "
             + (f"{', '.join(map(str, ok))} replicates" if ok else "none of the sizes measured")
-            + f" (worst: {worst['corrected_t']['over_alpha']:.3g} x alpha at {worst['n']} replicates); on "
-            "Gaussian replicates the skewness correction itself raises the rate above alpha for "
-            + (f"{', '.join(map(str, sorted(hurt)))} replicates" if hurt else "none of the sizes")
-            + " (the sample skewness is noisy with few replicates and shifts the statistic's tails). Where few "
-            "replicates decide a claim, its alpha is a nominal level.", ""]
+            + f" (worst: {worst[used]['over_alpha']:.3g} x alpha at {worst['n']} replicates). On Gaussian "
+            f"replicates Hall's correction alone raises the rate above alpha for {sizes(hurt['corrected_t'])} "
+            "(the sample skewness is noisy with few replicates and shifts the statistic's tails), "
+            f"the judges' test for {sizes(hurt[used])}. Where few skewed replicates decide a claim, its "
+            "alpha is a nominal level.", ""]
     return out
 
 

@@ -20,12 +20,13 @@ __all__ = ["worst_excess", "run_sensitivity", "changed_verdicts"]
 
 
 def worst_excess(tails_is: list) -> float:
-    """The largest upper 95% limit of (rate / alpha) of the corrected test on skewed
-    replicates, over the sizes and levels measured (at least 1)."""
+    """The largest upper 95% limit of (rate / alpha) of the judges' test (reject only
+    where the plain and the corrected t both reject) on skewed replicates, over the sizes
+    and levels measured (at least 1)."""
     skewed = [r for r in tails_is if not r.get("control")]
     if not skewed:
         raise ValueError("calibration.json has no importance-sampled tail rates: run `python -m theory calibrate` first")
-    return max(1.0, max(r["corrected_t"]["interval"][1] / r["alpha"] for r in skewed))
+    return max(1.0, max(r["both_t"]["interval"][1] / r["alpha"] for r in skewed))
 
 
 def changed_verdicts(recorded: dict, found: dict) -> dict:

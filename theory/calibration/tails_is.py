@@ -21,10 +21,14 @@ fall short of :data:`MIN_ESS` or exceed :data:`MAX_SHARE` is flagged ``reliable:
 (its normal interval is not to be trusted). Below 25 replicates the proposals degenerate
 and the function refuses.
 
+Each of :data:`.tails.RULES` is estimated: the plain t, the corrected t, and the judges'
+rule (reject only where both reject; per tail its statistic is the smaller of the two).
+
 Known truth: on near-Gaussian replicates the plain t test's rate is alpha, and the
-corrected test's rate is computed without importance sampling (t is independent of the
-sample skewness for Gaussian data and the corrected statistic is monotone in t, so the
-rate is E_g[P(t_{n-1} past the inverted critical values)], :func:`gaussian_corrected_rate`).
+corrected test's and the judges' rule's rates are computed without importance sampling
+(t is independent of the sample skewness for Gaussian data and the corrected statistic
+is monotone in t, so the rate is E_g[P(t_{n-1} past the inverted critical values)],
+:func:`gaussian_exact_rate`).
 The report also sets the lognormal rows at 1e-4 and 1e-6 beside the direct counts.
 """
 from __future__ import annotations
@@ -35,16 +39,15 @@ import numpy as np
 from scipy import stats as st
 
 from ..stats.means import hall_inverse
-from .tails import corrected_t, lognormal_skewness
+from .tails import RULES, corrected_t, lognormal_skewness, oriented
 
 __all__ = ["IS_LEVELS", "IS_SIZES", "CONTROL_SIGMA", "MIN_ESS", "MAX_SHARE", "tail_rates_is", "run_tails_is",
-           "gaussian_corrected_rate"]
+           "gaussian_exact_rate"]
 
 #: Two-sided alphas: the two the direct counts also measure (a check of this estimator)
 #: and the level of the tests inside a claim.
 IS_LEVELS = (1e-4, 1e-6, 1e-8)
 IS_SIZES = (25, 100, 400, 1600)
-_STATS = ("plain_t", "corrected_t")
 #: Weight diagnostics a tail must meet for its interval to be reported as reliable.
 MIN_ESS, MAX_SHARE = 1000.0, 0.01
 #: The fewest replicates the estimator accepts.
@@ -55,17 +58,18 @@ def _log_ratio(z: np.ndarray, mu: float, tau: float) -> np.ndarray:
     return (-0.5 * z**2 + 0.5 * ((z - mu) / tau) ** 2 + math.log(tau)).sum(axis=1)
 
 
-def _statistic(z: np.ndarray, sigma: float, which: str) -> np.ndarray:
+def _statistic(z: np.ndarray, sigma: float, rule: str, sign: int) -> np.ndarray:
+    """``rule``'s statistic for the tail ``sign`` of lognormal replicates exp(sigma z - sigma^2/2)."""
     t, th = corrected_t(np.exp(sigma * z - sigma**2 / 2), 1.0)
-    return t if which == "plain_t" else th
+    return oriented(t, th, sign, rule)
 
 
-def _cross_entropy(n, crit, sign, sigma, which, rng, draws=20000, elite=0.05, iters=15):
+def _cross_entropy(n, crit, sign, sigma, rule, rng, draws=20000, elite=0.05, iters=15):
     """(mu, tau) of the proposal for the tail sign * T > crit."""
     mu, tau = 0.0, 1.0
     for _ in range(iters):
         z = mu + tau * rng.standard_normal((draws, n))
-        t = sign * _statistic(z, sigma, which)
+        t = _statistic(z, sigma, rule, sign)
         level = min(float(np.quantile(t, 1 - elite)), crit)
         keep = t >= level
         w = np.exp(_log_ratio(z[keep], mu, tau))
@@ -76,7 +80,7 @@ def _cross_entropy(n, crit, sign, sigma, which, rng, draws=20000, elite=0.05, it
         if level >= crit:
             return mu, tau
     raise RuntimeError(f"the cross-entropy proposal did not reach the critical value {crit:.3g} in {iters} steps "
-                       f"(n={n}, {which}, {'upper' if sign > 0 else 'lower'} tail)")
+                       f"(n={n}, {rule}, {'upper' if sign > 0 else 'lower'} tail)")
 
 
 def _check(n, alpha, reseeds, sigma, chunk):
@@ -93,7 +97,7 @@ def _check(n, alpha, reseeds, sigma, chunk):
 
 
 def tail_rates_is(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: int = 0, chunk: int = 20000) -> dict:
-    """Two-sided false-alarm rates at ``alpha`` of the plain and the corrected t test for
+    """Two-sided false-alarm rates at ``alpha`` of each of :data:`.tails.RULES` for
     ``n`` lognormal replicates (log-sd ``sigma``, mean 1): ``reseeds`` weighted draws per
     tail and statistic, with normal 95% intervals and each tail's weight diagnostics."""
     _check(n, alpha, reseeds, sigma, chunk)
@@ -102,16 +106,16 @@ def tail_rates_is(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: 
     out = {"n": n, "alpha": alpha, "reseeds": reseeds, "sigma": sigma,
            "method": "importance sampling (cross-entropy proposal)",
            "skewness": lognormal_skewness(sigma)}
-    for which in _STATS:
+    for rule in RULES:
         rate, var, tails = 0.0, 0.0, []
         for sign in (-1, 1):
-            mu, tau = _cross_entropy(n, crit, sign, sigma, which, rng)
+            mu, tau = _cross_entropy(n, crit, sign, sigma, rule, rng)
             s = s2 = top = 0.0
             done = 0
             while done < reseeds:
                 k = min(chunk, reseeds - done)
                 z = mu + tau * rng.standard_normal((k, n))
-                v = np.where(sign * _statistic(z, sigma, which) > crit, np.exp(_log_ratio(z, mu, tau)), 0.0)
+                v = np.where(_statistic(z, sigma, rule, sign) > crit, np.exp(_log_ratio(z, mu, tau)), 0.0)
                 s, s2, top, done = s + float(v.sum()), s2 + float((v**2).sum()), max(top, float(v.max())), done + k
             p = s / reseeds
             v_p = max(s2 / reseeds - p * p, 0.0) / reseeds
@@ -121,20 +125,25 @@ def tail_rates_is(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: 
                           "top_share": top / s if s > 0 else 1.0})
         se = math.sqrt(var)
         reliable = all(t["ess"] >= MIN_ESS and t["top_share"] <= MAX_SHARE for t in tails if t["rate"] > 0.01 * rate)
-        out[which] = {"rate": rate, "se": se, "interval": [max(rate - 1.96 * se, 0.0), rate + 1.96 * se],
+        out[rule] = {"rate": rate, "se": se, "interval": [max(rate - 1.96 * se, 0.0), rate + 1.96 * se],
                       "over_alpha": rate / alpha, "reliable": bool(reliable), "tails": tails}
     return out
 
 
-def gaussian_corrected_rate(n: int, alpha: float, draws: int = 1_000_000, seed: int = 0) -> dict:
-    """The corrected test's two-sided rate on Gaussian replicates without importance
-    sampling: for Gaussian data t ~ t_{n-1} is independent of the sample skewness g, and
-    Hall's statistic is nondecreasing in t, so the rate is E_g[F(t_-(a)) + S(t_+(a))] with
-    t_+- the inverses of the critical values at a = g / (3 sqrt n); the mean over ``draws``
-    samples' g, with a normal 95% half-width (as multiples of alpha)."""
+def gaussian_exact_rate(n: int, alpha: float, draws: int = 1_000_000, seed: int = 0,
+                            rule: str = "corrected_t") -> dict:
+    """The two-sided rate of the corrected test (``rule="corrected_t"``) or of the judges'
+    rule (``"both_t"``) on Gaussian replicates without importance sampling: for Gaussian
+    data t ~ t_{n-1} is independent of the sample skewness g, and Hall's statistic is
+    nondecreasing in t, so the rate is E_g[F(t_-(a)) + S(t_+(a))] with t_+- the inverses
+    of the critical values at a = g / (3 sqrt n) (for both_t, t_+ no lower than the
+    critical value and t_- no higher than its negative); the mean over ``draws`` samples'
+    g, with a normal 95% half-width (as multiples of alpha)."""
     if not isinstance(n, int) or n < 3 or not 0 < alpha < 1 or draws < 2:
         raise ValueError(f"need an integer n >= 3, alpha in (0, 1) and draws >= 2; got n={n!r}, alpha={alpha!r}, "
                          f"draws={draws!r}")
+    if rule not in ("corrected_t", "both_t"):
+        raise ValueError(f"rule must be 'corrected_t' or 'both_t', got {rule!r}")
     rng = np.random.default_rng([seed, n, 99])
     crit = float(st.t.isf(alpha / 2, n - 1))
     parts, done = [], 0
@@ -144,6 +153,8 @@ def gaussian_corrected_rate(n: int, alpha: float, draws: int = 1_000_000, seed: 
         g = ((x - x.mean(1)[:, None]) ** 3).mean(1) / x.std(1) ** 3
         a = g / (3 * math.sqrt(n))
         up, lo = hall_inverse(crit, a), hall_inverse(-crit, a)
+        if rule == "both_t":
+            up, lo = np.maximum(up, crit), np.minimum(lo, -crit)
         parts.append(st.t.sf(up, n - 1) + st.t.cdf(lo, n - 1))
         done += k
     p = np.concatenate(parts)
@@ -166,5 +177,7 @@ def run_tails_is(sizes=IS_SIZES, levels=IS_LEVELS, reseeds: int = 100000, progre
     for row, task in zip(rows, tasks):
         row["control"] = task[3] == CONTROL_SIGMA
         if row["control"]:
-            row["corrected_t"]["truth"] = gaussian_corrected_rate(task[0], task[1], draws=min(10**6, 4 * 10**8 // task[0]))
+            for rule in ("corrected_t", "both_t"):
+                row[rule]["truth"] = gaussian_exact_rate(task[0], task[1], draws=min(10**6, 4 * 10**8 // task[0]),
+                                                             rule=rule)
     return rows

@@ -28,6 +28,24 @@ def test_vectorized_statistic_is_the_judges_statistic():
     assert not np.allclose(t, th)
 
 
+def test_vectorized_rule_rejects_where_the_judges_test_does():
+    """oriented(..., "both_t") past the critical value on either side is exactly where
+    MeanEstimate's two-sided p-value falls below alpha; an unknown rule is refused."""
+    from scipy import stats as st
+
+    from theory.calibration.tails import oriented
+
+    x = np.random.default_rng(1).lognormal(0, 0.8, (400, 12)) * 1.4
+    t, th = corrected_t(x, 1.0)
+    for alpha in (0.2, 0.01):
+        crit = st.t.isf(alpha / 2, x.shape[1] - 1)
+        vec = (oriented(t, th, 1, "both_t") > crit) | (oriented(t, th, -1, "both_t") > crit)
+        one = np.array([estimate(row).p_two_sided(1.0) < alpha for row in x])
+        assert vec.any() and (vec == one).all()
+    with pytest.raises(ValueError, match="rule must be one of"):
+        oriented(t, th, 1, "hall")
+
+
 def test_flips_are_holds_against_fails():
     got = flips({"a": {"1": "holds", "2": "fails"}, "b": {"1": "holds", "2": "inconclusive"},
                  "c": {"1": "holds_approximately", "2": "fails"}})
@@ -47,11 +65,13 @@ def test_render_flags_tail_rates_above_alpha():
     def rate(r):
         return {"rate": r * 1e-4, "interval": [0.9 * r * 1e-4, 1.1 * r * 1e-4], "over_alpha": r}
 
-    tails = [{"n": 25, "alpha": 1e-4, "reseeds": 10**6, "skewness": 1.75, "plain_t": rate(15.0), "corrected_t": rate(5.0)},
+    tails = [{"n": 25, "alpha": 1e-4, "reseeds": 10**6, "skewness": 1.75, "plain_t": rate(15.0), "corrected_t": rate(5.0),
+              "both_t": rate(4.0)},
              {"n": 1600, "alpha": 1e-4, "reseeds": 10**6, "skewness": 1.75, "plain_t": rate(1.5),
-              "corrected_t": rate(1.0)}]
+              "corrected_t": rate(1.0), "both_t": rate(0.9)}]
     text = "\n".join(render_calibration({"tails": tails}))
-    assert text.count("**(above alpha)**") == 3 and "Not met at alpha 0.0001" in text and "1 of 2 sample sizes" in text
+    assert text.count("**(above alpha)**") == 4 and "Not met at alpha 0.0001" in text and "1 of 2 sample sizes" in text
+    assert "up to 4.00 x alpha at 25 replicates" in text  # the judges' test decides, not the corrected one
     deeper = [{**r, "alpha": 1e-6, "plain_t": {**r["plain_t"], "interval": [0.0, 1e-5]}} for r in tails]
     text = "\n".join(render_calibration({"tails": tails + deeper}))
     assert "| 1e-06 | 25 |" in text and "at alpha 0.0001, 1e-06" in text and "Not met at alpha 1e-06" in text
@@ -79,9 +99,11 @@ def test_render_states_the_far_tail_rates_and_the_control():
     def row(n, alpha, rate, control=False, reliable=True):
         cell = {"rate": rate, "se": rate / 100, "interval": [rate * 0.98, rate * 1.02], "over_alpha": rate / alpha,
                 "reliable": reliable}
-        out = {"n": n, "alpha": alpha, "reseeds": 10, "control": control, "plain_t": cell, "corrected_t": dict(cell)}
+        out = {"n": n, "alpha": alpha, "reseeds": 10, "control": control, "plain_t": cell, "corrected_t": dict(cell),
+               "both_t": dict(cell)}
         if control:  # the known truth decides, not the importance-sampled estimate
             out["corrected_t"]["truth"] = {"over_alpha": 2.0, "half_width": 0.1}
+            out["both_t"]["truth"] = {"over_alpha": 0.6, "half_width": 0.1}
         return out
 
     text = "\n".join(render_calibration({"tails_is": [row(25, 1e-8, 5e-6, reliable=False), row(400, 1e-8, 1.0e-8),
@@ -89,15 +111,16 @@ def test_render_states_the_far_tail_rates_and_the_control():
     assert "Far-tail rates by importance sampling" in text
     assert "keeps alpha on lognormal replicates for none" in text and "(worst: 500 x alpha at 25 replicates)" in text
     assert "raises the rate above alpha for 25 replicates" in text and "exact 2 +- 0.1" in text
-    assert text.count("(weights unreliable)") == 2  # both statistics of the unreliable row
+    assert "the judges' test for none of the sizes" in text and "exact 0.6 +- 0.1" in text
+    assert text.count("(weights unreliable)") == 3  # every statistic of the unreliable row
 
 
 def test_alpha_sensitivity_reads_the_worst_excess_and_lists_what_moves():
     from theory.calibration import changed_verdicts, worst_excess
 
     cell = {"interval": [0.0, 5e-6]}
-    rows = [{"alpha": 1e-8, "control": False, "corrected_t": cell},
-            {"alpha": 1e-8, "control": True, "corrected_t": {"interval": [0.0, 1e-5]}}]  # controls do not count
+    rows = [{"alpha": 1e-8, "control": False, "both_t": cell, "corrected_t": {"interval": [0.0, 9e-6]}},
+            {"alpha": 1e-8, "control": True, "both_t": {"interval": [0.0, 1e-5]}}]  # controls do not count
     assert worst_excess(rows) == pytest.approx(500.0)
     with pytest.raises(ValueError, match="no importance-sampled tail rates"):
         worst_excess([])

@@ -4,7 +4,7 @@ and the corrected test's rate has an exact (conditional) form."""
 import pytest
 
 from theory.calibration import tail_rates_is
-from theory.calibration.tails_is import CONTROL_SIGMA, gaussian_corrected_rate
+from theory.calibration.tails_is import CONTROL_SIGMA, gaussian_exact_rate
 
 
 def test_plain_t_on_gaussian_replicates_has_rate_alpha_far_in_the_tail():
@@ -18,6 +18,7 @@ def test_skewed_replicates_raise_the_rate_and_bad_input_is_refused():
     r = tail_rates_is(25, 1e-6, 20000, seed=1)
     assert r["corrected_t"]["interval"][0] > 10e-6  # the measured excess, far above noise
     assert r["corrected_t"]["rate"] < r["plain_t"]["rate"]  # the correction helps on skewed data
+    assert r["both_t"]["rate"] <= r["corrected_t"]["rate"] * 1.2  # the judges' rule rejects less (up to IS noise)
     with pytest.raises(ValueError, match=r"alpha must be in \(0, 1\)"):
         tail_rates_is(25, 0.0, 100)
     with pytest.raises(ValueError, match="n must be an integer >= 25"):
@@ -32,9 +33,15 @@ def test_corrected_t_on_gaussian_replicates_agrees_with_its_exact_rate():
     """At 1e-6 and 100 replicates the weights are well behaved: the importance-sampled
     rate of the corrected test covers the exact one (above alpha: the noisy sample
     skewness raises it), and the row says its weights are reliable."""
-    exact = gaussian_corrected_rate(100, 1e-6, draws=200_000)
+    exact = gaussian_exact_rate(100, 1e-6, draws=200_000)
     assert exact["over_alpha"] - exact["half_width"] > 1  # the correction raises the rate, beyond its noise
     r = tail_rates_is(100, 1e-6, 20000, sigma=CONTROL_SIGMA, seed=2)
     lo, hi = (v / 1e-6 for v in r["corrected_t"]["interval"])
     assert lo - exact["half_width"] <= exact["over_alpha"] <= hi + exact["half_width"]
     assert r["corrected_t"]["reliable"] and all(t["ess"] >= 1000 for t in r["corrected_t"]["tails"])
+    both = gaussian_exact_rate(100, 1e-6, draws=200_000, rule="both_t")
+    assert both["over_alpha"] + both["half_width"] <= 1  # the judges' rule keeps alpha on Gaussian replicates
+    lo, hi = (v / 1e-6 for v in r["both_t"]["interval"])
+    assert lo - both["half_width"] <= both["over_alpha"] <= hi + both["half_width"]
+    with pytest.raises(ValueError, match="rule must be"):
+        gaussian_exact_rate(100, 1e-6, draws=10, rule="plain")

@@ -161,3 +161,36 @@ def test_hall_inverse_undoes_the_correction():
         est = MeanEstimate(0.0, 1.0, 30.0, 31, a)
         for t in (-4.0, -0.5, 0.0, 2.0, 6.0):
             assert float(hall_inverse(est.corrected(t), a)) == pytest.approx(t, abs=1e-9)
+
+
+@given(seed=seeds)
+def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
+    """The interval is the union of the plain and the corrected test's intervals, and the
+    p-values agree with it: an end of the interval is where the test rejects at alpha."""
+    from theory.stats.means import MeanEstimate
+
+    x = np.random.default_rng(seed).lognormal(0.0, 0.8, 40)
+    e = estimate(x)
+    assert e.skew_a != 0
+    plain = MeanEstimate(e.mean, e.se, e.df, e.n)
+    for alpha, sides in ((1e-6, 2), (1e-3, 1)):
+        q = st.t.isf(alpha / sides, e.df)
+        corrected = (e.mean - e._t_of(q) * e.se, e.mean - e._t_of(-q) * e.se)
+        lo, hi = e.interval(alpha, sides)
+        p_lo, p_hi = plain.interval(alpha, sides)
+        assert lo == pytest.approx(min(p_lo, corrected[0])) and hi == pytest.approx(max(p_hi, corrected[1]))
+        p_at = e.p_two_sided if sides == 2 else (lambda v: min(e.p_upper(v), e.p_lower(v)))
+        assert p_at(lo) == pytest.approx(alpha, rel=1e-6) and p_at(hi) == pytest.approx(alpha, rel=1e-6)
+        assert p_at(lo - e.se) < alpha and p_at(hi + e.se) < alpha and p_at(e.mean) > alpha
+
+
+def test_rule_keeps_alpha_on_gaussian_replicates_where_the_corrected_test_alone_does_not():
+    """The mutation: judged by Hall's statistic alone, 25 Gaussian replicates at 1e-8 are
+    rejected tens of times too often; rejecting only where the plain t also rejects keeps
+    the rate at most alpha (exact conditional rates, no importance sampling)."""
+    from theory.calibration.tails_is import gaussian_exact_rate
+
+    alone = gaussian_exact_rate(25, 1e-8, draws=100_000, rule="corrected_t")
+    both = gaussian_exact_rate(25, 1e-8, draws=100_000, rule="both_t")
+    assert alone["over_alpha"] - alone["half_width"] > 10
+    assert both["over_alpha"] + both["half_width"] <= 1
