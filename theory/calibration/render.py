@@ -4,7 +4,8 @@ from __future__ import annotations
 from .tails import RULES
 
 #: Column titles of the tail rules, and the rule the judges use.
-_RULE_TITLE = {"plain_t": "plain t", "corrected_t": "corrected t", "both_t": "both reject (the judges' test)"}
+_RULE_TITLE = {"plain_t": "plain t", "corrected_t": "corrected t", "both_t": "both reject (the judges' test)",
+               "welch_t": "Welch against a Gaussian sample"}
 _USED = "both_t"
 
 __all__ = ["render_calibration"]
@@ -37,13 +38,15 @@ def render_calibration(data: dict) -> list:
     tails = data.get("tails")
     if tails:
         alphas = sorted({r["alpha"] for r in tails}, reverse=True)
-        rules = RULES
+        rules = RULES + ("welch_t",)
         out += ["Tail accuracy of the one-sample mean test on skewed replicates (lognormal, skewness "
                 f"{tails[0]['skewness']:.2f}, like the catalogue's per-network ratios) at alpha "
                 f"{', '.join(f'{a:g}' for a in alphas)} (the last is the catalogue's per-claim level; the tests inside "
                 "a claim run lower, at alpha split over looks and rows: see the importance-sampled rates below), "
                 "counted directly: false-alarm rate of the plain Student-t test, of Hall's skewness-corrected test, "
-                "and of the rule the judges use (reject only where both reject). Where a rate's "
+                "and of the rule the judges use (reject only where both reject); in the last column, the Welch "
+                "comparison of those replicates with as many Gaussian ones of the same mean and spread (no skewness "
+                "correction). Where a rate's "
                 "interval reaches 0 the size resolves only an upper limit. The 1e-6 rows reuse the 1e-4 rows' "
                 "draws and add as many again (the levels are not independent).", "",
                 "| alpha | replicates | reseeds | " + " | ".join(f"{_RULE_TITLE[k]}: rate [95%] (x alpha)" for k in rules)

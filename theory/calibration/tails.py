@@ -1,7 +1,8 @@
 """Tail accuracy of the one-sample mean test on skewed replicates, where rates are
 small: the plain Student-t test, the skewness-corrected one (Hall 1992), and the rule
 :mod:`theory.stats.means` uses (reject only where both reject), vectorized over many
-reseeds.
+reseeds; beside them, the Welch comparison of a skewed sample with a Gaussian one
+(Welch's t has no skewness correction here).
 
 :func:`corrected_t` is the same statistic as ``MeanEstimate.t`` (a test checks that
 they agree), computed for a whole array of samples at once; :func:`oriented` gives each
@@ -17,7 +18,7 @@ from scipy import stats as st
 from ..stats import binomial_interval
 from ..stats.means import SKEW_CORRECTION_FROM
 
-__all__ = ["TAIL_LEVELS", "RULES", "corrected_t", "oriented", "lognormal_skewness", "tail_rates", "run_tails"]
+__all__ = ["TAIL_LEVELS", "RULES", "corrected_t", "oriented", "welch_t", "lognormal_skewness", "tail_rates", "run_tails"]
 
 #: The tests whose rates are measured: the plain t, Hall's corrected t, and the judges'
 #: rule that rejects only where both reject.
@@ -57,21 +58,36 @@ def oriented(t: np.ndarray, th: np.ndarray, sign: int, rule: str) -> np.ndarray:
     raise ValueError(f"rule must be one of {RULES}, got {rule!r}")
 
 
+def welch_t(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(Welch t of E[x] = E[y], Welch-Satterthwaite degrees of freedom) for each row pair
+    of ``x`` (reseeds, n_x) and ``y`` (reseeds, n_y): :func:`theory.stats.difference`,
+    vectorized (a test checks that they agree)."""
+    va, vb = x.var(1, ddof=1) / x.shape[1], y.var(1, ddof=1) / y.shape[1]
+    df = (va + vb) ** 2 / (va**2 / (x.shape[1] - 1) + vb**2 / (y.shape[1] - 1))
+    return (x.mean(1) - y.mean(1)) / np.sqrt(va + vb), df
+
+
 def tail_rates(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: int = 0, chunk: int = 20000) -> dict:
     """Two-sided false-alarm rates at ``alpha`` for lognormal replicates (log-sd ``sigma``,
-    mean 1) of size ``n``: each of :data:`RULES`, with exact 95% intervals."""
+    mean 1) of size ``n``: each of :data:`RULES`, and (``welch_t``) the Welch comparison of
+    those replicates with as many Gaussian ones of the same mean and spread, from their
+    own stream; exact 95% intervals."""
     rng = np.random.default_rng([seed, n])
+    gauss = np.random.default_rng([seed, n, 1])
+    sd = math.sqrt(math.exp(sigma**2) - 1)
     crit = st.t.isf(alpha / 2, n - 1)
-    hits = np.zeros(len(RULES), dtype=np.int64)
+    hits = np.zeros(len(RULES) + 1, dtype=np.int64)
     done = 0
     while done < reseeds:
         k = min(chunk, reseeds - done)
         x = np.exp(sigma * rng.standard_normal((k, n)) - sigma**2 / 2)
         t, th = corrected_t(x, 1.0)
-        hits += [sum(int((oriented(t, th, sign, rule) > crit).sum()) for sign in (-1, 1)) for rule in RULES]
+        tw, df = welch_t(x, 1.0 + sd * gauss.standard_normal((k, n)))
+        hits += [sum(int((oriented(t, th, sign, rule) > crit).sum()) for sign in (-1, 1)) for rule in RULES] + \
+            [int((np.abs(tw) > st.t.isf(alpha / 2, df)).sum())]
         done += k
     out = {"n": n, "alpha": alpha, "reseeds": reseeds, "skewness": lognormal_skewness(sigma)}
-    for name, h in zip(RULES, hits):
+    for name, h in zip(RULES + ("welch_t",), hits):
         lo, hi = binomial_interval(int(h), reseeds, 0.05)
         out[name] = {"rate": h / reseeds, "interval": [lo, hi], "over_alpha": h / reseeds / alpha}
     return out

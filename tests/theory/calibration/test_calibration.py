@@ -28,6 +28,18 @@ def test_vectorized_statistic_is_the_judges_statistic():
     assert not np.allclose(t, th)
 
 
+def test_vectorized_welch_is_the_judges_welch():
+    from theory.calibration.tails import welch_t
+    from theory.stats import difference
+
+    rng = np.random.default_rng(2)
+    x, y = rng.lognormal(0, 0.5, (6, 25)), rng.normal(1.0, 0.3, (6, 40))
+    tw, df = welch_t(x, y)
+    for a, b, t, d in zip(x, y, tw, df):
+        e = difference(a, b)
+        assert e.mean / e.se == pytest.approx(t) and e.df == pytest.approx(d)
+
+
 def test_vectorized_rule_rejects_where_the_judges_test_does():
     """oriented(..., "both_t") past the critical value on either side is exactly where
     MeanEstimate's two-sided p-value falls below alpha; an unknown rule is refused."""
@@ -66,12 +78,13 @@ def test_render_flags_tail_rates_above_alpha():
         return {"rate": r * 1e-4, "interval": [0.9 * r * 1e-4, 1.1 * r * 1e-4], "over_alpha": r}
 
     tails = [{"n": 25, "alpha": 1e-4, "reseeds": 10**6, "skewness": 1.75, "plain_t": rate(15.0), "corrected_t": rate(5.0),
-              "both_t": rate(4.0)},
+              "both_t": rate(4.0), "welch_t": rate(0.5)},
              {"n": 1600, "alpha": 1e-4, "reseeds": 10**6, "skewness": 1.75, "plain_t": rate(1.5),
-              "corrected_t": rate(1.0), "both_t": rate(0.9)}]
+              "corrected_t": rate(1.0), "both_t": rate(0.9), "welch_t": rate(0.5)}]
     text = "\n".join(render_calibration({"tails": tails}))
     assert text.count("**(above alpha)**") == 4 and "Not met at alpha 0.0001" in text and "1 of 2 sample sizes" in text
     assert "up to 4.00 x alpha at 25 replicates" in text  # the judges' test decides, not the corrected one
+    assert "| Welch against a Gaussian sample: rate" in text
     deeper = [{**r, "alpha": 1e-6, "plain_t": {**r["plain_t"], "interval": [0.0, 1e-5]}} for r in tails]
     text = "\n".join(render_calibration({"tails": tails + deeper}))
     assert "| 1e-06 | 25 |" in text and "at alpha 0.0001, 1e-06" in text and "Not met at alpha 1e-06" in text
