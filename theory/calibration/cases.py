@@ -37,8 +37,8 @@ from simulations import get_backend
 
 from ..core import Block, Claim, Evidence, Mutation, Row, Sampling, Verdict
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit, judge_means
-from ..stats import (POWER, detectable_deviation, distance_lower_bound, goodness_of_fit, mean_within, plan_looks,
-                     power_law)
+from ..stats import (POWER, detectable_deviation, detectable_noncentrality, distance_lower_bound, goodness_of_fit,
+                     mean_within, plan_looks, power_law)
 
 __all__ = ["TRUTHS", "Case", "CASES"]
 
@@ -302,12 +302,7 @@ def _gof_claim(truth: str, alpha: float) -> Claim:
     budget = 1 if truth == "underpowered" else _GOF_BUDGET
     n = _GOF_BLOCK * budget
     looks = plan_looks(1, budget, 1.0).looks
-    df = _GOF_P.size - 1
-    crit = st.chi2.isf(alpha / looks, df)
-    from scipy import optimize
-
-    ncp = optimize.brentq(lambda lam: st.ncx2.sf(crit, df, lam) - POWER, 1e-9, 10 * crit + 100)
-    w_res = math.sqrt(ncp / n)
+    w_res = math.sqrt(detectable_noncentrality(_GOF_P.size - 1, alpha / looks) / n)
     dev = max(w_res, _GOF_W)
     w = {"true": 0.0, "underpowered": 0.0, "false_1x": dev, "false_3x": 3 * dev, "outside_band": _GOF_W * 1.02}[truth]
     # a deviation of Cohen's w along a fixed contrast (+ on even, - on odd categories)

@@ -90,18 +90,20 @@ def judge_variant_growth(m, ctx, variant: str = "vanilla", direction: str = ">")
 CORRECTION = 1.0
 
 
-def width_fit(rows, key: str, point_df=None, correction: float = CORRECTION, estimates=None):
+def width_fit(rows, key: str | None = None, correction: float = CORRECTION, estimates=None):
     """WLS of log(mean of ``key``) on [1, log d, d^(-correction)] over the width ladder
     (the one helper, :func:`theory.stats.wls`): the exponent (coefficient 1) with the
-    first finite-width correction absorbed. ``estimates``: per-row mean estimates to fit
-    instead of the means of ``key`` (e.g. Welch differences)."""
+    first finite-width correction absorbed, on the smallest degrees of freedom of the
+    points. ``estimates`` (instead of ``key``): per-row mean estimates to fit instead of
+    the means of ``key`` (e.g. Welch differences)."""
+    if (key is None) == (estimates is None):
+        raise ValueError("give exactly one of key and estimates")
     widths = np.array([r.width for r in rows], float)
     es = list(estimates) if estimates is not None else [stats.estimate(r[key]) for r in rows]
     means = np.array([e.mean for e in es])
     ses = np.array([e.se for e in es])
     X = np.stack([np.ones_like(widths), np.log(widths), widths ** -correction], axis=1)
-    df = min(e.df for e in es) if point_df is None else point_df
-    return stats.wls(X, np.log(means), ses / means, df), widths, means, ses
+    return stats.wls(X, np.log(means), ses / means, min(e.df for e in es)), widths, means, ses
 
 
 def _power_plot(widths, means, ses, fit, lo, hi, label, scale=1.0, ylabel=""):
@@ -158,7 +160,7 @@ def _lower_fits(rows, alpha: float):
         if not all(e.mean > 3 * e.se for e in es):
             out.append((name, None, None))
             continue
-        fit, widths, means, ses = width_fit(rows, "", point_df=min(e.df for e in es), estimates=es)
+        fit, widths, means, ses = width_fit(rows, estimates=es)
         out.append((name, (fit, widths, means, ses), fit.interval(1, alpha / len(LIPSCHITZ))))
     return out
 
@@ -296,23 +298,24 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05):
     return comp
 
 
-def _brackets(m, ns, alpha: float, runs: int, level: float):
-    """Per n of ``ns``, the bracket (lower, upper] of the switch-on width t(n) (P(pixel
-    lit) reaches ``level``) that the fresh runs of :func:`.montecarlo.confirm_rows` show:
-    ``upper`` is the nearest width drawn at or above the sweep's d* where P(all ``runs``
-    hold) >= level is shown, ``lower`` the nearest drawn at or below d*/2 where P(all hold)
-    < level is (None: not shown). A lower end below n needs no test (t(n) >= n: a width
-    is at least the batch size). Each test is a one-sided Clopper-Pearson bound on the
-    single-run probability against level^(1/runs) at ``alpha`` over every test the
-    measurement may draw (:data:`.montecarlo.CONFIRM_TESTS_PER_N` per n, Bonferroni)."""
+def _brackets(m, boundary: dict, alpha: float, runs: int, level: float):
+    """Per n of ``boundary`` (n -> the sweep's d*), the bracket (lower, upper] of the
+    switch-on width t(n) (P(pixel lit) reaches ``level``) that the fresh runs of
+    :func:`.montecarlo.confirm_rows` show: ``upper`` is the nearest width drawn at or
+    above d* where P(all ``runs`` hold) >= level is shown, ``lower`` the nearest drawn at
+    or below d*/2 where P(all hold) < level is (None: not shown). Where none is shown and
+    d*/2 is below n, ``lower`` is d*/2 without a test (t(n) >= n: a width is at least the
+    batch size). Each test is a one-sided Clopper-Pearson bound on the single-run
+    probability against level^(1/runs) at ``alpha`` over every test the measurement may
+    draw (:data:`.montecarlo.CONFIRM_TESTS_PER_N` per n, Bonferroni)."""
     q = level ** (1 / runs)
-    a = alpha / max(CONFIRM_TESTS_PER_N * len(ns), 1)
+    a = alpha / max(CONFIRM_TESTS_PER_N * len(boundary), 1)
     found = {}
     for r in m.rows:
         if r.labels.get("role") == "confirm":
             found.setdefault((r.n, r.side), []).append(r)
     out, checks = {}, []
-    for n in ns:
+    for n, top in boundary.items():
         ends = {}
         for side in ("at", "below"):
             drawn = sorted(found.get((n, side), []), key=lambda r: r.d * (1 if side == "at" else -1))
@@ -330,6 +333,8 @@ def _brackets(m, ns, alpha: float, runs: int, level: float):
                 if ok:
                     ends[side] = r.d
                     break
+        if ends["below"] is None and top // 2 < n:
+            ends["below"] = top // 2
         out[n] = (ends["below"], ends["at"])
     return out, checks
 
@@ -361,10 +366,7 @@ def judge_phase(m, ctx, exponent: float = 2.0, curve: str = "omega", level: floa
     if len(pts) < 3:
         return Evidence(verdict=INC, measured=details, expected=f"d* grows no faster than n^{exponent}",
                         method=method, resolution="fewer than 3 boundary points", details=details + cells)
-    brackets, checks = _brackets(m, [n for n, _ in pts], ctx.alpha, m.meta["runs"], level)
-    for n, b in pts:  # t(n) >= n: below the batch size no test is needed
-        if brackets[n][0] is None and b // 2 < n:
-            brackets[n] = (b // 2, brackets[n][1])
+    brackets, checks = _brackets(m, dict(pts), ctx.alpha, m.meta["runs"], level)
     open_ = [n for n, (lo_d, hi_d) in brackets.items() if lo_d is None or hi_d is None]
     x = np.log([p[0] for p in pts])
     y = np.log([float(p[1]) for p in pts])

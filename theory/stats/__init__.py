@@ -12,7 +12,7 @@ claim, so adding a claim never changes another claim's verdicts or numbers; the
 family-wise bound of a paper or of the catalogue is the number of its Monte-Carlo
 claims times ``CLAIM_ALPHA`` (union bound), and the report prints it.
 """
-from .counts import binomial_interval, goodness_of_fit
+from .counts import binomial_interval, detectable_noncentrality, goodness_of_fit
 from .fits import LACK_OF_FIT_ALPHA, Fit, limit, power_law, wls
 from .means import (POWER, MeanEstimate, TestResult, TooFewReplicates, detectable_deviation, difference, distance_lower_bound,
                     estimate, inequality_verdict, mean_at_least, mean_at_most, mean_equals, mean_within, shortfall,
@@ -28,6 +28,6 @@ __all__ = [
     "detectable_deviation", "t_quantile", "shortfall",
     "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
     "Fit", "wls", "power_law", "limit",
-    "goodness_of_fit", "binomial_interval",
+    "goodness_of_fit", "detectable_noncentrality", "binomial_interval",
     "LookPlan", "plan_looks",
 ]

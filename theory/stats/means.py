@@ -414,8 +414,8 @@ def variance_less(a, b, alpha: float) -> tuple[float, float, MeanEstimate, Verdi
 def distance_lower_bound(x, y, alpha: float) -> tuple[float, list]:
     """One-sided (1 - alpha) lower confidence limit L on the Wasserstein distance W_2
     (and W_1) between the laws of two random objects X and Y, from k functionals that are
-    1-Lipschitz in the metric of W_2. ``x`` and ``y`` are (replicates, k) arrays (or
-    sequences of k replicate arrays): column j holds iid replicates of f_j(X), resp.
+    1-Lipschitz in the metric of W_2. ``x`` and ``y`` are (replicates, k) arrays (a
+    1-d array is one functional, k = 1): column j holds iid replicates of f_j(X), resp.
     f_j(Y), the two samples independent, each f_j oriented so that E f_j(X) >= E f_j(Y)
     is expected (a wrong orientation only loses power).
 
@@ -430,12 +430,12 @@ def distance_lower_bound(x, y, alpha: float) -> tuple[float, list]:
     >>> 0.7 < L < 1.0  # W_2 of N(1, 1) and N(0, 1) is 1
     True
     """
+    if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)):
+        raise TypeError(f"x and y must be numpy arrays, got {type(x).__name__}, {type(y).__name__}")
     xs = np.asarray(x, dtype=float)
     ys = np.asarray(y, dtype=float)
     if xs.ndim == 1:
         xs, ys = xs[:, None], ys[:, None]
-    elif not isinstance(x, np.ndarray):  # a sequence of k replicate arrays
-        xs, ys = xs.T, ys.T
     if xs.ndim != 2 or ys.ndim != 2 or xs.shape[1] != ys.shape[1]:
         raise ValueError(f"x and y must be (replicates, k) arrays of the same k, got shapes {xs.shape}, {ys.shape}")
     k = xs.shape[1]

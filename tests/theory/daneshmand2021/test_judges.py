@@ -301,7 +301,7 @@ def test_geometric_decay_fit_never_fails_a_true_rate():
 
 def _drift_step(v1_level, pi_level, v0=0.183, reps=16000, seed=0):
     g = rng(seed)
-    rows = [({"start": "stationary_level"}, {"v0": np.full(reps, v0), "v1": v1_level + g.normal(0, 0.1, reps)}),
+    rows = [({"start": "stationary_level"}, {"v1": v1_level + g.normal(0, 0.1, reps)}),
             ({"start": "gaussian"}, {"late": pi_level + g.normal(0, 0.05, reps)})]
     return samples(rows, n=2, d=16, depth=60, v0=v0)
 

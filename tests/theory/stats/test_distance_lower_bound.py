@@ -4,6 +4,7 @@
 import math
 
 import numpy as np
+import pytest
 
 from simulations import gaussian_pair_singular_values, get_backend
 from theory import stats
@@ -44,11 +45,20 @@ def test_false_alarm_rate_same_law():
     assert lo <= alpha, (hits, trials)
 
 
-def test_sequence_input_and_shapes():
-    x = [np.ones(5) + np.arange(5) * 0.1, np.zeros(5) + np.arange(5) * 0.1]
-    y = [np.zeros(5) + np.arange(5) * 0.1, np.zeros(5) + np.arange(5) * 0.1]
+def test_shapes():
+    """(replicates, k) arrays, column j functional j; a 1-d array is one functional; a
+    sequence of replicate arrays (which would read transposed) and mismatched k are refused."""
+    ramp = np.arange(5) * 0.1
+    x = np.stack([1 + ramp, ramp], axis=1)
+    y = np.stack([ramp, ramp], axis=1)
     L, parts = stats.distance_lower_bound(x, y, 0.05)
     assert len(parts) == 2 and 0 < L < 1.0 and parts[1][1] < 0  # functional 0 carries the gap of 1
+    L1, parts1 = stats.distance_lower_bound(x[:, 0], y[:, 0], 0.05)
+    assert len(parts1) == 1 and parts1[0][0].mean == parts[0][0].mean
+    with pytest.raises(TypeError, match="numpy arrays"):
+        stats.distance_lower_bound(list(x.T), list(y.T), 0.05)
+    with pytest.raises(ValueError, match="same k"):
+        stats.distance_lower_bound(x, y[:, :1], 0.05)
 
 
 def test_pair_sampler_matches_materialized_weights():
