@@ -3,7 +3,8 @@ alpha divided by the worst far-tail excess that :mod:`.tails_is` measured for th
 test on skewed replicates, at the report's seed, scale and backend, against the recorded
 verdicts (which the report reproduces). A verdict that moves (to ``inconclusive``) is
 listed. It is a stress test, not a guarantee: the excess grows as alpha shrinks, and it
-was measured for one test on one law.
+was measured for one test (the judges' one-sample rule; Welch's is counted only at the
+larger levels) on one law.
 """
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ def worst_excess(tails_is: list) -> float:
     skewed = [r for r in tails_is if not r.get("control")]
     if not skewed:
         raise ValueError("calibration.json has no importance-sampled tail rates: run `python -m theory calibrate` first")
+    if any("both_t" not in r for r in skewed):
+        raise ValueError("calibration.json's importance-sampled tail rates predate the judges' rule (no both_t): "
+                         "rerun `python -m theory calibrate` first")
     return max(1.0, max(r["both_t"]["interval"][1] / r["alpha"] for r in skewed))
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import stats as st
 
 from ..stats import binomial_interval
-from ..stats.means import SKEW_CORRECTION_FROM
+from ..stats.means import SKEW_CORRECTION_FROM, hall_corrected
 
 __all__ = ["TAIL_LEVELS", "RULES", "corrected_t", "oriented", "welch_t", "lognormal_skewness", "tail_rates", "run_tails"]
 
@@ -39,10 +39,7 @@ def corrected_t(x: np.ndarray, target: float) -> tuple[np.ndarray, np.ndarray]:
     if n < SKEW_CORRECTION_FROM:
         return t, t
     g = ((x - m[:, None]) ** 3).mean(1) / x.std(1) ** 3
-    a = g / (3 * math.sqrt(n))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        th = np.where(np.abs(a) < 1e-12, t, ((1 + a * t) ** 3 - 1) / (3 * a) + a / 2)
-    return t, th
+    return t, hall_corrected(t, g / (3 * math.sqrt(n)))
 
 
 def oriented(t: np.ndarray, th: np.ndarray, sign: int, rule: str) -> np.ndarray:

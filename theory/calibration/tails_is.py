@@ -38,7 +38,7 @@ import math
 import numpy as np
 from scipy import stats as st
 
-from ..stats.means import hall_inverse
+from ..stats.means import SKEW_CORRECTION_FROM, hall_inverse
 from .tails import RULES, corrected_t, lognormal_skewness, oriented
 
 __all__ = ["IS_LEVELS", "IS_SIZES", "CONTROL_SIGMA", "MIN_ESS", "MAX_SHARE", "tail_rates_is", "run_tails_is",
@@ -131,7 +131,7 @@ def tail_rates_is(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: 
 
 
 def gaussian_exact_rate(n: int, alpha: float, draws: int = 1_000_000, seed: int = 0,
-                            rule: str = "corrected_t") -> dict:
+                        rule: str = "corrected_t") -> dict:
     """The two-sided rate of the corrected test (``rule="corrected_t"``) or of the judges'
     rule (``"both_t"``) on Gaussian replicates without importance sampling: for Gaussian
     data t ~ t_{n-1} is independent of the sample skewness g, and Hall's statistic is
@@ -139,9 +139,9 @@ def gaussian_exact_rate(n: int, alpha: float, draws: int = 1_000_000, seed: int 
     of the critical values at a = g / (3 sqrt n) (for both_t, t_+ no lower than the
     critical value and t_- no higher than its negative); the mean over ``draws`` samples'
     g, with a normal 95% half-width (as multiples of alpha)."""
-    if not isinstance(n, int) or n < 3 or not 0 < alpha < 1 or draws < 2:
-        raise ValueError(f"need an integer n >= 3, alpha in (0, 1) and draws >= 2; got n={n!r}, alpha={alpha!r}, "
-                         f"draws={draws!r}")
+    if not isinstance(n, int) or n < SKEW_CORRECTION_FROM or not 0 < alpha < 1 or draws < 2:
+        raise ValueError(f"need an integer n >= {SKEW_CORRECTION_FROM} (below, the judges use the plain t), alpha in "
+                         f"(0, 1) and draws >= 2; got n={n!r}, alpha={alpha!r}, draws={draws!r}")
     if rule not in ("corrected_t", "both_t"):
         raise ValueError(f"rule must be 'corrected_t' or 'both_t', got {rule!r}")
     rng = np.random.default_rng([seed, n, 99])
@@ -179,5 +179,5 @@ def run_tails_is(sizes=IS_SIZES, levels=IS_LEVELS, reseeds: int = 100000, progre
         if row["control"]:
             for rule in ("corrected_t", "both_t"):
                 row[rule]["truth"] = gaussian_exact_rate(task[0], task[1], draws=min(10**6, 4 * 10**8 // task[0]),
-                                                             rule=rule)
+                                                         rule=rule)
     return rows

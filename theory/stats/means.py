@@ -7,24 +7,25 @@ with few it is what keeps the false-alarm rate at the stated alpha.
 
 The catalogue's replicates are often skewed (per-network ratios, products over
 layers), and there the plain t model is wrong in the far tails that a small alpha
-uses: for lognormal replicates (skewness 1.75) at alpha 1e-4 the two-sided t-test
-rejects a true mean 6.5 times too often with 100 replicates and 2.4 times with 400
-(measured, 10^6 reseeds). Hall's (1992) skewness correction of t,
-T_H = ((1 + a T)^3 - 1)/(3a) + a/2 with a = g/(3 sqrt n) and g the sample skewness
-(monotone in T, so intervals invert exactly), brings those rates to 1.7 and 1.2 times
-alpha, but far in the tail it costs on symmetric data: the noisy sample skewness
-shifts T_H's tails, and on Gaussian replicates at alpha 1e-8 its rate is 33 times
-alpha with 25 replicates and 2.2 times with 100. So a one-sample test rejects only
-where **both** statistics reject (each against the same Student-t quantile): its
-rejection region lies inside each test's own, so its false-alarm rate is at most the
-smaller of the two rates, at most alpha on Gaussian replicates at every size (the
-plain t test is exact there), and at most the corrected test's rate on skewed ones.
-The interval is the union of the two tests' intervals; the p-value is the larger of
-the two. From 10 replicates on (below, the skewness is too noisy to use and the plain
-t alone is used); what the rule keeps and misses is measured in the report's
-Calibration section (``theory/calibration/tails.py``, ``tails_is.py``).
+uses: on lognormal replicates (skewness 1.75) the two-sided t-test rejects a true mean
+several times too often at alpha 1e-4 with 100 replicates. Hall's (1992) skewness
+correction of t, T_H = T + a T^2 + a^2 T^3 / 3 + a/2 (= ((1 + a T)^3 - 1)/(3a) + a/2)
+with a = g/(3 sqrt n) and g the sample skewness (monotone in T, so intervals invert
+exactly), removes most of that excess, but far in the tail it costs on symmetric
+data: the noisy sample skewness shifts T_H's tails, and on Gaussian replicates at
+alpha 1e-8 its rate is tens of times alpha with 25 replicates. So from 10 replicates on
+(below, the skewness is too noisy to use and the plain t alone decides) a one-sample
+test rejects only where **both** statistics reject on the same side, each against the
+same Student-t quantile: on each side its rejection region lies inside each test's
+own, so its false-alarm rate is at most the smaller of the two rates, at most alpha on
+Gaussian replicates at every size (the plain t test is exact there), and at most the
+corrected test's rate on skewed ones. The interval is the set of values that neither
+side rejects (the union of the two tests' intervals at any alpha below 0.9); on each
+side the p-value is the larger of the two statistics' p-values. What the rule keeps
+and misses on skewed replicates is measured in the report's Calibration section
+(``theory/calibration/tails.py``, ``tails_is.py``).
 
-- ``mean_equals``: E[X] = target. Fails when the two-sided t-test rejects at alpha;
+- ``mean_equals``: E[X] = target. Fails when the two-sided test rejects at alpha;
   holds when the (1 - alpha) interval lies inside target +- tol; else inconclusive.
 - ``mean_at_most`` / ``mean_at_least``: E[X] <= bound (>= bound). Fails when the
   one-sided test rejects at alpha; holds when the one-sided (1 - alpha) limit is on the
@@ -32,7 +33,8 @@ Calibration section (``theory/calibration/tails.py``, ``tails_is.py``).
 - ``difference``: E[a] - E[b] with its Welch interval, for comparisons.
 
 The resolution of a test is the deviation it detects with probability ``POWER`` at its
-alpha (noncentral t), reported beside every verdict.
+alpha (noncentral t), reported beside every verdict; for a one-sample test, at the
+rule's critical value on its worse side given the sample's skewness.
 
 >>> import numpy as np
 >>> x = np.random.default_rng(0).normal(1.0, 0.1, 400)
@@ -58,7 +60,7 @@ from ..core.verdicts import Verdict, band_verdict
 
 __all__ = ["POWER", "SKEW_CORRECTION_FROM", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
            "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
-           "t_quantile", "distance_lower_bound", "hall_inverse"]
+           "t_quantile", "distance_lower_bound", "hall_inverse", "hall_corrected"]
 
 #: The resolution of a test is the deviation it detects with this probability.
 POWER = 0.9
@@ -76,11 +78,19 @@ SKEW_CORRECTION_FROM = 10
 
 
 def hall_inverse(q, a):
-    """The t whose Hall-corrected statistic ((1 + a t)^3 - 1)/(3a) + a/2 equals q:
-    (cbrt(1 + 3a (q - a/2)) - 1)/a, and q itself where |a| < 1e-12 (elementwise)."""
+    """The t whose Hall-corrected statistic t + a t^2 + a^2 t^3/3 + a/2 equals q,
+    (cbrt(1 + 3a (q - a/2)) - 1)/a, written 3 (q - a/2)/(c^2 + c + 1) with
+    c = cbrt(1 + 3a (q - a/2)) (no division by a, exact at a = 0; c^2 + c + 1 >= 3/4)
+    (elementwise)."""
     a = np.asarray(a, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(np.abs(a) < 1e-12, q, (np.cbrt(1 + 3 * a * (q - a / 2)) - 1) / a)
+    c = np.cbrt(1 + 3 * a * (q - a / 2))
+    return 3 * (q - a / 2) / (c * c + c + 1)
+
+
+def hall_corrected(t, a):
+    """Hall's (1992) skewness-corrected statistic t + a t^2 + a^2 t^3 / 3 + a/2
+    (= ((1 + a t)^3 - 1)/(3a) + a/2, written without division by a) (elementwise)."""
+    return t + a * t * t + a * a * t * t * t / 3 + a / 2
 
 
 @dataclass(frozen=True)
@@ -88,7 +98,8 @@ class MeanEstimate:
     """A mean (or a difference of means) with its standard error, degrees of freedom and,
     for one-sample means, the skewness coefficient a = g / (3 sqrt n) of Hall's correction
     (0: plain Student t). With a != 0 a test rejects only where both the plain t and
-    Hall's statistic reject (module docstring); with a = 0 the two coincide.
+    Hall's statistic reject on the same side (module docstring); with a = 0 the two
+    coincide.
 
     >>> e = MeanEstimate(mean=1.0, se=0.1, df=99.0, n=100, skew_a=0.05)
     >>> lo, hi = e.interval(1e-6)
@@ -111,15 +122,15 @@ class MeanEstimate:
 
     def corrected(self, t: float) -> float:
         """Hall's skewness-corrected statistic of a t value."""
-        a = self.skew_a
-        if abs(a) < 1e-12 or not math.isfinite(t):
+        if self.skew_a == 0 or not math.isfinite(t):
             return t
-        return ((1 + a * t) ** 3 - 1) / (3 * a) + a / 2
+        return float(hall_corrected(t, self.skew_a))
 
     def interval(self, alpha: float, sides: int = 2) -> tuple[float, float]:
         """The two-sided (1 - alpha) interval (``sides=2``), or the pair of one-sided
-        (1 - alpha) limits (``sides=1``): the values neither statistic rejects on its
-        side, i.e. the union of the plain and the corrected test's intervals."""
+        (1 - alpha) limits (``sides=1``): the values that the two statistics do not
+        both reject on the same side (the union of the plain and the corrected test's
+        intervals wherever those overlap, i.e. at any alpha below 0.9)."""
         q = t_quantile(alpha / sides, self.df)
         return (self.mean - max(q, self._t_of(q)) * self.se,
                 self.mean - min(-q, self._t_of(-q)) * self.se)
@@ -226,15 +237,22 @@ def _nct_sf_quadrature(c: float, df: float, ncp: float) -> float:
     return float(integrate.quad(f, 0.0, 1.0, limit=200)[0])
 
 
-def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, power: float = POWER) -> float:
+def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, power: float = POWER,
+                         skew_a: float = 0.0) -> float:
     """Smallest deviation of the mean that a level-alpha t-test (``sides`` 1 or 2)
     detects with probability ``power``: ncp * se with P(T'_{df, ncp} > t_crit) = power.
+    With ``skew_a`` (a one-sample test's Hall coefficient), t_crit is the rule's critical
+    value on the plain t scale on its worse side, max(q, T_H^-1(q), -T_H^-1(-q)) for the
+    Student-t quantile q: the deviation that the rule (both statistics reject) detects
+    with probability ``power`` in either direction, given the sample's skewness.
 
     Once scipy's series has failed at some noncentrality, larger ones go straight to the
     quadrature (the series fails for huge ncp, and each failure costs up to seconds)."""
     if se == 0:
         return 0.0
     crit = t_quantile(alpha / sides, df)
+    if skew_a:
+        crit = max(crit, float(hall_inverse(crit, skew_a)), -float(hall_inverse(-crit, skew_a)))
     if math.isinf(df):
         return (crit + float(st.norm.ppf(power))) * se
     series_failed_at = math.inf
@@ -343,7 +361,7 @@ def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool
     else:
         v = ok if (lo >= target - half and hi <= target + half) else Verdict.INCONCLUSIVE
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(target), (target - half, target + half),
-                      detectable_deviation(e.se, e.df, alpha))
+                      detectable_deviation(e.se, e.df, alpha, skew_a=e.skew_a))
 
 
 def mean_within(samples, target: float, alpha: float, tol: float, relative: bool = True,
@@ -360,7 +378,7 @@ def mean_within(samples, target: float, alpha: float, tol: float, relative: bool
     v = band_verdict(lo, hi, target - half, target + half, ok)
     p = min(1.0, 2 * min(e.p_upper(target + half), e.p_lower(target - half)))
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), float(p), alpha, float(target),
-                      (target - half, target + half), detectable_deviation(e.se, e.df, alpha), "within")
+                      (target - half, target + half), detectable_deviation(e.se, e.df, alpha, skew_a=e.skew_a), "within")
 
 
 def inequality_verdict(lower: float, upper: float, bound: float, claim: str,
@@ -385,7 +403,7 @@ def _bound_test(e: MeanEstimate, bound: float, alpha: float, claim: str) -> Test
     v = inequality_verdict(lo, hi, bound, claim)
     band = (-math.inf, bound) if claim.startswith("<") else (bound, math.inf)
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(bound), band,
-                      detectable_deviation(e.se, e.df, alpha, sides=1), "bound")
+                      detectable_deviation(e.se, e.df, alpha, sides=1, skew_a=e.skew_a), "bound")
 
 
 def mean_at_most(samples, bound: float, alpha: float) -> TestResult:

@@ -84,7 +84,12 @@ def test_render_flags_tail_rates_above_alpha():
     text = "\n".join(render_calibration({"tails": tails}))
     assert text.count("**(above alpha)**") == 4 and "Not met at alpha 0.0001" in text and "1 of 2 sample sizes" in text
     assert "up to 4.00 x alpha at 25 replicates" in text  # the judges' test decides, not the corrected one
-    assert "| Welch against a Gaussian sample: rate" in text
+    assert "| Welch against a Gaussian sample: rate" in text and "the Welch comparison's" not in text
+    loud = [{**r, "welch_t": rate(3.0)} for r in tails]
+    assert "the Welch comparison's false-alarm rate lies above alpha for 2 of 2" in "\n".join(
+        render_calibration({"tails": loud}))
+    with pytest.raises(ValueError, match="lack welch_t"):
+        render_calibration({"tails": [{k: v for k, v in r.items() if k != "welch_t"} for r in tails]})
     deeper = [{**r, "alpha": 1e-6, "plain_t": {**r["plain_t"], "interval": [0.0, 1e-5]}} for r in tails]
     text = "\n".join(render_calibration({"tails": tails + deeper}))
     assert "| 1e-06 | 25 |" in text and "at alpha 0.0001, 1e-06" in text and "Not met at alpha 1e-06" in text
@@ -125,6 +130,9 @@ def test_render_states_the_far_tail_rates_and_the_control():
     assert "keeps alpha on lognormal replicates for none" in text and "(worst: 500 x alpha at 25 replicates)" in text
     assert "raises the rate above alpha for 25 replicates" in text and "exact 2 +- 0.1" in text
     assert "the judges' test for none of the sizes" in text and "exact 0.6 +- 0.1" in text
+    assert "its alpha is a nominal level" in text  # 25 replicates miss alpha
+    kept = "\n".join(render_calibration({"tails_is": [row(400, 1e-8, 0.9e-8), row(25, 1e-8, 1e-8, control=True)]}))
+    assert "keeps alpha on lognormal replicates for 400 replicates" in kept and "nominal level" not in kept
     assert text.count("(weights unreliable)") == 3  # every statistic of the unreliable row
 
 

@@ -45,3 +45,15 @@ def test_corrected_t_on_gaussian_replicates_agrees_with_its_exact_rate():
     assert lo - both["half_width"] <= both["over_alpha"] <= hi + both["half_width"]
     with pytest.raises(ValueError, match="rule must be"):
         gaussian_exact_rate(100, 1e-6, draws=10, rule="plain")
+
+
+def test_rule_keeps_alpha_on_gaussian_replicates_where_the_corrected_test_alone_does_not():
+    """Exact conditional rates (no importance sampling): judged by Hall's statistic alone,
+    25 Gaussian replicates at 1e-8 are rejected tens of times too often; the judges' rule
+    stays below alpha. Sizes below the skewness correction's are refused."""
+    alone = gaussian_exact_rate(25, 1e-8, draws=100_000, rule="corrected_t")
+    both = gaussian_exact_rate(25, 1e-8, draws=100_000, rule="both_t")
+    assert alone["over_alpha"] - alone["half_width"] > 10
+    assert both["over_alpha"] + both["half_width"] <= 1
+    with pytest.raises(ValueError, match="need an integer n >= 10"):
+        gaussian_exact_rate(5, 1e-8, draws=10)

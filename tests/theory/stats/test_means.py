@@ -166,31 +166,69 @@ def test_hall_inverse_undoes_the_correction():
 @given(seed=seeds)
 def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
     """The interval is the union of the plain and the corrected test's intervals, and the
-    p-values agree with it: an end of the interval is where the test rejects at alpha."""
+    p-values agree with it: an end of the interval is where the test rejects at alpha;
+    for right- and left-skewed samples (each end is decided by the corrected statistic
+    for one of the two)."""
     from theory.stats.means import MeanEstimate
 
-    x = np.random.default_rng(seed).lognormal(0.0, 0.8, 40)
-    e = estimate(x)
-    assert e.skew_a != 0
-    plain = MeanEstimate(e.mean, e.se, e.df, e.n)
-    for alpha, sides in ((1e-6, 2), (1e-3, 1)):
-        q = st.t.isf(alpha / sides, e.df)
-        corrected = (e.mean - e._t_of(q) * e.se, e.mean - e._t_of(-q) * e.se)
-        lo, hi = e.interval(alpha, sides)
-        p_lo, p_hi = plain.interval(alpha, sides)
-        assert lo == pytest.approx(min(p_lo, corrected[0])) and hi == pytest.approx(max(p_hi, corrected[1]))
-        p_at = e.p_two_sided if sides == 2 else (lambda v: min(e.p_upper(v), e.p_lower(v)))
-        assert p_at(lo) == pytest.approx(alpha, rel=1e-6) and p_at(hi) == pytest.approx(alpha, rel=1e-6)
-        assert p_at(lo - e.se) < alpha and p_at(hi + e.se) < alpha and p_at(e.mean) > alpha
+    x0 = np.random.default_rng(seed).lognormal(0.0, 0.8, 40)
+    for x in (x0, -x0):
+        e = estimate(x)
+        assert e.skew_a != 0
+        plain = MeanEstimate(e.mean, e.se, e.df, e.n)
+        for alpha, sides in ((1e-6, 2), (1e-3, 1)):
+            q = st.t.isf(alpha / sides, e.df)
+            corrected = (e.mean - e._t_of(q) * e.se, e.mean - e._t_of(-q) * e.se)
+            lo, hi = e.interval(alpha, sides)
+            p_lo, p_hi = plain.interval(alpha, sides)
+            assert lo == pytest.approx(min(p_lo, corrected[0])) and hi == pytest.approx(max(p_hi, corrected[1]))
+            # the skewed side's end comes from the corrected statistic, the other from the plain t
+            assert (hi > p_hi and lo == p_lo) if e.skew_a > 0 else (lo < p_lo and hi == p_hi)
+            p_at = e.p_two_sided if sides == 2 else (lambda v: min(e.p_upper(v), e.p_lower(v)))
+            assert p_at(lo) == pytest.approx(alpha, rel=1e-6) and p_at(hi) == pytest.approx(alpha, rel=1e-6)
+            assert p_at(lo - e.se) < alpha and p_at(hi + e.se) < alpha and p_at(e.mean) > alpha
 
 
-def test_rule_keeps_alpha_on_gaussian_replicates_where_the_corrected_test_alone_does_not():
-    """The mutation: judged by Hall's statistic alone, 25 Gaussian replicates at 1e-8 are
-    rejected tens of times too often; rejecting only where the plain t also rejects keeps
-    the rate at most alpha (exact conditional rates, no importance sampling)."""
-    from theory.calibration.tails_is import gaussian_exact_rate
+@pytest.mark.parametrize("a", [-1 / 3, -0.1, -1e-9, 1e-12, 0.02, 1 / 3])
+def test_rule_rejects_no_more_than_either_statistic(a):
+    """On each side the p-value is at least each statistic's own: the rule's rejection
+    region lies inside the plain t test's (exact on Gaussian data, so the rule keeps
+    alpha there) and inside the corrected test's."""
+    from theory.stats.means import MeanEstimate
 
-    alone = gaussian_exact_rate(25, 1e-8, draws=100_000, rule="corrected_t")
-    both = gaussian_exact_rate(25, 1e-8, draws=100_000, rule="both_t")
-    assert alone["over_alpha"] - alone["half_width"] > 10
-    assert both["over_alpha"] + both["half_width"] <= 1
+    e = MeanEstimate(0.0, 1.0, 24.0, 25, a)
+    for t in np.linspace(-12, 12, 97):
+        value = -t  # (mean - value) / se = t
+        th = e.corrected(t)
+        assert e.p_upper(value) >= max(st.t.sf(t, 24), st.t.sf(th, 24)) * (1 - 1e-12)
+        assert e.p_lower(value) >= max(st.t.cdf(t, 24), st.t.cdf(th, 24)) * (1 - 1e-12)
+        assert e.p_two_sided(value) >= 2 * st.t.sf(abs(t), 24) * (1 - 1e-12)
+
+
+def test_hall_transform_is_accurate_for_tiny_skewness():
+    """Written without division by a: exact at a = 0 and accurate for a near 0, where
+    ((1 + a t)^3 - 1)/(3a) loses its digits."""
+    from theory.stats.means import hall_corrected, hall_inverse
+
+    q = st.t.isf(0.5e-8, 24)
+    for a in (0.0, 1e-15, 1e-12, 1e-10, -1e-10):
+        inv = float(hall_inverse(q, a))
+        assert hall_corrected(inv, a) == pytest.approx(q, rel=1e-14)
+        if a:  # the first-order shift -a (q^2 + 1/2), with the right sign
+            assert (inv - q) == pytest.approx(-a * (q * q + 0.5), rel=1e-3)
+    assert float(hall_inverse(q, 0.0)) == q and hall_corrected(q, 0.0) == q
+
+
+def test_resolution_is_that_of_the_rule_given_the_skewness():
+    """With the sample's skewness the resolution is the deviation the rule detects with
+    probability POWER on its worse side: larger than the plain t test's, and the
+    noncentral t passes the rule's threshold there with probability POWER."""
+    from theory.stats.means import POWER, hall_inverse
+
+    plain = detectable_deviation(1.0, 24.0, 1e-8)
+    for a in (0.15, -0.15):
+        res = detectable_deviation(1.0, 24.0, 1e-8, skew_a=a)
+        q = st.t.isf(0.5e-8, 24)
+        thr = max(q, float(hall_inverse(q, a)), -float(hall_inverse(-q, a)))
+        assert res > plain and st.nct.sf(thr, 24, res) == pytest.approx(POWER, abs=1e-6)
+    assert detectable_deviation(1.0, 24.0, 1e-8, skew_a=0.0) == plain
