@@ -11,7 +11,7 @@ from ..core import RunContext, clear_caches, evaluate
 from ..core.registry import claims as all_claims
 from ..core.registry import get
 
-__all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips", "verdicts_at"]
+__all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips", "verdicts_at", "current_verdicts"]
 
 FAST_SEEDS = tuple(range(1, 21))
 SLOW_SEEDS = (1, 2, 3)
@@ -25,6 +25,14 @@ def flips(verdicts: dict) -> dict:
         if "fails" in vs and vs & {"holds", "holds_approximately"}:
             out[cid] = by_seed
     return out
+
+
+def current_verdicts(verdicts: dict) -> dict:
+    """The stored {claim id: {seed: verdict}} of the claims the catalogue still has as
+    Monte-Carlo claims (a renamed or removed claim's old verdicts are dropped; a run of
+    one paper keeps the other papers')."""
+    ids = {c.id for c in all_claims() if c.monte_carlo}
+    return {cid: v for cid, v in verdicts.items() if cid in ids}
 
 
 def verdicts_at(ctx: RunContext, ids: tuple) -> dict:
@@ -45,7 +53,7 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
-    verdicts = data.get("stability", {}).get("verdicts", {})
+    verdicts = current_verdicts(data.get("stability", {}).get("verdicts", {}))
     seeds = sorted(set(fast_seeds) | set(slow_seeds))
     tasks = [(RunContext(seed=seed), tuple(c.id for c in chosen if seed in (slow_seeds if c.slow else fast_seeds)))
              for seed in seeds]

@@ -153,3 +153,13 @@ def test_alpha_sensitivity_reads_the_worst_excess_and_lists_what_moves():
                                                          "changed": moved}}))
     assert "**1 of 2** verdicts are unchanged; these move: b (fails -> inconclusive)" in text
     assert "stress test, not a guarantee" in text
+
+
+def test_stability_keeps_only_the_catalogue_s_monte_carlo_claims():
+    from theory.calibration.stability import current_verdicts
+    from theory.core.registry import claims
+
+    mc = next(c.id for c in claims() if c.monte_carlo)
+    exact = next(c.id for c in claims() if not c.monte_carlo)
+    kept = current_verdicts({mc: {"1": "holds"}, "gone.renamed_claim": {"1": "fails"}, exact: {"1": "holds"}})
+    assert kept == {mc: {"1": "holds"}}
