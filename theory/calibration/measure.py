@@ -15,7 +15,7 @@ from ..core import RunContext, Verdict, clear_caches, evaluate
 from ..stats import POWER, binomial_interval
 from .cases import CASES
 
-__all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "expectation"]
+__all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "expectation", "record_code"]
 
 #: The claim alpha the cases run at (rates of 0.05 are measurable with 1,000 reseeds).
 CALIBRATION_ALPHA = 0.05
@@ -58,6 +58,15 @@ def measure_case(case, truth: str, reseeds: int, alpha: float, seed0: int = 0) -
             "mean_looks": looks / reseeds, "seconds": round(time.perf_counter() - t0, 1)}
 
 
+def record_code(data: dict, *sections: str) -> None:
+    """Record under ``measured_at`` the code each section was measured with: the commit
+    and whether tracked files differed from it (:func:`simulations.core.provenance.git_state`)."""
+    from simulations.core.provenance import git_state
+
+    state = git_state()
+    data.setdefault("measured_at", {}).update({s: state for s in sections})
+
+
 def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: float = CALIBRATION_ALPHA,
                     cases=CASES, progress: bool = True, tails: bool = True, jobs: int = 1) -> dict:
     """Measure every case under every truth (and the tail rates of the mean test) on
@@ -73,8 +82,10 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     data["judges"] = {"alpha": alpha, "reseeds": reseeds, "rows": rows}
+    record_code(data, "judges")
     if tails:
         data["tails"] = run_tails(progress=progress, jobs=jobs)
         data["tails_is"] = run_tails_is(progress=progress, jobs=jobs)
+        record_code(data, "tails", "tails_is")
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

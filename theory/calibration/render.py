@@ -27,7 +27,7 @@ def _require_rules(rows, keys, what: str) -> None:
 def render_calibration(data: dict) -> list:
     _require_rules(data.get("tails"), RULES + ("welch_t",), "tail counts")
     _require_rules(data.get("tails_is"), RULES, "importance-sampled tail rates")
-    out = ["## Calibration", ""]
+    out = ["## Calibration", ""] + _render_measured_at(data.get("measured_at"))
     j = data.get("judges")
     if j:
         bad = [r for r in j["rows"] if not r["consistent"]]
@@ -170,3 +170,21 @@ def _render_sensitivity(sens) -> list:
             "one law (lognormal), while the claims also use exact binomial, Welch (whose excess with a skewed side "
             "is counted above only at the larger levels) and fit tests. A verdict that moves needs more data before "
             "it can be trusted at that level.", ""]
+
+
+_SECTIONS = {"judges": "the judges' cases", "tails": "the tail counts", "tails_is": "the importance-sampled rates",
+             "stability": "the seed stability", "sensitivity": "the alpha stress test"}
+
+
+def _render_measured_at(measured: dict | None) -> list:
+    """One line: the commit each section was measured at (and whether the code differed from it)."""
+    if not measured:
+        return []
+    by_code = {}
+    for key, state in measured.items():
+        code = (state.get("commit") or "")[:7], bool(state.get("dirty"))
+        by_code.setdefault(code, []).append(_SECTIONS.get(key, key))
+    parts = [f"{', '.join(names)} at " + (f"`{commit}`" if commit else "an unknown commit")
+             + (" with uncommitted changes" if dirty else "") for (commit, dirty), names in by_code.items()]
+    return ["Measured at: " + "; ".join(parts) + " (`python -m theory calibrate` records the commit of each section "
+            "it writes).", ""]

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..core import RunContext, Verdict
 from ..core.registry import claims as all_claims
 from ..stats import CLAIM_ALPHA
+from .measure import record_code
 from .stability import verdicts_at
 
 __all__ = ["worst_excess", "run_sensitivity", "changed_verdicts"]
@@ -63,5 +64,6 @@ def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress
     data["sensitivity"] = {"factor": factor, "factor_from": source, "base_alpha": CLAIM_ALPHA, "claim_alpha": alpha,
                            "verdicts": found,
                            "changed": changed_verdicts(recorded, found)}
+    record_code(data, "sensitivity")
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

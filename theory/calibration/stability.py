@@ -47,6 +47,7 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     """Evaluate the Monte-Carlo claims (of one paper, if given) at every seed, one seed
     per task on ``jobs`` processes; merge the verdicts into ``out``/calibration.json
     under ``stability``."""
+    from .measure import record_code
     from .pool import map_tasks
 
     chosen = [c for c in all_claims(paper) if c.monte_carlo and (slow or not c.slow)]
@@ -63,5 +64,6 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,
                          "flips": flips(verdicts),
                          "to_inconclusive": {k: v for k, v in verdicts.items() if "inconclusive" in v.values()}}
+    record_code(data, "stability")
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

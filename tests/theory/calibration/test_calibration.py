@@ -163,3 +163,16 @@ def test_stability_keeps_only_the_catalogue_s_monte_carlo_claims():
     exact = next(c.id for c in claims() if not c.monte_carlo)
     kept = current_verdicts({mc: {"1": "holds"}, "gone.renamed_claim": {"1": "fails"}, exact: {"1": "holds"}})
     assert kept == {mc: {"1": "holds"}}
+
+
+def test_each_section_records_the_code_it_was_measured_with(tmp_path):
+    from theory.calibration import CASES, run_calibration
+    from theory.calibration.measure import record_code
+
+    data = run_calibration(tmp_path, reseeds=2, cases=[c for c in CASES if c.name == "mean"], progress=False,
+                           tails=False)
+    state = data["measured_at"]["judges"]
+    assert set(state) == {"commit", "dirty"} and "tails" not in data["measured_at"]
+    record_code(data, "stability")
+    text = "\n".join(render_calibration({"measured_at": data["measured_at"]}))
+    assert text.count("Measured at: ") == 1 and "the judges' cases, the seed stability at" in text
