@@ -1,7 +1,7 @@
 """The report's Calibration section, from calibration.json."""
 from __future__ import annotations
 
-from .tails import RULES
+from .tails import COUNTED, RULES
 
 #: Column titles of the tail rules, and the rule the judges use.
 _RULE_TITLE = {"plain_t": "plain t", "corrected_t": "corrected t", "both_t": "both reject (the judges' test)",
@@ -25,7 +25,7 @@ def _require_rules(rows, keys, what: str) -> None:
 
 
 def render_calibration(data: dict) -> list:
-    _require_rules(data.get("tails"), RULES + ("welch_t",), "tail counts")
+    _require_rules(data.get("tails"), COUNTED, "tail counts")
     _require_rules(data.get("tails_is"), RULES, "importance-sampled tail rates")
     out = ["## Calibration", ""] + _render_measured_at(data.get("measured_at"))
     j = data.get("judges")
@@ -48,7 +48,7 @@ def render_calibration(data: dict) -> list:
     tails = data.get("tails")
     if tails:
         alphas = sorted({r["alpha"] for r in tails}, reverse=True)
-        rules = RULES + ("welch_t",)
+        rules = COUNTED
         out += ["Tail accuracy of the one-sample mean test on skewed replicates (lognormal, skewness "
                 f"{tails[0]['skewness']:.2f}, like the catalogue's per-network ratios) at alpha "
                 f"{', '.join(f'{a:g}' for a in alphas)} (the last is the catalogue's per-claim level; the tests inside "

@@ -64,6 +64,6 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,
                          "flips": flips(verdicts),
                          "to_inconclusive": {k: v for k, v in verdicts.items() if "inconclusive" in v.values()}}
-    record_code(data, "stability")
+    record_code(data, "stability" if paper is None else f"stability ({paper})")  # other papers' seeds keep theirs
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

@@ -16,13 +16,15 @@ import numpy as np
 from scipy import stats as st
 
 from ..stats import binomial_interval
-from ..stats.means import SKEW_CORRECTION_FROM, hall_corrected
+from ..stats.means import SKEW_CORRECTION_FROM, hall_coefficient, hall_corrected
 
-__all__ = ["TAIL_LEVELS", "RULES", "corrected_t", "oriented", "welch_t", "lognormal_skewness", "tail_rates", "run_tails"]
+__all__ = ["TAIL_LEVELS", "RULES", "COUNTED", "corrected_t", "oriented", "welch_t", "lognormal_skewness", "tail_rates", "run_tails"]
 
 #: The tests whose rates are measured: the plain t, Hall's corrected t, and the judges'
 #: rule that rejects only where both reject.
 RULES = ("plain_t", "corrected_t", "both_t")
+#: What :func:`tail_rates` counts: the rules, and the Welch comparison with a Gaussian sample.
+COUNTED = RULES + ("welch_t",)
 
 
 def lognormal_skewness(sigma: float) -> float:
@@ -38,8 +40,7 @@ def corrected_t(x: np.ndarray, target: float) -> tuple[np.ndarray, np.ndarray]:
     t = (m - target) / (s / math.sqrt(n))
     if n < SKEW_CORRECTION_FROM:
         return t, t
-    g = ((x - m[:, None]) ** 3).mean(1) / x.std(1) ** 3
-    return t, hall_corrected(t, g / (3 * math.sqrt(n)))
+    return t, hall_corrected(t, hall_coefficient(x))
 
 
 def oriented(t: np.ndarray, th: np.ndarray, sign: int, rule: str) -> np.ndarray:
@@ -73,7 +74,7 @@ def tail_rates(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: int
     gauss = np.random.default_rng([seed, n, 1])
     sd = math.sqrt(math.exp(sigma**2) - 1)
     crit = st.t.isf(alpha / 2, n - 1)
-    hits = np.zeros(len(RULES) + 1, dtype=np.int64)
+    hits = np.zeros(len(COUNTED), dtype=np.int64)
     done = 0
     while done < reseeds:
         k = min(chunk, reseeds - done)
@@ -84,7 +85,7 @@ def tail_rates(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: int
             [int((np.abs(tw) > st.t.isf(alpha / 2, df)).sum())]
         done += k
     out = {"n": n, "alpha": alpha, "reseeds": reseeds, "skewness": lognormal_skewness(sigma)}
-    for name, h in zip(RULES + ("welch_t",), hits):
+    for name, h in zip(COUNTED, hits):
         lo, hi = binomial_interval(int(h), reseeds, 0.05)
         out[name] = {"rate": h / reseeds, "interval": [lo, hi], "over_alpha": h / reseeds / alpha}
     return out

@@ -38,7 +38,7 @@ import math
 import numpy as np
 from scipy import stats as st
 
-from ..stats.means import SKEW_CORRECTION_FROM, hall_inverse
+from ..stats.means import SKEW_CORRECTION_FROM, hall_coefficient, hall_inverse, rule_thresholds
 from .tails import RULES, corrected_t, lognormal_skewness, oriented
 
 __all__ = ["IS_LEVELS", "IS_SIZES", "CONTROL_SIGMA", "MIN_ESS", "MAX_SHARE", "tail_rates_is", "run_tails_is",
@@ -150,11 +150,8 @@ def gaussian_exact_rate(n: int, alpha: float, draws: int = 1_000_000, seed: int 
     while done < draws:
         k = min(max(1, 4_000_000 // n), draws - done)
         x = rng.standard_normal((k, n))
-        g = ((x - x.mean(1)[:, None]) ** 3).mean(1) / x.std(1) ** 3
-        a = g / (3 * math.sqrt(n))
-        up, lo = hall_inverse(crit, a), hall_inverse(-crit, a)
-        if rule == "both_t":
-            up, lo = np.maximum(up, crit), np.minimum(lo, -crit)
+        a = hall_coefficient(x)
+        up, lo = rule_thresholds(crit, a) if rule == "both_t" else (hall_inverse(crit, a), hall_inverse(-crit, a))
         parts.append(st.t.sf(up, n - 1) + st.t.cdf(lo, n - 1))
         done += k
     p = np.concatenate(parts)

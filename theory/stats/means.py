@@ -60,7 +60,8 @@ from ..core.verdicts import Verdict, band_verdict
 
 __all__ = ["POWER", "SKEW_CORRECTION_FROM", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
            "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
-           "t_quantile", "distance_lower_bound", "hall_inverse", "hall_corrected"]
+           "t_quantile", "distance_lower_bound", "hall_inverse", "hall_corrected", "hall_coefficient",
+           "rule_thresholds"]
 
 #: The resolution of a test is the deviation it detects with this probability.
 POWER = 0.9
@@ -80,11 +81,28 @@ SKEW_CORRECTION_FROM = 10
 def hall_inverse(q, a):
     """The t whose Hall-corrected statistic t + a t^2 + a^2 t^3/3 + a/2 equals q,
     (cbrt(1 + 3a (q - a/2)) - 1)/a, written 3 (q - a/2)/(c^2 + c + 1) with
-    c = cbrt(1 + 3a (q - a/2)) (no division by a, exact at a = 0; c^2 + c + 1 >= 3/4)
-    (elementwise)."""
+    c = cbrt(1 + 3a (q - a/2)) (no division by a, so accurate for tiny a;
+    c^2 + c + 1 >= 3/4), and q itself at a = 0 (elementwise)."""
     a = np.asarray(a, dtype=float)
     c = np.cbrt(1 + 3 * a * (q - a / 2))
-    return 3 * (q - a / 2) / (c * c + c + 1)
+    return np.where(a == 0, q, 3 * (q - a / 2) / (c * c + c + 1))
+
+
+def rule_thresholds(q, a):
+    """Where a one-sample test at Student-t quantile ``q`` rejects, on the plain t scale:
+    (upper, lower) with the upper side rejected where t > upper, the lower where t <
+    lower. Both statistics must reject on the same side (module docstring), so
+    upper = max(q, T_H^-1(q)) and lower = min(-q, T_H^-1(-q)) for Hall's coefficient
+    ``a`` (elementwise; (q, -q) at a = 0)."""
+    return np.maximum(q, hall_inverse(q, a)), np.minimum(-q, hall_inverse(-q, a))
+
+
+def hall_coefficient(x):
+    """Hall's coefficient a = g / (3 sqrt n) of the replicates along the last axis of
+    ``x``, with g the sample skewness mean((x - mean)^3) / std^3 (ddof 0)."""
+    x = np.asarray(x, dtype=float)
+    g = ((x - x.mean(-1, keepdims=True)) ** 3).mean(-1) / x.std(-1) ** 3
+    return g / (3 * math.sqrt(x.shape[-1]))
 
 
 def hall_corrected(t, a):
@@ -116,10 +134,6 @@ class MeanEstimate:
     n: int
     skew_a: float = 0.0
 
-    def _t_of(self, q: float) -> float:
-        """The t whose corrected statistic equals q (the inverse of Hall's transform)."""
-        return float(hall_inverse(q, self.skew_a))
-
     def corrected(self, t: float) -> float:
         """Hall's skewness-corrected statistic of a t value."""
         if self.skew_a == 0 or not math.isfinite(t):
@@ -131,9 +145,8 @@ class MeanEstimate:
         (1 - alpha) limits (``sides=1``): the values that the two statistics do not
         both reject on the same side (the union of the plain and the corrected test's
         intervals wherever those overlap, i.e. at any alpha below 0.9)."""
-        q = t_quantile(alpha / sides, self.df)
-        return (self.mean - max(q, self._t_of(q)) * self.se,
-                self.mean - min(-q, self._t_of(-q)) * self.se)
+        upper, lower = rule_thresholds(t_quantile(alpha / sides, self.df), self.skew_a)
+        return float(self.mean - upper * self.se), float(self.mean - lower * self.se)
 
     def plain_t(self, value: float) -> float:
         """The plain t statistic (mean - value) / se of E = value."""
@@ -177,11 +190,9 @@ def estimate(samples, name: str = "samples", skew_correction: bool = True) -> Me
     """Mean of iid replicates, standard error s/sqrt(n), n - 1 degrees of freedom, and
     (from SKEW_CORRECTION_FROM replicates) Hall's skewness coefficient."""
     x = _replicates(samples, name)
-    sd = float(x.std())
     a = 0.0
-    if skew_correction and x.size >= SKEW_CORRECTION_FROM and sd > 0:
-        g = float(np.mean((x - x.mean()) ** 3)) / sd**3
-        a = g / (3 * math.sqrt(x.size))
+    if skew_correction and x.size >= SKEW_CORRECTION_FROM and x.std() > 0:
+        a = float(hall_coefficient(x))
     return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size), a)
 
 
@@ -252,7 +263,8 @@ def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, pow
         return 0.0
     crit = t_quantile(alpha / sides, df)
     if skew_a:
-        crit = max(crit, float(hall_inverse(crit, skew_a)), -float(hall_inverse(-crit, skew_a)))
+        upper, lower = rule_thresholds(crit, skew_a)
+        crit = float(max(upper, -lower))
     if math.isinf(df):
         return (crit + float(st.norm.ppf(power))) * se
     series_failed_at = math.inf

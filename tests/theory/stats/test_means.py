@@ -169,7 +169,7 @@ def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
     p-values agree with it: an end of the interval is where the test rejects at alpha;
     for right- and left-skewed samples (each end is decided by the corrected statistic
     for one of the two)."""
-    from theory.stats.means import MeanEstimate
+    from theory.stats.means import MeanEstimate, hall_inverse
 
     x0 = np.random.default_rng(seed).lognormal(0.0, 0.8, 40)
     for x in (x0, -x0):
@@ -178,7 +178,7 @@ def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
         plain = MeanEstimate(e.mean, e.se, e.df, e.n)
         for alpha, sides in ((1e-6, 2), (1e-3, 1)):
             q = st.t.isf(alpha / sides, e.df)
-            corrected = (e.mean - e._t_of(q) * e.se, e.mean - e._t_of(-q) * e.se)
+            corrected = (e.mean - float(hall_inverse(q, e.skew_a)) * e.se, e.mean - float(hall_inverse(-q, e.skew_a)) * e.se)
             lo, hi = e.interval(alpha, sides)
             p_lo, p_hi = plain.interval(alpha, sides)
             assert lo == pytest.approx(min(p_lo, corrected[0])) and hi == pytest.approx(max(p_hi, corrected[1]))
@@ -216,7 +216,8 @@ def test_hall_transform_is_accurate_for_tiny_skewness():
         assert hall_corrected(inv, a) == pytest.approx(q, rel=1e-14)
         if a:  # the first-order shift -a (q^2 + 1/2), with the right sign
             assert (inv - q) == pytest.approx(-a * (q * q + 0.5), rel=1e-3)
-    assert float(hall_inverse(q, 0.0)) == q and hall_corrected(q, 0.0) == q
+    qs = np.random.default_rng(0).uniform(0.01, 50, 10_000)  # 3 q / 3 != q for about 1 in 7 of these
+    assert np.array_equal(hall_inverse(qs, 0.0), qs) and np.array_equal(hall_corrected(qs, 0.0), qs)
 
 
 def test_resolution_is_that_of_the_rule_given_the_skewness():
@@ -232,3 +233,12 @@ def test_resolution_is_that_of_the_rule_given_the_skewness():
         thr = max(q, float(hall_inverse(q, a)), -float(hall_inverse(-q, a)))
         assert res > plain and st.nct.sf(thr, 24, res) == pytest.approx(POWER, abs=1e-6)
     assert detectable_deviation(1.0, 24.0, 1e-8, skew_a=0.0) == plain
+
+
+def test_hall_coefficient_is_the_estimate_s():
+    """The vectorized coefficient (the tail statistics' and the exact rate's) is the one
+    ``estimate`` uses, bit for bit."""
+    from theory.stats.means import hall_coefficient
+
+    x = np.random.default_rng(4).lognormal(0.0, 0.7, (5, 30))
+    assert [estimate(row).skew_a for row in x] == list(hall_coefficient(x))
