@@ -1,7 +1,7 @@
 """The report's Calibration section, from calibration.json."""
 from __future__ import annotations
 
-from .tails import COUNTED, RULES
+from .tails import COUNTED, RULES, require_rules
 
 #: Column titles of the tail rules, and the rule the judges use.
 _RULE_TITLE = {"plain_t": "plain t", "corrected_t": "corrected t", "both_t": "both reject (the judges' test)",
@@ -16,17 +16,9 @@ def _rate(r: dict) -> str:
     return f"{r['rate']:.4f} [{lo:.4f}, {hi:.4f}]"
 
 
-def _require_rules(rows, keys, what: str) -> None:
-    """A clear error where calibration.json predates a rule the report renders."""
-    missing = sorted({k for r in rows or () for k in keys if k not in r})
-    if missing:
-        raise ValueError(f"calibration.json's {what} lack {', '.join(missing)} (written before the judges' rule): "
-                         "rerun `python -m theory calibrate`")
-
-
 def render_calibration(data: dict) -> list:
-    _require_rules(data.get("tails"), COUNTED, "tail counts")
-    _require_rules(data.get("tails_is"), RULES, "importance-sampled tail rates")
+    require_rules(data.get("tails"), COUNTED, "tail counts")
+    require_rules(data.get("tails_is"), RULES, "importance-sampled tail rates")
     out = ["## Calibration", ""] + _render_measured_at(data.get("measured_at"))
     j = data.get("judges")
     if j:

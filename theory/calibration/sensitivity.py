@@ -17,6 +17,7 @@ from ..core.registry import claims as all_claims
 from ..stats import CLAIM_ALPHA
 from .measure import record_code
 from .stability import verdicts_at
+from .tails import require_rules
 
 __all__ = ["worst_excess", "run_sensitivity", "changed_verdicts"]
 
@@ -28,9 +29,7 @@ def worst_excess(tails_is: list) -> float:
     skewed = [r for r in tails_is if not r.get("control")]
     if not skewed:
         raise ValueError("calibration.json has no importance-sampled tail rates: run `python -m theory calibrate` first")
-    if any("both_t" not in r for r in skewed):
-        raise ValueError("calibration.json's importance-sampled tail rates predate the judges' rule (no both_t): "
-                         "rerun `python -m theory calibrate` first")
+    require_rules(skewed, ("both_t",), "importance-sampled tail rates")
     return max(1.0, max(r["both_t"]["interval"][1] / r["alpha"] for r in skewed))
 
 

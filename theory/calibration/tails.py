@@ -18,13 +18,21 @@ from scipy import stats as st
 from ..stats import binomial_interval
 from ..stats.means import SKEW_CORRECTION_FROM, hall_coefficient, hall_corrected
 
-__all__ = ["TAIL_LEVELS", "RULES", "COUNTED", "corrected_t", "oriented", "welch_t", "lognormal_skewness", "tail_rates", "run_tails"]
+__all__ = ["TAIL_LEVELS", "RULES", "COUNTED", "require_rules", "corrected_t", "oriented", "welch_t", "lognormal_skewness", "tail_rates", "run_tails"]
 
 #: The tests whose rates are measured: the plain t, Hall's corrected t, and the judges'
 #: rule that rejects only where both reject.
 RULES = ("plain_t", "corrected_t", "both_t")
 #: What :func:`tail_rates` counts: the rules, and the Welch comparison with a Gaussian sample.
 COUNTED = RULES + ("welch_t",)
+
+
+def require_rules(rows, keys, what: str) -> None:
+    """A clear error where calibration.json's ``what`` predate a rule that is read from them."""
+    missing = sorted({k for r in rows or () for k in keys if k not in r})
+    if missing:
+        raise ValueError(f"calibration.json's {what} lack {', '.join(missing)} (written before the judges' rule): "
+                         "rerun `python -m theory calibrate`")
 
 
 def lognormal_skewness(sigma: float) -> float:

@@ -145,6 +145,8 @@ def test_alpha_sensitivity_reads_the_worst_excess_and_lists_what_moves():
     assert worst_excess(rows) == pytest.approx(500.0)
     with pytest.raises(ValueError, match="no importance-sampled tail rates"):
         worst_excess([])
+    with pytest.raises(ValueError, match="lack both_t"):
+        worst_excess([{"alpha": 1e-8, "control": False, "corrected_t": cell}])
     moved = changed_verdicts({"a": "holds", "b": "fails"}, {"a": "holds", "b": "inconclusive"})
     assert moved == {"b": ["fails", "inconclusive"]}
     text = "\n".join(render_calibration({"sensitivity": {"factor": 500.0, "factor_from": "given", "base_alpha": 1e-6,
