@@ -5,8 +5,9 @@
   failing pytest item), or JSON for machines;
 - ``report [--paper KEY | --claim ID ...] [--out DIR] [--workers N | --scheduler ADDR]``:
   regenerate paper_checks.md/.json (one paper or some claims merged into the existing report);
-- ``calibrate [--reseeds N]``: measure every judge's false-alarm rate and power on
-  synthetic data with known truth (writes calibration.json, read by the report);
+- ``calibrate [--reseeds N] [--judges-only]``: measure every judge's false-alarm rate and
+  power on synthetic data with known truth, then the mean test's tail rates (writes
+  calibration.json, read by the report; ``--judges-only`` keeps the recorded tail rates);
   ``calibrate --stability [--paper KEY]``: the catalogue's verdicts over 20 seeds;
   ``calibrate --sensitivity``: its Monte-Carlo verdicts at alpha divided by the worst
   measured far-tail excess of the mean test.
@@ -55,6 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     k = sub.add_parser("calibrate", help="measure the judges' false-alarm rates and power (writes calibration.json)")
     k.add_argument("--reseeds", type=int, default=None, help="reseeds per judge and truth (default: the suite's)")
     k.add_argument("--out", default=".", help="directory of calibration.json (default: here)")
+    k.add_argument("--judges-only", action="store_true",
+                   help="measure only the judges' cases (minutes); the tail rates keep their recorded values")
     k.add_argument("--stability", action="store_true",
                    help="instead, run the catalogue's Monte-Carlo claims at 20 seeds (slow ones at 3) and count flips")
     k.add_argument("--sensitivity", action="store_true",
@@ -97,8 +100,8 @@ def main(argv=None) -> int:
             from .calibration import run_calibration, run_stability
             from .calibration.pool import default_jobs
 
-            if a.sensitivity and a.stability:
-                return _fail("choose one of --sensitivity and --stability")
+            if a.sensitivity + a.stability + a.judges_only > 1:
+                return _fail("choose one of --sensitivity, --stability and --judges-only")
             if a.sensitivity:
                 from .calibration import run_sensitivity
 
@@ -116,7 +119,7 @@ def main(argv=None) -> int:
                 data = run_stability(a.out, paper=a.paper, jobs=a.jobs or default_jobs())
                 print(f"{len(data['stability']['flips'])} flips between holds and fails")
             else:
-                data = run_calibration(a.out, reseeds=a.reseeds, jobs=a.jobs or default_jobs())
+                data = run_calibration(a.out, reseeds=a.reseeds, jobs=a.jobs or default_jobs(), tails=not a.judges_only)
                 bad = [r for r in data["judges"]["rows"] if not r["consistent"]]
                 print(f"{len(data['judges']['rows']) - len(bad)} of {len(data['judges']['rows'])} calibration rows "
                       "consistent with what is promised")

@@ -26,6 +26,7 @@ def test_check_renders_the_evidence_as_text_and_json(capsys):
     (["--mc-scale", "0", "list"], "--mc-scale must be a finite number > 0, got 0.0"),
     (["--mc-scale", "nan", "list"], "--mc-scale must be a finite number > 0, got nan"),
     (["--seed", "-2", "list"], "--seed must be a non-negative integer, got -2"),
+    (["calibrate", "--stability", "--judges-only"], "choose one of --sensitivity, --stability and --judges-only"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2
@@ -46,3 +47,16 @@ def test_partial_report_without_a_full_one_is_one_line_and_exit_2(capsys, tmp_pa
     (tmp_path / "paper_checks.json").write_text(json.dumps({"context": {"seed": 1}, "claims": []}))
     assert main(["report", "--out", str(tmp_path), "--claim", "arpit2019.thm3.range", "--no-plots"]) == 2
     assert "settings must match" in capsys.readouterr().err
+
+
+def test_calibrate_judges_only_keeps_the_recorded_tail_rates(tmp_path, monkeypatch):
+    """``--judges-only`` measures the cases and leaves the tail sections as recorded."""
+    import theory.calibration as calibration
+
+    real = calibration.run_calibration
+    few = tuple(c for c in calibration.CASES if c.name == "mean")
+    monkeypatch.setattr(calibration, "run_calibration", lambda out, **kw: real(out, **{**kw, "reseeds": 2, "cases": few}))
+    (tmp_path / "calibration.json").write_text(json.dumps({"tails": "recorded", "tails_is": "recorded"}))
+    assert main(["calibrate", "--judges-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    data = json.loads((tmp_path / "calibration.json").read_text())
+    assert data["tails"] == data["tails_is"] == "recorded" and len(data["judges"]["rows"]) == len(few[0].truths)

@@ -26,23 +26,20 @@ least ``POWER``)?
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from scipy import integrate, optimize
 from scipy import stats as st
 
-from simulations import get_backend
-
-from ..core import Block, Claim, Evidence, Mutation, Row, Sampling, Verdict
+from ..core import Block, Claim, Evidence, Row, Verdict
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit, judge_means
 from ..stats import (POWER, detectable_deviation, detectable_noncentrality, distance_lower_bound, goodness_of_fit,
                      mean_within, plan_looks, power_law)
+from .case_base import TRUTHS, Case, synthetic_claim
+from .figure_cases import FIGURE_CASES
 
 __all__ = ["TRUTHS", "Case", "CASES"]
 
-TRUTHS = ("true", "underpowered", "false_1x", "false_3x", "outside_band")
 #: A skewed replicate law (lognormal, sd of log 0.5) with mean 1: sd and skewness like
 #: the per-network ratios of the catalogue.
 _SIGMA = 0.5
@@ -51,23 +48,6 @@ _LN_SD = math.sqrt(math.exp(_SIGMA**2) - 1)
 
 def _lognormal(be, n):
     return np.asarray(np.exp(_SIGMA * be.normal((n,)) - _SIGMA**2 / 2))
-
-
-@dataclass(frozen=True)
-class Case:
-    """One judge under calibration: ``claim(truth, alpha)`` builds the synthetic claim."""
-
-    name: str
-    judge: str
-    description: str
-    claim: Callable[[str, float], Claim]
-    truths: tuple = TRUTHS
-
-
-def _claim(name, draw, judge, first, budget, params=None) -> Claim:
-    return Claim(id=f"calibration.{name}", where="synthetic", statement=name, kind="identity",
-                 recorded=Verdict.HOLDS, measure=Sampling(draw=draw, first=first, budget=budget), judge=judge,
-                 params=params or {}, mutations=(Mutation("-", {}),))
 
 
 # --- E[X] = target, per row (judge_means) -----------------------------------------------
@@ -94,7 +74,7 @@ def _mean_claim(truth: str, alpha: float) -> Claim:
     def judge(m, ctx):
         return judge_means(m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), _MEAN_TOL, "calibration", ctx)
 
-    return _claim(f"mean.{truth}", draw, judge, 1, budget)
+    return synthetic_claim(f"mean.{truth}", draw, judge, 1, budget)
 
 
 # --- E[X] <= bound, per row (judge_bounds) -----------------------------------------------
@@ -114,7 +94,7 @@ def _bound_claim(truth: str, alpha: float) -> Claim:
     def judge(m, ctx):
         return judge_bounds(m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), "calibration", ctx, attainable=None)
 
-    return _claim(f"bound.{truth}", draw, judge, 1, budget)
+    return synthetic_claim(f"bound.{truth}", draw, judge, 1, budget)
 
 
 # --- |E[X] - 1| <= tol, a statement with its own tolerance (stats.mean_within) ------------
@@ -140,7 +120,7 @@ def _within_claim(truth: str, alpha: float) -> Claim:
         return Evidence(t.verdict, t.estimate, 1.0, "calibration", t.resolution,
                         shortfall=(t.interval[1] - t.interval[0]) / 2 / _WITHIN_TOL)
 
-    return _claim(f"within.{truth}", draw, judge, 1, budget)
+    return synthetic_claim(f"within.{truth}", draw, judge, 1, budget)
 
 
 # --- E[a] - E[b] > 0 (judge_comparison, Welch) -------------------------------------------
@@ -165,7 +145,7 @@ def _comparison_claim(truth: str, alpha: float) -> Claim:
     def judge(m, ctx):
         return judge_comparison([({}, m.row(side="a")["x"], m.row(side="b")["x"])], ">", "calibration", ctx)
 
-    return _claim(f"comparison.{truth}", draw, judge, 1, budget)
+    return synthetic_claim(f"comparison.{truth}", draw, judge, 1, budget)
 
 
 # --- a fitted exponent equals the claimed one (judge_exponent via power_law) ----------------
@@ -200,7 +180,7 @@ def _exponent_claim(truth: str, alpha: float) -> Claim:
         fit = power_law(ws, means, ses, point_df=min(r["y"].size for r in m.rows) - 1)
         return judge_exponent([({}, fit)], 1, -0.5, _EXP_TOL, "calibration", ctx)
 
-    return _claim(f"exponent.{truth}", draw, judge, 1, budget)
+    return synthetic_claim(f"exponent.{truth}", draw, judge, 1, budget)
 
 
 # --- X_w -> target as w grows (judge_limit) ---------------------------------------------
@@ -230,7 +210,7 @@ def _limit_claim(truth: str, alpha: float) -> Claim:
     def judge(m, ctx):
         return judge_limit(m.rows, "v", 1.0, _LIM_TOL, "calibration", ctx, error="mean")
 
-    return _claim(f"limit.{truth}", draw, judge, 1, budget)
+    return synthetic_claim(f"limit.{truth}", draw, judge, 1, budget)
 
 
 # --- X_w -> target and each network converges (judge_limit, error="rms") -------------------
@@ -290,7 +270,7 @@ def _limit_rms_claim(truth: str, alpha: float) -> Claim:
     def judge(m, ctx):
         return judge_limit(m.rows, "v", 1.0, _LIM_TOL, "calibration", ctx, error="rms")
 
-    return _claim(f"limit_rms.{truth}", draw, judge, 1, budget)
+    return synthetic_claim(f"limit_rms.{truth}", draw, judge, 1, budget)
 
 
 # --- category counts against a law (goodness_of_fit) ---------------------------------------
@@ -319,7 +299,7 @@ def _gof_claim(truth: str, alpha: float) -> Claim:
         stat, p, w_r, v = goodness_of_fit(counts, _GOF_P, ctx.alpha, _GOF_W)
         return Evidence(v, p, "uniform", "calibration", w_r, shortfall=w_r / _GOF_W)
 
-    return _claim(f"gof.{truth}", draw, judge, 1, budget)
+    return synthetic_claim(f"gof.{truth}", draw, judge, 1, budget)
 
 
 # --- W_2(X, Y) <= b rejected from a lower confidence limit (stats.distance_lower_bound) ---
@@ -349,121 +329,7 @@ def _w2_lower_claim(truth: str, alpha: float) -> Claim:
         v = Verdict.FAILS if lower > _W2_BOUND else Verdict.INCONCLUSIVE
         return Evidence(v, lower, f"W_2 <= {_W2_BOUND}", "calibration", None)
 
-    return _claim(f"w2_lower.{truth}", draw, judge, 1, budget)
-
-
-# --- alpha <= max_rate from a geometric decay (daneshmand2021 drift_judges.geometric_decay_fit) ---
-_DECAY_BLOCK, _DECAY_BUDGET, _DECAY_RATE, _DECAY_LAYERS = 250, 8, 0.85, 41
-
-
-def _decay_paths(be, rho, runs):
-    """Per chain V_l = 0.29 + 0.58 rho^(l - 3) (flat for l < 3) plus AR(1) noise across the
-    layers of a chain (sd 0.05, lag-one correlation 0.8), like the BN chains' paths; and
-    independent replicates of the stationary level 0.29 (sd 0.02)."""
-    ell = np.arange(_DECAY_LAYERS)
-    mean = 0.29 + 0.58 * rho ** np.clip(ell - 3, 0, None)
-    z = np.asarray(be.normal((runs, _DECAY_LAYERS)))
-    e = np.empty_like(z)
-    e[:, 0] = 0.05 * z[:, 0]
-    for k in range(1, _DECAY_LAYERS):
-        e[:, k] = 0.8 * e[:, k - 1] + 0.6 * 0.05 * z[:, k]
-    return mean + e, 0.29 + 0.02 * np.asarray(be.normal((runs,)))
-
-
-def _decay_claim(truth: str, alpha: float) -> Claim:
-    """The statement alpha <= 0.85 for a decay whose true rate is 0.85 (``true``: on the
-    boundary, the worst case for a false alarm) or slower than claimed (alpha above 0.85
-    by k resolutions of the slope, ``false_kx``). The resolution is the one-sided
-    detectable deviation of the slope from the judge's own standard error on a reference
-    draw at the budget. No truth lies just past the boundary: the ``holds`` rate of
-    ``true`` (on the boundary) stands in for false confirmations there."""
-    from ..daneshmand2021.drift_judges import geometric_decay_fit
-
-    budget = 2 if truth == "underpowered" else _DECAY_BUDGET
-    looks = plan_looks(2, budget, 1.0).looks
-    # the reference draw: a numpy stream of its own, outside the runner's seeds
-    path, ref = _decay_paths(get_backend("numpy", seed=12345), _DECAY_RATE, _DECAY_BLOCK * budget)
-    r = geometric_decay_fit(path, ref, alpha / looks, _DECAY_RATE)
-    res = detectable_deviation(r["se"], r["t_df"], alpha / looks, sides=1)
-    slope = math.log(_DECAY_RATE) + {"true": 0.0, "underpowered": 0.0, "false_1x": res, "false_3x": 3 * res}[truth]
-
-    def draw(ctx, block):
-        p, q = _decay_paths(ctx.stream("calibration.decay", block), math.exp(slope), _DECAY_BLOCK)
-        return Block((Row({"row": 0}, {"path": p, "ref": q}),))
-
-    def judge(m, ctx):
-        row = m.row(row=0)
-        r = geometric_decay_fit(row["path"], row["ref"], ctx.alpha, _DECAY_RATE)  # the claim's rule: pilot = half
-        return Evidence(r["verdict"], r.get("slope"), f"alpha <= {_DECAY_RATE}", "calibration", None)
-
-    return _claim(f"decay.{truth}", draw, judge, 2, budget)
-
-
-# --- the switch-on width of a random pixel grows no faster than n^2 (daneshmand2021 judge_phase) ---
-_PHASE_NS, _PHASE_C, _PHASE_RUNS = (4, 8, 16, 24, 32, 48), 0.7, 10
-#: Steepness of the single-run probability in log d per n. ``steep``: sharp at small n and
-#: a little softer at large n, like Figure 3's chains (where p jumps from 0 to 1 within a
-#: factor 2 of d at most n). ``soft_up`` / ``soft_down``: shallow at large (small) n, so
-#: that the sweep's d* lies further above t(n) as n grows (shrinks) and a judge that took d*
-#: for t(n) would see a steeper (flatter) slope than the truth.
-_PHASE_STEEP = {"steep": (10.0, 9.0, 8.0, 7.0, 6.0, 5.0), "soft_up": (10.0, 6.0, 3.0, 2.0, 1.5, 1.2),
-                "soft_down": (1.2, 1.5, 2.0, 3.0, 6.0, 10.0)}
-
-def _phase_resolution() -> float:
-    """Width of the slope's interval when every bracket spans two factor-2 steps (one side
-    drawn one step further out): 2 log 2 sum |L_i|. A slope this far past 2 is rejected
-    whenever every bracket is shown that tight (both sides further out at one n would
-    widen it by up to half as much again)."""
-    x = np.log(_PHASE_NS)
-    L = np.linalg.pinv(np.stack([np.ones_like(x), x], axis=1))[1]
-    return 2 * math.log(2) * float(np.abs(L).sum())
-
-
-def _phase_claim(truth: str, alpha: float) -> Claim:
-    """Pixels lit when all 10 Bernoulli runs hold, with single-run probability
-    p(n, d) = expit(k_n (log d - log t(n)) + logit(0.1^(1/10))), so that t(n) = 0.7 n^gamma
-    is exactly the width where P(lit) = 0.1 (the judge's switch-on width); k_n from 10 at
-    n = 4 (p from 0.1 to 0.99 over a factor 2 in d) to 5 at n = 48 (:data:`_PHASE_STEEP`).
-    ``true``: gamma = 2, on the boundary of "<= 2";
-    ``outside_band``: gamma = 2.01 (a ``holds`` is a false confirmation); ``false_kx``:
-    gamma = 2 + k x the resolution (:func:`_phase_resolution`); ``inside_1x``: gamma = 2 -
-    the resolution (power to say ``holds``); ``underpowered``: 40 fresh runs instead of 100;
-    ``true_soft`` / ``outside_soft``: ``true`` and ``outside_band`` with soft transitions
-    (``soft_up`` / ``soft_down``), where taking d* for t(n) errs."""
-    from ..daneshmand2021.figure_judges import judge_phase
-    from ..daneshmand2021.montecarlo import boundary_width, confirm_rows
-
-    res = _phase_resolution()
-    gamma = {"true": 2.0, "underpowered": 2.0, "outside_band": 2.01, "false_1x": 2.0 + res,
-             "false_3x": 2.0 + 3 * res, "inside_1x": 2.0 - res, "true_soft": 2.0, "outside_soft": 2.01}[truth]
-    steep = dict(zip(_PHASE_NS, _PHASE_STEEP[{"true_soft": "soft_up", "outside_soft": "soft_down"}.get(truth, "steep")]))
-    confirm = 40 if truth == "underpowered" else 100
-    q = 0.1 ** (1 / _PHASE_RUNS)
-    widths = [2**k for k in range(1, 41)]  # wide enough for gamma = 2 + 3 x resolution at n = 48
-
-    def p_run(n, d):
-        return float(1 / (1 + math.exp(-(steep[n] * (math.log(d) - math.log(_PHASE_C * n**gamma))
-                                           + math.log(q / (1 - q))))))
-
-    def draw(ctx, block):
-        u = ctx.host_stream("calibration.phase", block).host_rng
-        rows = []
-        for n in _PHASE_NS:
-            col = []
-            for d in (d for d in widths if d >= n):
-                lit = bool(np.all(u.random(_PHASE_RUNS) < p_run(n, d)))
-                col.append((d, lit))
-                rows.append(Row({"n": n, "d": d, "role": "sweep"}, {"ratio": np.asarray([1.0 if lit else 0.0]),
-                                                                     "fraction": np.asarray([1.0 if lit else 0.0]),
-                                                                     "layers_run": np.asarray([1])}))
-            rows += confirm_rows(n, boundary_width(col), widths, (confirm, confirm),
-                                 lambda d, count, n=n: np.sum(u.random(count) < p_run(n, d)))
-        return Block(tuple(rows), meta={"runs": _PHASE_RUNS, "depth": 1, "factor": 0.1})
-
-    def judge(m, ctx):
-        return judge_phase(m, ctx, exponent=2.0)
-
-    return _claim(f"phase.{truth}", draw, judge, 1, 1)
+    return synthetic_claim(f"w2_lower.{truth}", draw, judge, 1, budget)
 
 
 CASES = (
@@ -486,13 +352,5 @@ CASES = (
     Case("w2_lower", "distance_lower_bound", f"W_2(N(s, 1), N(0, 1)) = s <= {_W2_BOUND} rejected only from a lower "
          "confidence limit on W_2 (the rejection side of the Wasserstein claims); 'true' sits on the bound",
          _w2_lower_claim, ("true", "underpowered", "false_1x", "false_3x")),
-    Case("decay", "geometric_decay_fit", f"alpha <= {_DECAY_RATE} for V_l decaying geometrically after a plateau, "
-         "AR(1) noise across layers, window chosen on the first half of the chains (held out); 'true' sits on the "
-         "boundary",
-         _decay_claim, ("true", "underpowered", "false_1x", "false_3x")),
-    Case("phase", "judge_phase", "switch-on width t(n) = 0.7 n^gamma of a pixel lit when 10 Bernoulli runs hold, "
-         "grows no faster than n^2 (widths 2^k, n 4..48, 100 fresh runs at d* and d*/2); 'true' sits on the "
-         "boundary gamma = 2, 'outside_band' at 2.01; the '_soft' truths with shallow transitions at large (small) n, "
-         "where reading d* as t(n) errs",
-         _phase_claim, TRUTHS + ("inside_1x", "true_soft", "outside_soft")),
+    *FIGURE_CASES,
 )

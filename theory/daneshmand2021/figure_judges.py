@@ -153,7 +153,11 @@ def _lower_fits(rows, alpha: float):
     D_f(d) = E f(W_l H_l) - E f(G/sqrt n) averaged over layers 100..600 (Welch estimates per
     width), a lower bound on the layer-mean W_2 of the laws (Kantorovich-Rubinstein), with its
     exponent's interval at alpha / 3 (Bonferroni). A functional whose D_f is not above 3
-    standard errors at every width gives no fit (None)."""
+    standard errors at every width gives no fit (None): the log-scale errors se/D of the
+    fit are a delta-method approximation, poor where D is within a few standard errors of
+    0. The screen only drops functionals, so it costs power, never size; the judge's
+    false-alarm rate with it, and its power, are measured on synthetic gaps that it binds
+    on (:mod:`theory.calibration.figure_cases`, case ``radius``)."""
     out = []
     for j, name in enumerate(LIPSCHITZ):
         es = [stats.difference(r["lip_x"][:, j], r["lip_y"][:, j]) for r in rows]

@@ -16,8 +16,6 @@ are dependent, so judges test them as separate rows with the alpha split, never 
 """
 from __future__ import annotations
 
-import numpy as np
-
 from simulations import to_host
 from simulations.relu_nets import draw_mlp, mlp_backward, mlp_forward
 from ..core import Block, Row, Sampling

@@ -5,7 +5,7 @@ import json
 
 from ..core import coverage as cov
 from ..core.registry import papers
-from ..stats import CLAIM_ALPHA, LACK_OF_FIT_ALPHA, POWER
+from ..stats import LACK_OF_FIT_ALPHA, POWER
 
 __all__ = ["render_markdown"]
 

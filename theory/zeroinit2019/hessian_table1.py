@@ -30,7 +30,7 @@ from functools import partial
 
 import numpy as np
 
-from simulations import build_classifier, lanczos_norm, synthetic_batch, TABLE1_SCHEMES
+from simulations import build_classifier, lanczos_norm, synthetic_batch
 from .. import stats
 from ..core import Block, Evidence, Row, Sampling, Verdict, band_verdict
 
