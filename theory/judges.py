@@ -25,7 +25,7 @@ from .core.evidence import Evidence
 from .core.verdicts import Verdict, band_verdict, combine
 
 __all__ = ["judge_means", "judge_bounds", "judge_exponent", "judge_limit", "judge_comparison", "judge_exact",
-           "exponent_verdict", "mean_se"]
+           "exponent_verdict", "mean_se", "largest_shortfall"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
@@ -40,7 +40,7 @@ def _labels(row, labels) -> dict:
     return {k: row.labels[k] if hasattr(row, "labels") else row[k] for k in labels}
 
 
-def _shortfall(half_widths_over_needed) -> float | None:
+def largest_shortfall(half_widths_over_needed) -> float | None:
     """The largest per-row shortfall (inf when a row's estimate lies where no sample size
     decides it: the runner then says so instead of suggesting a scale)."""
     vals = list(half_widths_over_needed)
@@ -81,7 +81,7 @@ def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tupl
                    f"{stats.POWER}; tolerance +-{tol:g}{' (relative)' if relative else ''}",
         counterexample=failing[0] if failing else None,
         details=details,
-        shortfall=_shortfall(half) if verdict == INC else None,
+        shortfall=largest_shortfall(half) if verdict == INC else None,
         plot={"kind": "means", "rows": [{"label": ", ".join(f"{k}={d[k]}" for k in labels), "mean": d["mean"],
                                          "interval": d["interval"], "target": d["target"], "band": d["band"]}
                                         for d in details]},
@@ -174,7 +174,7 @@ def judge_exponent(fits: Sequence[tuple[dict, stats.Fit]], index: int, claimed: 
         resolution=f"largest interval half-width {max((d['interval'][1] - d['interval'][0]) / 2 for d in details):.3g} "
                    f"(tolerance +-{tol:g})",
         counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details,
-        shortfall=_shortfall(shortfalls) if verdict == INC else None, plot=plot)
+        shortfall=largest_shortfall(shortfalls) if verdict == INC else None, plot=plot)
 
 
 def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: str, ctx,
@@ -241,7 +241,8 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
 def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, method: str, ctx,
                      what: str = "difference") -> Evidence:
     """Per (labels, a, b): E[a] - E[b] <claim> 0 (``>`` or ``<``), Welch intervals.
-    Holds when the one-sided limits show it, fails when they show the opposite."""
+    Holds when the one-sided limits show it, fails when they show the opposite; an
+    inconclusive verdict carries the largest shortfall of its undecided rows."""
     alpha = ctx.split(len(pairs))
     details, verdicts = [], []
     for labels, a, b in pairs:
@@ -253,6 +254,8 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
                         "verdict": v.value})
     verdict = combine(verdicts)
     worst = min(details, key=lambda r: (r[what] if claim == ">" else -r[what]) / r["se"] if r["se"] else math.inf)
+    undecided = [stats.shortfall(d[what], d["one_sided_limits"], 0.0, kind="bound") for d in details
+                 if d["verdict"] == INC.value]
     return Evidence(
         verdict=verdict, measured={k: worst[k] for k in worst if k != "verdict"}, expected=f"{what} {claim} 0",
         margin=(worst[what] if claim == ">" else -worst[what]) / worst["se"] - stats.t_quantile(alpha, worst["welch_df"])
@@ -260,7 +263,8 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
         margin_unit="standard errors beyond the one-sided line (weakest row)",
         method=f"{method}; Welch intervals (Welch-Satterthwaite degrees of freedom), alpha = {alpha:.2e} per row",
         resolution=f"smallest detectable difference {max(stats.detectable_deviation(d['se'], d['welch_df'], alpha, 1) for d in details):.3g}",
-        counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details)
+        counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details,
+        shortfall=largest_shortfall(undecided) if verdict == INC else None)
 
 
 def judge_exact(checks: list, method: str, resolution: str) -> Evidence:

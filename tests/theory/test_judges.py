@@ -24,3 +24,22 @@ def test_bounds_that_cannot_fail_turn_a_rejection_inconclusive():
     assert ev.details[0]["rejected_but_cannot_fail"] and "rejected_but_cannot_fail" not in ev.details[1]
     assert judge_bounds(rows[1:], lambda r: r["x"], lambda r: 1.0, ("k",), "synthetic", ctx,
                         can_fail=False).verdict == Verdict.HOLDS
+
+
+def test_an_undecided_comparison_says_how_far_it_is_from_deciding():
+    """Welch's one-sided limit straddles 0: the shortfall is its extent from the estimate
+    over the estimate's distance to 0 (stats.shortfall, kind "bound"); decided, none."""
+    import pytest
+
+    from theory import stats
+    from theory.judges import judge_comparison
+
+    ctx = JudgeContext(RunContext(), 0.05)
+    g = np.random.default_rng(3)
+    a, b = 0.05 + g.standard_normal(20), g.standard_normal(20)
+    ev = judge_comparison([({}, a, b)], ">", "synthetic", ctx)
+    d = ev.details[0]
+    assert ev.verdict == Verdict.INCONCLUSIVE
+    assert ev.shortfall == pytest.approx(stats.shortfall(d["difference"], d["one_sided_limits"], 0.0, kind="bound"))
+    assert ev.shortfall > 1
+    assert judge_comparison([({}, a + 5, b)], ">", "synthetic", ctx).shortfall is None

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..judges import judge_comparison, judge_exponent, judge_limit
+from ..judges import judge_comparison, judge_exponent, judge_limit, largest_shortfall
 from . import formulas
 from .mc_judges import sub_context
 from .montecarlo import CONFIRM_TESTS_PER_N, LIPSCHITZ, boundary_width
@@ -30,7 +30,7 @@ H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdi
 def judge_sign(items, claim: str, what: str, method: str, ctx) -> Evidence:
     """Per (labels, replicates): E[x] ``claim`` 0 with ``claim`` '<' or '>'. Holds when the
     one-sided Student-t limit shows it, fails when the other limit shows the opposite,
-    inconclusive otherwise."""
+    inconclusive otherwise (with the largest shortfall of the undecided rows)."""
     alpha = ctx.split(len(items))
     details, verdicts = [], []
     for labels, x in items:
@@ -51,6 +51,8 @@ def judge_sign(items, claim: str, what: str, method: str, ctx) -> Evidence:
         margin=sign * worst["mean"] / worst["se"] - crit if worst["se"] else None,
         margin_unit="standard errors beyond the one-sided line (weakest row)",
         counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details,
+        shortfall=largest_shortfall(stats.shortfall(d["mean"], d["one_sided_limits"], 0.0, kind="bound")
+                                    for d in details if d["verdict"] == INC.value) if verdict == INC else None,
         plot={"kind": "means", "rows": [
             {"label": ", ".join(f"{k}={d[k]}" for k in labels), "mean": d["mean"], "interval": d["one_sided_limits"],
              "target": 0.0, "band": [min(0.0, d["one_sided_limits"][0]), 0.0] if claim == "<" else

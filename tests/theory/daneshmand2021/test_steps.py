@@ -102,6 +102,23 @@ def test_fig6_three_way():
     assert NJ.judge_fig6(_fig6(0.75, reps=3), ctx()).verdict == INC  # no change, three networks
 
 
+def test_fig6_shortfall_comes_from_the_undecided_part():
+    """The flat part decided, the BN fall not (it sits just below 0 with three networks):
+    the shortfall is the fall's, the one-sided limit's extent over the distance to 0."""
+    from theory import stats
+
+    m = _fig6(0.75, reps=3)
+    bn = m.row(variant="bn_centered_relu")
+    bn["last"][:] = bn["first"] - 0.004 + np.array([0.001, -0.001, 0.0])
+    bn["early"][:] = bn["late"][:] = bn["last"]
+    ev = NJ.judge_fig6(m, ctx())
+    parts = {d["part"]: d for d in ev.details}
+    fall, flat = parts["BN gap falls"], parts["BN gap constant in depth (late - early)"]
+    assert ev.verdict == INC and fall["verdict"] == "inconclusive" and flat["verdict"] == "holds"
+    assert ev.shortfall == pytest.approx(stats.shortfall(fall["mean"], fall["one_sided_limits"], 0.0, kind="bound"))
+    assert 1 < ev.shortfall < math.inf
+
+
 def test_fig4a_sign():
     g = np.random.default_rng(2)
     data = {f"gap_depth_{L}": 0.9 + 0.001 * L + g.normal(0, 0.001, 8) for L in (15, 30, 45, 60, 75)}
