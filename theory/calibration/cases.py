@@ -28,14 +28,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import integrate, optimize
-from scipy import stats as st
 
 from ..core import Block, Claim, Evidence, Row, Verdict
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit, judge_means
-from ..stats import (POWER, detectable_deviation, detectable_noncentrality, distance_lower_bound, goodness_of_fit,
+from ..stats import (detectable_deviation, detectable_noncentrality, distance_lower_bound, goodness_of_fit,
                      mean_within, plan_looks, power_law)
-from .case_base import TRUTHS, Case, synthetic_claim
+from .case_base import TRUTHS, Case, birge_resolution, synthetic_claim
 from .figure_cases import FIGURE_CASES
 
 __all__ = ["TRUTHS", "Case", "CASES"]
@@ -219,25 +217,6 @@ def _limit_claim(truth: str, alpha: float) -> Claim:
 _RMS_EDGE_SPREAD = 0.01
 
 
-def _birge_resolution(se: float, alpha: float, dof: int) -> float:
-    """Deviation of a fitted coefficient that a two-sided level-alpha test detects with
-    probability ``POWER`` when, as in :func:`theory.stats.fits.wls`, the standard error is
-    scaled by the Birge ratio sqrt(max(1, chi2_dof / dof)): the power averaged over the
-    chi-square law of the residuals (normal coefficient, many replicates per point). The
-    branch where ``wls``'s lack-of-fit pre-test rejects (Student t on the residual degrees
-    of freedom, probability 0.01) is treated like the other, which overstates the power
-    by at most about 0.01; the measured power of the case is what the report shows."""
-    crit = float(st.norm.isf(alpha / 2))
-
-    def power(d):
-        def inner(q):
-            b = math.sqrt(max(1.0, q / dof))
-            return float(st.norm.sf(crit * b - d / se)) * float(st.chi2.pdf(q, dof))
-        return integrate.quad(inner, 0, dof, limit=200)[0] + integrate.quad(inner, dof, np.inf, limit=200)[0]
-
-    return float(optimize.brentq(lambda d: power(d) - POWER, 0.0, (crit + 40) * se))
-
-
 def _limit_rms_claim(truth: str, alpha: float) -> Claim:
     """Both parts of ``judge_limit(error="rms")``: the limit of the mean and the decay of
     the single networks' RMS error around the target, fitted as A w^p. The spread of
@@ -253,7 +232,7 @@ def _limit_rms_claim(truth: str, alpha: float) -> Claim:
     # se over log-widths follows, and each part gets alpha / 2 (two-sided interval).
     x = np.log(_WIDTHS)
     se_slope = 1 / math.sqrt(2 * n) / math.sqrt(float(np.sum((x - x.mean()) ** 2)))
-    res = _birge_resolution(se_slope, alpha / 2 / looks, len(_WIDTHS) - 2)
+    res = birge_resolution(se_slope, alpha / 2 / looks, len(_WIDTHS) - 2)
     p = {"true": -0.5, "rms_boundary": -0.1 * se_slope, "rms_flat": 0.1 * se_slope, "underpowered": -0.5,
          "false_1x": res, "false_3x": 3 * res, "outside_band": -0.5}[truth]
     c = 1.0 + _LIM_TOL * 1.02 if truth == "outside_band" else 1.0

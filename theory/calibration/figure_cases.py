@@ -12,7 +12,7 @@ from simulations import get_backend
 
 from ..core import Block, Claim, Evidence, Row
 from ..stats import detectable_deviation, plan_looks
-from .case_base import TRUTHS, Case, synthetic_claim
+from .case_base import TRUTHS, Case, birge_resolution, synthetic_claim
 
 __all__ = ["FIGURE_CASES"]
 
@@ -156,9 +156,11 @@ def _radius_gaps(p: float) -> np.ndarray:
 def _radius_resolution(alpha: float, budget: int) -> float:
     """Deviation r of the exponent above -0.25 that the strongest functional's fit detects
     with probability POWER at the budget, at the judge's alpha / 3 per functional,
-    two-sided (it rejects from the interval's lower end), Welch degrees of freedom 2n - 2:
-    the slope's standard error from the known log-scale errors sd(d) sqrt(2/n)/D_0(d) of
-    the law at -0.25 + r (a fixed point, found by iteration)."""
+    two-sided (it rejects from the interval's lower end): the slope's standard error from
+    the known log-scale errors sd(d) sqrt(2/n)/D_0(d) of the law at -0.25 + r (a fixed
+    point, found by iteration), widened as ``wls`` widens it, by the Birge ratio of the
+    fit's 2 residual degrees of freedom (:func:`.case_base.birge_resolution`; the Welch
+    degrees of freedom, about 2n - 2, are taken as infinite)."""
     n = _RADIUS_BLOCK * budget
     w = np.asarray(_RADIUS_WIDTHS, float)
     X = np.stack([np.ones_like(w), np.log(w), 1 / w], axis=1)
@@ -167,7 +169,7 @@ def _radius_resolution(alpha: float, budget: int) -> float:
     for _ in range(50):
         log_se = _radius_sd(w) * math.sqrt(2 / n) / _radius_gaps(_RADIUS_P + r)[:, 0]
         cov = np.linalg.inv(X.T @ (X / log_se[:, None] ** 2))
-        r_new = detectable_deviation(math.sqrt(cov[1, 1]), 2 * n - 2, alpha / looks / 3)
+        r_new = birge_resolution(math.sqrt(cov[1, 1]), alpha / looks / 3, len(w) - X.shape[1])
         if abs(r_new - r) < 1e-9:
             break
         r = r_new

@@ -157,9 +157,11 @@ def _lower_fits(rows, alpha: float):
     exponent's interval at alpha / 3 (Bonferroni). A functional whose D_f is not above 3
     standard errors at every width gives no fit (None): the log-scale errors se/D of the
     fit are a delta-method approximation, poor where D is within a few standard errors of
-    0. The screen only drops functionals, so it costs power, never size; the judge's
-    false-alarm rate with it, and its power, are measured on synthetic gaps that it binds
-    on (:mod:`theory.calibration.figure_cases`, case ``radius``)."""
+    0. The per-functional alpha does not depend on what passes, so the screened test
+    rejects only where the same fits without the screen would: it costs power, never
+    size. The judge's false-alarm rate and power are measured on synthetic gaps where the
+    screen drops functionals at the first look (:mod:`theory.calibration.figure_cases`,
+    case ``radius``)."""
     out = []
     for j, name in enumerate(LIPSCHITZ):
         es = [stats.difference(r["lip_x"][:, j], r["lip_y"][:, j]) for r in rows]
@@ -293,6 +295,8 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05):
     verdict = combine([comp.verdict, grow.verdict] + [t.verdict for t in flat])
     details = comp.details + [{"part": "vanilla-ReLU growth", **d} for d in grow.details] + \
         [{"part": "BN-ReLU depth-independent", **t.row(width=w)} for w, t in zip(widths, flat)]
+    comp.shortfall = largest_shortfall([p.shortfall for p in (comp, grow) if p.verdict == INC]
+                                       + [t.shortfall for t in flat if t.verdict == INC]) if verdict == INC else None
     comp.verdict, comp.details = verdict, details
     comp.method = ("chains H_(l+1) = BN(W ReLU(H_l)) / sqrt(d) and W ReLU(H_l), Gaussian H_0, n = "
                    f"{m.meta['n']}; Welch comparison, one-sided Student-t growth, Student-t difference of late means")

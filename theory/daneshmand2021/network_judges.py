@@ -49,7 +49,7 @@ def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10):
     ident = worst <= tol
     ev.details.append({"part": "same |cos| path as the vanilla chain", "max_difference": worst, "ok": ident})
     if not ident:
-        ev.verdict = F
+        ev.verdict, ev.shortfall = F, None
         ev.counterexample = {"max |cos_LN - cos_vanilla|": worst}
     return ev
 

@@ -210,6 +210,30 @@ def test_relu_order():
     assert FJ.judge_relu(_relu(0.3, 0.86), ctx(), order="bn_above").verdict == F
 
 
+def test_relu_shortfall_is_the_largest_of_its_undecided_parts():
+    """Plateaus 0.003 apart and a vanilla growth of 0.0002: comparison and growth are
+    both undecided, the growth much further from deciding; the judge reports the growth's
+    shortfall, not the comparison's."""
+    from theory.daneshmand2021.mc_judges import sub_context
+
+    g = rng(0)
+    rows = []
+    for d in (32, 128):
+        bn = 0.5 + g.normal(0, 0.01, 40)
+        rows.append(({"variant": "bn_relu", "width": d},
+                     {"plateau": bn, "first": bn, "last": bn, "late_a": bn, "late_b": bn.copy()}))
+        va = 0.503 + g.normal(0, 0.01, 40)
+        rows.append(({"variant": "vanilla_relu", "width": d},
+                     {"plateau": va, "first": va - 0.0002 + g.normal(0, 0.01, 40), "last": va, "late_a": va,
+                      "late_b": va}))
+    m = samples(rows, n=4, depth=200)
+    ev = FJ.judge_relu(m, ctx())
+    sub = sub_context(ctx(), 3)
+    grow = FJ.judge_variant_growth(m, sub, "vanilla_relu", ">")
+    assert ev.verdict == INC and grow.verdict == INC
+    assert ev.shortfall == pytest.approx(grow.shortfall) and ev.shortfall > 10
+
+
 def _paths(level, pi_level, rho, reps, layers=41, plateau=0, sigma=0.05, phi=0.8, seed=0):
     """Per-run V over layers 0..layers-1: pi_level + (level - pi_level) rho^(l - plateau)
     (flat before ``plateau``) plus AR(1) noise across the layers of a run (sd ``sigma``)."""

@@ -84,6 +84,10 @@ def test_layer_norm_identity_and_sign():
     assert NJ.judge_layer_norm(rows(1e-15), ctx()).verdict == H
     assert NJ.judge_layer_norm(rows(1e-15), ctx(), direction="<").verdict == F
     assert NJ.judge_layer_norm(rows(1e-3), ctx()).verdict == F  # the paths differ: counterexample
+    undecided = samples([({"d": 32}, {"max_path_difference": np.full(20, 1e-3), "ln_change": g.normal(0.0, 0.05, 20)})],
+                        d=32, depth=50)
+    ev = NJ.judge_layer_norm(undecided, ctx())  # the sign part alone is undecided; the paths decide
+    assert ev.verdict == F and ev.shortfall is None and ev.details[0]["verdict"] == "inconclusive"
 
 
 def _fig6(bn_last, reps=25, seed=0):
