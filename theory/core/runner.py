@@ -12,6 +12,7 @@ import math
 import time
 from contextlib import nullcontext
 
+from ..stats.means import recording_tests
 from .claims import Claim, Sampling
 from .context import JudgeContext, RunContext
 from .evidence import Evidence
@@ -93,10 +94,11 @@ def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Eviden
     seconds = sampling.seconds * ctx.scale
     for look, n_blocks in enumerate(plan.blocks, start=1):
         data = samples(sampling, ctx, n_blocks)
-        try:
-            ev = claim.judge(data, JudgeContext(ctx, alpha, look, plan.looks), **params)
-        except TooFewReplicates as err:
-            ev = _too_few(claim, err)
+        with recording_tests() as tested:
+            try:
+                ev = claim.judge(data, JudgeContext(ctx, alpha, look, plan.looks), **params)
+            except TooFewReplicates as err:
+                ev = _too_few(claim, err)
         if ev.verdict in DECIDED:
             stopped = "decided"
             break
@@ -107,10 +109,25 @@ def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Eviden
         stopped = "sample budget"
     ev.sampling = {"looks": look, "planned_looks": plan.looks, "blocks": n_blocks, "budget_blocks": plan.blocks[-1],
                    "replicates_per_row": data.replicates, "alpha_per_look": alpha, "claim_alpha": ctx.claim_alpha,
-                   "stopped": stopped}
+                   "stopped": stopped, "one_sample_tests": one_sample_summary(tested)}
     if ev.verdict == Verdict.INCONCLUSIVE and ev.settle is None:
         ev.settle = _settle_hint(ev, ctx, stopped)
     return ev
+
+
+def one_sample_summary(estimates) -> list[dict]:
+    """Per replicate count, the one-sample mean tests of a look (estimates recorded by
+    :func:`theory.stats.means.recording_tests`): how many, and the largest absolute
+    sample skewness among them; ascending in the count.
+
+    >>> from theory.stats import estimate
+    >>> one_sample_summary([estimate([1.0, 2.0, 4.0]), estimate([3.0, 2.0, 1.0]), estimate([1.0, 5.0])])
+    [{'replicates': 2, 'tests': 1, 'largest_abs_skewness': 0.0}, {'replicates': 3, 'tests': 2, 'largest_abs_skewness': 0.382}]
+    """
+    by_n: dict = {}
+    for e in estimates:
+        by_n.setdefault(e.n, []).append(abs(e.skewness))
+    return [{"replicates": n, "tests": len(g), "largest_abs_skewness": round(max(g), 3)} for n, g in sorted(by_n.items())]
 
 
 def _too_few(claim: Claim, err: TooFewReplicates) -> Evidence:

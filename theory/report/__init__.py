@@ -31,13 +31,16 @@ def load_report(root) -> dict:
     return json.loads((Path(root) / REPORT_JSON).read_text())
 
 
-def _calibration_lines(root: Path) -> list:
+def _calibration_lines(root: Path, records: list) -> list:
     path = root / CALIBRATION_JSON
     if not path.exists():
         return ["## Calibration", "", f"Not measured yet: run `python -m theory calibrate` (writes {CALIBRATION_JSON}).", ""]
     from ..calibration.render import render_calibration
+    from ..stats import CLAIM_ALPHA
+    from .exposure import exposure_lines
 
-    return render_calibration(json.loads(path.read_text()))
+    data = json.loads(path.read_text())
+    return render_calibration(data) + exposure_lines(records, data.get("tails_is"), CLAIM_ALPHA)
 
 
 def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: str | None = None,
@@ -68,5 +71,5 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
     data = {"provenance": provenance(), "context": ctx.to_json(), "claims": records}
     (root / REPORT_JSON).write_text(json.dumps(data, indent=1) + "\n")
     figure_paths = write_plots(records if plots else [], root) if plots else {}
-    (root / REPORT_MD).write_text(render_markdown(data, figure_paths, _calibration_lines(root)))
+    (root / REPORT_MD).write_text(render_markdown(data, figure_paths, _calibration_lines(root, records)))
     return records

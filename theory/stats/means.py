@@ -49,6 +49,8 @@ rule's critical value on its worse side given the sample's skewness.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,7 +63,7 @@ from ..core.verdicts import Verdict, band_verdict
 __all__ = ["POWER", "SKEW_CORRECTION_FROM", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
            "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
            "t_quantile", "distance_lower_bound", "hall_inverse", "hall_corrected", "hall_coefficient",
-           "rule_thresholds"]
+           "rule_thresholds", "recording_tests"]
 
 #: The resolution of a test is the deviation it detects with this probability.
 POWER = 0.9
@@ -95,6 +97,31 @@ def rule_thresholds(q, a):
     upper = max(q, T_H^-1(q)) and lower = min(-q, T_H^-1(-q)) for Hall's coefficient
     ``a`` (elementwise; (q, -q) at a = 0)."""
     return np.maximum(q, hall_inverse(q, a)), np.minimum(-q, hall_inverse(-q, a))
+
+
+#: The one-sample estimates tested inside :func:`recording_tests`; None outside it.
+_TESTS: ContextVar[list | None] = ContextVar("one_sample_tests", default=None)
+
+
+@contextmanager
+def recording_tests():
+    """Collect the estimates of every one-sample mean test run inside the block (the
+    :func:`estimate` whose interval or p-value was asked, once however often; Welch
+    differences are not one-sample tests): how far the catalogue's own tests sit from
+    the sizes and skewness at which the calibration measured the test's tails.
+
+    >>> import numpy as np
+    >>> with recording_tests() as seen:
+    ...     e = estimate(np.arange(12.0) ** 2)
+    ...     _ = e.interval(0.05), e.p_two_sided(0.0)
+    >>> [(e.n, round(e.skewness, 3)) for e in seen]  # scipy.stats.skew(x) is 0.671 too
+    [(12, 0.671)]
+    """
+    token = _TESTS.set([])
+    try:
+        yield _TESTS.get()
+    finally:
+        _TESTS.reset(token)
 
 
 def hall_coefficient(x):
@@ -133,6 +160,13 @@ class MeanEstimate:
     df: float
     n: int
     skew_a: float = 0.0
+    #: The replicates' sample skewness (one-sample means; None for a Welch difference).
+    skewness: float | None = None
+
+    def _record(self) -> None:
+        seen = _TESTS.get()
+        if seen is not None and self.skewness is not None and not any(e is self for e in seen):
+            seen.append(self)
 
     def corrected(self, t: float) -> float:
         """Hall's skewness-corrected statistic of a t value."""
@@ -145,6 +179,7 @@ class MeanEstimate:
         (1 - alpha) limits (``sides=1``): the values that the two statistics do not
         both reject on the same side (the union of the plain and the corrected test's
         intervals wherever those overlap, i.e. at any alpha below 0.9)."""
+        self._record()
         upper, lower = rule_thresholds(t_quantile(alpha / sides, self.df), self.skew_a)
         return float(self.mean - upper * self.se), float(self.mean - lower * self.se)
 
@@ -161,11 +196,13 @@ class MeanEstimate:
     def p_upper(self, value: float) -> float:
         """p-value of 'E > value' (the test of E <= value): the larger of the two
         statistics' P(T >= t); small when the mean is significantly above value."""
+        self._record()
         return _sf(min(self.plain_t(value), self.t(value)), self.df)
 
     def p_lower(self, value: float) -> float:
         """p-value of 'E < value' (the test of E >= value): the larger of the two
         statistics' P(T <= t)."""
+        self._record()
         return _sf(-max(self.plain_t(value), self.t(value)), self.df)
 
     def p_two_sided(self, value: float) -> float:
@@ -190,10 +227,14 @@ def estimate(samples, name: str = "samples", skew_correction: bool = True) -> Me
     """Mean of iid replicates, standard error s/sqrt(n), n - 1 degrees of freedom, and
     (from SKEW_CORRECTION_FROM replicates) Hall's skewness coefficient."""
     x = _replicates(samples, name)
-    a = 0.0
-    if skew_correction and x.size >= SKEW_CORRECTION_FROM and x.std() > 0:
-        a = float(hall_coefficient(x))
-    return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size), a)
+    a, g = 0.0, 0.0
+    if x.std() > 0:
+        h = float(hall_coefficient(x))
+        g = h * 3 * math.sqrt(x.size)
+        if skew_correction and x.size >= SKEW_CORRECTION_FROM:
+            a = h
+    return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size), a,
+                        skewness=g)
 
 
 def difference(a, b) -> MeanEstimate:

@@ -1,5 +1,6 @@
 """The sequential runner: blocks are the same however they are drawn, looks stop at
 the first decided verdict, the budget ends the loop, executors give the same data."""
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -127,3 +128,23 @@ def test_settle_hint_without_a_shortfall_says_so():
     clear_caches()
     ev = evaluate(_claim(), RunContext(seed=8, scale=0.02), tol=1e-4)
     assert "gives no shortfall" in ev.settle
+
+
+def test_sampling_records_the_last_look_s_one_sample_tests():
+    """The runner records the one-sample tests of the look it stops at: replicate count,
+    how many, the largest absolute sample skewness (a Welch difference is not one)."""
+    from scipy import stats as st
+
+    from theory.stats import difference
+
+    def judge(m, ctx):
+        x = m.row(k=0)["x"]
+        difference(x, x + 1).interval(ctx.alpha)  # two-sample: not recorded
+        return _judge(m, ctx)
+
+    clear_caches()
+    ev = evaluate(dataclasses.replace(_claim(), judge=judge), RunContext(seed=1))
+    n = ev.sampling["replicates_per_row"]
+    x = samples(SAMPLING, RunContext(seed=1), ev.sampling["blocks"]).row(k=0)["x"]
+    assert ev.sampling["one_sample_tests"] == [{"replicates": n, "tests": 1,
+                                                "largest_abs_skewness": round(abs(float(st.skew(x))), 3)}]

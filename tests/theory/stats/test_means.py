@@ -242,3 +242,20 @@ def test_hall_coefficient_is_the_estimate_s():
 
     x = np.random.default_rng(4).lognormal(0.0, 0.7, (5, 30))
     assert [estimate(row).skew_a for row in x] == list(hall_coefficient(x))
+
+
+def test_recording_tests_sees_each_tested_one_sample_estimate_once():
+    """Only inside the block, only one-sample estimates whose interval or p-value was
+    asked, each once; recording leaves the estimate's numbers as they were."""
+    from theory.stats.means import hall_coefficient, recording_tests
+
+    x = np.random.default_rng(4).lognormal(0, 0.5, 40)
+    outside = estimate(x)
+    outside.interval(0.01)
+    with recording_tests() as seen:
+        e, untested = estimate(x), estimate(x[:20])
+        e.interval(0.01), e.p_two_sided(1.0), e.p_upper(1.0)
+        difference(x, x[:20]).interval(0.01)
+    assert seen == [e] and seen[0] is e and untested not in seen
+    assert e.skew_a == float(hall_coefficient(x)) and e == outside
+    assert e.skewness == pytest.approx(st.skew(x))
