@@ -36,11 +36,10 @@ def _calibration_lines(root: Path, records: list) -> list:
     if not path.exists():
         return ["## Calibration", "", f"Not measured yet: run `python -m theory calibrate` (writes {CALIBRATION_JSON}).", ""]
     from ..calibration.render import render_calibration
-    from ..stats import CLAIM_ALPHA
     from .exposure import exposure_lines
 
     data = json.loads(path.read_text())
-    return render_calibration(data) + exposure_lines(records, data.get("tails_is"), CLAIM_ALPHA)
+    return render_calibration(data) + exposure_lines(records, data.get("tails_is"))
 
 
 def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: str | None = None,

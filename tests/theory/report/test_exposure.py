@@ -1,11 +1,13 @@
 """The report's exposure summary: the catalogue's one-sample tests against the sizes
-at which the calibration keeps alpha on the skewed law."""
+at which the calibration keeps alpha on the skewed law, at its lowest level."""
 from theory.report.exposure import exposure_lines, kept_from
 
 
-def _tails(*kept_by_n):
-    return [{"n": n, "alpha": 1e-6, "control": False, "both_t": {"interval": [0.0, hi]}} for n, hi in kept_by_n] + [
-        {"n": 25, "alpha": 1e-6, "control": True, "both_t": {"interval": [0.0, 1.0]}}]  # controls do not count
+def _tails(alpha, *kept_by_n, reliable=True):
+    rows = [{"n": n, "alpha": alpha, "control": False, "skewness": 1.75,
+             "both_t": {"interval": [0.0, hi], "reliable": reliable}} for n, hi in kept_by_n]
+    return rows + [{"n": 25, "alpha": alpha, "control": True, "skewness": 0.0,
+                    "both_t": {"interval": [0.0, 0.5 * alpha], "reliable": True}}]  # controls do not count
 
 
 def _record(cid, tests, verdict="fails"):
@@ -13,25 +15,29 @@ def _record(cid, tests, verdict="fails"):
 
 
 def test_kept_from_is_the_smallest_size_from_which_on_every_size_keeps_alpha():
-    assert kept_from(_tails((25, 3e-5), (100, 4e-6), (400, 1e-6), (1600, 7e-7)), 1e-6) == 400
-    assert kept_from(_tails((25, 3e-5), (100, 9e-7), (400, 2e-6), (1600, 7e-7)), 1e-6) == 1600  # 400 breaks the run
-    assert kept_from(_tails((25, 3e-5), (1600, 2e-6)), 1e-6) is None
+    assert kept_from(_tails(1e-6, (25, 3e-5), (100, 4e-6), (400, 1e-6), (1600, 7e-7)), 1e-6) == 400
+    assert kept_from(_tails(1e-6, (25, 3e-5), (100, 9e-7), (400, 2e-6), (1600, 7e-7)), 1e-6) == 1600  # 400 breaks it
+    assert kept_from(_tails(1e-6, (25, 3e-5), (1600, 2e-6)), 1e-6) is None
+    assert kept_from(_tails(1e-6, (1600, 7e-7), reliable=False), 1e-6) is None  # unreliable weights keep nothing
+    mixed = _tails(1e-6, (100, 9e-7), (1600, 7e-7)) + _tails(1e-8, (100, 5e-8), (1600, 7e-9))
+    assert kept_from(mixed, 1e-6) == 100 and kept_from(mixed, 1e-8) == 1600
     assert kept_from([], 1e-6) is None
 
 
-def test_exposure_lists_claims_as_skewed_as_the_calibrated_law_below_the_kept_size():
-    tails = _tails((25, 3e-5), (100, 4e-6), (400, 1e-6), (1600, 7e-7))
-    records = [_record("a.skewed_few", [{"replicates": 32, "tests": 2, "largest_abs_skewness": 2.1},
-                                        {"replicates": 800, "tests": 1, "largest_abs_skewness": 3.0}]),
-               _record("b.mild_few", [{"replicates": 32, "tests": 5, "largest_abs_skewness": 0.4}]),
-               _record("c.skewed_many", [{"replicates": 400, "tests": 1, "largest_abs_skewness": 2.5}]),
-               {"id": "d.exact", "verdict": "holds", "monte_carlo": False, "evidence": {}}]
-    text = "\n".join(exposure_lines(records, tails, 1e-6))
-    assert "3 of 3 Monte-Carlo claims run one-sample tests" in text and "from 400 replicates on" in text
-    assert "**1** claims have a test" in text and "| a.skewed_few | fails | 32 | 2.1 |" in text
-    assert "b.mild_few |" not in text and "c.skewed_many |" not in text
-    assert "| 25..99 | 7 | 2 | 2.1 |" in text and "| >= 1600 |" not in text and "| 400..1599 | 2 | 2 | 3 |" in text
-    calm = "\n".join(exposure_lines(records[1:], tails, 1e-6))
-    assert "No claim has a test with fewer replicates" in calm
-    assert "No measured size keeps alpha" in "\n".join(exposure_lines(records, _tails((25, 3e-5)), 1e-6))
-    assert exposure_lines([records[3]], tails, 1e-6) == []
+def test_exposure_lists_the_claims_below_the_kept_size_at_the_lowest_level():
+    tails = _tails(1e-6, (25, 3e-5), (100, 9e-7), (1600, 7e-7)) + _tails(1e-8, (25, 3e-7), (100, 5e-8), (1600, 7e-9))
+    records = [_record("a.few", [{"replicates": 4, "tests": 1, "largest_abs_skewness": 1.1},
+                                 {"replicates": 32, "tests": 2, "largest_abs_skewness": 0.4},
+                                 {"replicates": 1600, "tests": 1, "largest_abs_skewness": 3.0}]),
+               _record("b.many", [{"replicates": 2000, "tests": 5, "largest_abs_skewness": 2.5}], verdict="holds"),
+               {"id": "c.exact", "verdict": "holds", "monte_carlo": False, "evidence": {}}]
+    text = "\n".join(exposure_lines(records, tails))
+    assert "the calibrated law has 1.75" in text and "At alpha 1e-08" in text and "from 1600 replicates on" in text
+    assert "2 of 2 Monte-Carlo claims run one-sample tests" in text and "**1** claims have tests" in text
+    assert "| a.few | fails | 3 | 4 | 1.1 |" in text and "| b.many |" not in text
+    assert "| 0..9 | 1 | 1 | 1 | 1.1 |" in text and "| 25..99 | 2 | 1 | 1 | 0.4 |" in text
+    assert "| >= 1600 | 6 | 2 | 1 | 3 |" in text and "| 10..24 |" not in text
+    assert "no claim has a test with fewer replicates" in "\n".join(exposure_lines(records[1:], tails))
+    assert "nominal level" in "\n".join(exposure_lines(records, _tails(1e-8, (1600, 2e-8))))
+    assert "no importance-sampled rates" in "\n".join(exposure_lines(records, None))
+    assert exposure_lines([records[2]], tails) == []

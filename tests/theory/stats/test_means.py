@@ -259,3 +259,8 @@ def test_recording_tests_sees_each_tested_one_sample_estimate_once():
     assert seen == [e] and seen[0] is e and untested not in seen
     assert e.skew_a == float(hall_coefficient(x)) and e == outside
     assert e.skewness == pytest.approx(st.skew(x))
+    for ask in (lambda e: e.interval(0.01), lambda e: e.p_upper(1.0), lambda e: e.p_lower(1.0)):
+        with recording_tests() as seen:
+            e = estimate(x)
+            ask(e)
+        assert seen == [e]  # each way a judge tests a mean is recorded on its own
