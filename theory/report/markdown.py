@@ -83,9 +83,11 @@ def _claim_section(r: dict, plots: dict) -> list:
         tests = s.get("one_sample_tests") or []
         out.append(f"- Sampling: stopped at look {s['looks']} of {s['planned_looks']} ({s['stopped']}), "
                    f"{s['replicates_per_row']} replicates per row, alpha {s['alpha_per_look']:.1e} per look"
-                   + (f"; {sum(t['tests'] for t in tests)} one-sample tests, on {tests[0]['replicates']} to "
-                      f"{tests[-1]['replicates']} replicates, largest abs. sample skewness "
-                      f"{max(t['largest_abs_skewness'] for t in tests):.3g}" if tests else ""))
+                   + (f"; {sum(t['tests'] for t in tests)} one-sample tests on "
+                      + (f"{tests[0]['replicates']}" if len(tests) == 1 else
+                         f"{tests[0]['replicates']} to {tests[-1]['replicates']}")
+                      + f" replicates, largest abs. sample skewness {max(t['largest_abs_skewness'] for t in tests):.3g}"
+                      if tests else ""))
     if ev["counterexample"] is not None:
         out.append(f"- Smallest counterexample: {_fmt(ev['counterexample'])}")
     if ev.get("settle"):
