@@ -25,7 +25,8 @@ from .core.evidence import Evidence
 from .core.verdicts import Verdict, band_verdict, combine
 
 __all__ = ["judge_means", "judge_bounds", "judge_exponent", "judge_limit", "judge_comparison", "judge_exact",
-           "exponent_verdict", "mean_se", "largest_shortfall"]
+           "exponent_verdict", "mean_se", "largest_shortfall", "undecided_shortfall",
+           "one_sided_shortfall"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
@@ -45,6 +46,27 @@ def largest_shortfall(half_widths_over_needed) -> float | None:
     decides it: the runner then says so instead of suggesting a scale)."""
     vals = list(half_widths_over_needed)
     return max(vals) if vals else None
+
+
+def undecided_shortfall(parts, verdict: Verdict) -> float | None:
+    """The shortfall of a verdict combined from ``parts`` (anything with ``verdict`` and
+    ``shortfall``: Evidence, TestResult): the largest of its inconclusive parts' when the
+    combined ``verdict`` is inconclusive, else None; None too where an inconclusive part
+    gives none (no scale can then be suggested)."""
+    if verdict != INC:
+        return None
+    values = [p.shortfall for p in parts if p.verdict == INC]
+    return None if any(v is None for v in values) else largest_shortfall(values)
+
+
+def one_sided_shortfall(rows: Sequence[dict], key: str, verdict: Verdict) -> float | None:
+    """The shortfall of per-row one-sided tests of E[``key``] against 0 (rows with
+    ``one_sided_limits`` and ``verdict``): the largest of the undecided rows'
+    (:func:`theory.stats.shortfall`, kind "bound") when ``verdict`` is inconclusive."""
+    if verdict != INC:
+        return None
+    return largest_shortfall(stats.shortfall(d[key], d["one_sided_limits"], 0.0, kind="bound") for d in rows
+                             if d["verdict"] == INC.value)
 
 
 def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tuple, tol: float, method: str, ctx,
@@ -67,7 +89,6 @@ def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tupl
     crit = stats.t_quantile(alpha / 2, worst.df)
     z = off(worst)
     failing = [d for d in details if d["verdict"] == "fails"]
-    half = [t.shortfall for _, t in tests if t.verdict == INC]
     return Evidence(
         verdict=verdict,
         measured={"mean": worst.estimate, "se": worst.se, "n": worst.n, "interval": list(worst.interval)},
@@ -81,7 +102,7 @@ def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tupl
                    f"{stats.POWER}; tolerance +-{tol:g}{' (relative)' if relative else ''}",
         counterexample=failing[0] if failing else None,
         details=details,
-        shortfall=largest_shortfall(half) if verdict == INC else None,
+        shortfall=undecided_shortfall([t for _, t in tests], verdict),
         plot={"kind": "means", "rows": [{"label": ", ".join(f"{k}={d[k]}" for k in labels), "mean": d["mean"],
                                          "interval": d["interval"], "target": d["target"], "band": d["band"]}
                                         for d in details]},
@@ -254,8 +275,6 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
                         "verdict": v.value})
     verdict = combine(verdicts)
     worst = min(details, key=lambda r: (r[what] if claim == ">" else -r[what]) / r["se"] if r["se"] else math.inf)
-    undecided = [stats.shortfall(d[what], d["one_sided_limits"], 0.0, kind="bound") for d in details
-                 if d["verdict"] == INC.value]
     return Evidence(
         verdict=verdict, measured={k: worst[k] for k in worst if k != "verdict"}, expected=f"{what} {claim} 0",
         margin=(worst[what] if claim == ">" else -worst[what]) / worst["se"] - stats.t_quantile(alpha, worst["welch_df"])
@@ -264,7 +283,7 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
         method=f"{method}; Welch intervals (Welch-Satterthwaite degrees of freedom), alpha = {alpha:.2e} per row",
         resolution=f"smallest detectable difference {max(stats.detectable_deviation(d['se'], d['welch_df'], alpha, 1) for d in details):.3g}",
         counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details,
-        shortfall=largest_shortfall(undecided) if verdict == INC else None)
+        shortfall=one_sided_shortfall(details, what, verdict))
 
 
 def judge_exact(checks: list, method: str, resolution: str) -> Evidence:

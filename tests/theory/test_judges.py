@@ -43,3 +43,17 @@ def test_an_undecided_comparison_says_how_far_it_is_from_deciding():
     assert ev.shortfall == pytest.approx(stats.shortfall(d["difference"], d["one_sided_limits"], 0.0, kind="bound"))
     assert ev.shortfall > 1
     assert judge_comparison([({}, a + 5, b)], ">", "synthetic", ctx).shortfall is None
+
+
+def test_undecided_shortfall_is_the_largest_inconclusive_part_s_or_none():
+    """Only inconclusive parts count, only when the combined verdict is inconclusive, and
+    an inconclusive part without a shortfall leaves no scale to suggest."""
+    from types import SimpleNamespace as Part
+
+    from theory.judges import undecided_shortfall
+
+    INC, H, F = Verdict.INCONCLUSIVE, Verdict.HOLDS, Verdict.FAILS
+    parts = [Part(verdict=INC, shortfall=2.0), Part(verdict=H, shortfall=None), Part(verdict=INC, shortfall=5.0)]
+    assert undecided_shortfall(parts, INC) == 5.0
+    assert undecided_shortfall(parts, F) is None
+    assert undecided_shortfall(parts + [Part(verdict=INC, shortfall=None)], INC) is None

@@ -147,10 +147,13 @@ def _radius_sd(w):
 
 
 def _radius_gaps(p: float) -> np.ndarray:
-    """D_j(d) = a_j (d/32)^p exp(2/d): an exact power law times the finite-width
-    correction the judge's fit absorbs (its d^-1 column), per width (rows) and functional."""
+    """D_j(d) = a_j (d/32)^p exp(2 d^-c): an exact power law times a finite-width
+    correction in the judge's own correction column d^-c (:data:`CORRECTION`, 1), per
+    width (rows) and functional."""
+    from ..daneshmand2021.figure_judges import CORRECTION
+
     w = np.asarray(_RADIUS_WIDTHS, float)[:, None]
-    return np.asarray(_RADIUS_AMPLITUDES)[None, :] * (w / 32) ** p * np.exp(2 / w)
+    return np.asarray(_RADIUS_AMPLITUDES)[None, :] * (w / 32) ** p * np.exp(2 * w ** -CORRECTION)
 
 
 def _radius_resolution(alpha: float, budget: int) -> float:
@@ -161,9 +164,11 @@ def _radius_resolution(alpha: float, budget: int) -> float:
     point, found by iteration), widened as ``wls`` widens it, by the Birge ratio of the
     fit's 2 residual degrees of freedom (:func:`.case_base.birge_resolution`; the Welch
     degrees of freedom, about 2n - 2, are taken as infinite)."""
+    from ..daneshmand2021.figure_judges import width_design
+
     n = _RADIUS_BLOCK * budget
     w = np.asarray(_RADIUS_WIDTHS, float)
-    X = np.stack([np.ones_like(w), np.log(w), 1 / w], axis=1)
+    X = width_design(w)
     looks = plan_looks(1, budget, 1.0).looks
     r = 0.0
     for _ in range(50):

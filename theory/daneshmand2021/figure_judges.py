@@ -16,12 +16,12 @@ import numpy as np
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..judges import judge_comparison, judge_exponent, judge_limit, largest_shortfall
+from ..judges import judge_comparison, judge_exponent, judge_limit, one_sided_shortfall, undecided_shortfall
 from . import formulas
 from .mc_judges import sub_context
 from .montecarlo import CONFIRM_TESTS_PER_N, LIPSCHITZ, boundary_width
 
-__all__ = ["judge_sign", "abs_cos_profile", "judge_fig1", "judge_variant_growth", "width_fit", "judge_plateau",
+__all__ = ["judge_sign", "abs_cos_profile", "judge_fig1", "judge_variant_growth", "width_design", "width_fit", "judge_plateau",
            "judge_radius", "judge_centered", "judge_relu", "judge_phase"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -51,8 +51,7 @@ def judge_sign(items, claim: str, what: str, method: str, ctx) -> Evidence:
         margin=sign * worst["mean"] / worst["se"] - crit if worst["se"] else None,
         margin_unit="standard errors beyond the one-sided line (weakest row)",
         counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details,
-        shortfall=largest_shortfall(stats.shortfall(d["mean"], d["one_sided_limits"], 0.0, kind="bound")
-                                    for d in details if d["verdict"] == INC.value) if verdict == INC else None,
+        shortfall=one_sided_shortfall(details, "mean", verdict),
         plot={"kind": "means", "rows": [
             {"label": ", ".join(f"{k}={d[k]}" for k in labels), "mean": d["mean"], "interval": d["one_sided_limits"],
              "target": 0.0, "band": [min(0.0, d["one_sided_limits"][0]), 0.0] if claim == "<" else
@@ -92,6 +91,12 @@ def judge_variant_growth(m, ctx, variant: str = "vanilla", direction: str = ">")
 CORRECTION = 1.0
 
 
+def width_design(widths, correction: float = CORRECTION) -> np.ndarray:
+    """The columns [1, log d, d^(-correction)] of the width fits, one row per width."""
+    w = np.asarray(widths, float)
+    return np.stack([np.ones_like(w), np.log(w), w ** -correction], axis=1)
+
+
 def width_fit(rows, key: str | None = None, correction: float = CORRECTION, estimates=None):
     """WLS of log(mean of ``key``) on [1, log d, d^(-correction)] over the width ladder
     (the one helper, :func:`theory.stats.wls`): the exponent (coefficient 1) with the
@@ -104,7 +109,7 @@ def width_fit(rows, key: str | None = None, correction: float = CORRECTION, esti
     es = list(estimates) if estimates is not None else [stats.estimate(r[key]) for r in rows]
     means = np.array([e.mean for e in es])
     ses = np.array([e.se for e in es])
-    X = np.stack([np.ones_like(widths), np.log(widths), widths ** -correction], axis=1)
+    X = width_design(widths, correction)
     return stats.wls(X, np.log(means), ses / means, min(e.df for e in es)), widths, means, ses
 
 
@@ -295,8 +300,7 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05):
     verdict = combine([comp.verdict, grow.verdict] + [t.verdict for t in flat])
     details = comp.details + [{"part": "vanilla-ReLU growth", **d} for d in grow.details] + \
         [{"part": "BN-ReLU depth-independent", **t.row(width=w)} for w, t in zip(widths, flat)]
-    comp.shortfall = largest_shortfall([p.shortfall for p in (comp, grow) if p.verdict == INC]
-                                       + [t.shortfall for t in flat if t.verdict == INC]) if verdict == INC else None
+    comp.shortfall = undecided_shortfall([comp, grow, *flat], verdict)
     comp.verdict, comp.details = verdict, details
     comp.method = ("chains H_(l+1) = BN(W ReLU(H_l)) / sqrt(d) and W ReLU(H_l), Gaussian H_0, n = "
                    f"{m.meta['n']}; Welch comparison, one-sided Student-t growth, Student-t difference of late means")

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..judges import judge_bounds, judge_comparison, judge_exact, largest_shortfall
+from ..judges import judge_bounds, judge_comparison, judge_exact, undecided_shortfall
 from .figure_judges import judge_sign
 from .mc_judges import max_gap, sub_context
 
@@ -93,8 +93,7 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
                f"equivalence test for {flat_what} ({band_text}), Welch for the comparison; alpha = {sub.alpha:.1e} per part",
         resolution=f"{flat_what} interval half-width {(flat.interval[1] - flat.interval[0]) / 2:.3g}",
         counterexample=next((d for d in details if d.get("verdict") == "fails"), None), details=details,
-        shortfall=largest_shortfall([p.shortfall for p in (grow, fall, below) if p.verdict == INC]
-                                    + ([flat.shortfall] if flat.verdict == INC else [])) if verdict == INC else None,
+        shortfall=undecided_shortfall((grow, fall, flat, below), verdict),
         plot={"kind": "means", "rows": [
             {"label": "vanilla: last - first", "mean": grow.details[0]["mean"],
              "interval": grow.details[0]["one_sided_limits"], "target": 0.0,
