@@ -26,7 +26,10 @@ def test_check_renders_the_evidence_as_text_and_json(capsys):
     (["--mc-scale", "0", "list"], "--mc-scale must be a finite number > 0, got 0.0"),
     (["--mc-scale", "nan", "list"], "--mc-scale must be a finite number > 0, got nan"),
     (["--seed", "-2", "list"], "--seed must be a non-negative integer, got -2"),
-    (["calibrate", "--stability", "--judges-only"], "choose one of --sensitivity, --stability and --judges-only"),
+    (["calibrate", "--stability", "--judges-only"],
+     "choose one of --sensitivity, --stability, --judges-only and --welch-only"),
+    (["calibrate", "--judges-only", "--welch-only"],
+     "choose one of --sensitivity, --stability, --judges-only and --welch-only"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2
@@ -60,3 +63,18 @@ def test_calibrate_judges_only_keeps_the_recorded_tail_rates(tmp_path, monkeypat
     assert main(["calibrate", "--judges-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
     data = json.loads((tmp_path / "calibration.json").read_text())
     assert data["tails"] == data["tails_is"] == "recorded" and len(data["judges"]["rows"]) == len(few[0].truths)
+
+
+def test_calibrate_welch_only_keeps_every_other_section(tmp_path, monkeypatch, capsys):
+    """``--welch-only`` measures the Welch far-tail rows and leaves the rest as recorded."""
+    import theory.calibration.tails_welch as tails_welch
+
+    real = tails_welch.run_tails_welch
+    monkeypatch.setattr(tails_welch, "run_tails_welch",
+                        lambda **kw: real(sizes=(25,), levels=(1e-4,), reseeds=200, **kw))
+    (tmp_path / "calibration.json").write_text(json.dumps({"judges": "recorded", "tails_is": "recorded"}))
+    assert main(["calibrate", "--welch-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    data = json.loads((tmp_path / "calibration.json").read_text())
+    assert data["judges"] == data["tails_is"] == "recorded"
+    assert [(r["n"], r["control"]) for r in data["tails_welch"]] == [(25, False), (25, True)]
+    assert "tails_welch" in data["measured_at"] and "worst" in capsys.readouterr().out

@@ -15,7 +15,8 @@ from ..core import RunContext, Verdict, clear_caches, evaluate
 from ..stats import POWER, binomial_interval
 from .cases import CASES
 
-__all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "expectation", "record_code"]
+__all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "run_welch_calibration",
+           "expectation", "record_code"]
 
 #: The claim alpha the cases run at (rates of 0.05 are measurable with 1,000 reseeds).
 CALIBRATION_ALPHA = 0.05
@@ -74,6 +75,7 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     from .pool import map_tasks
     from .tails import run_tails
     from .tails_is import run_tails_is
+    from .tails_welch import run_tails_welch
 
     reseeds = reseeds or DEFAULT_RESEEDS
     tasks = [(c, t, reseeds, alpha) for c in cases for t in c.truths]
@@ -86,6 +88,21 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     if tails:
         data["tails"] = run_tails(progress=progress, jobs=jobs)
         data["tails_is"] = run_tails_is(progress=progress, jobs=jobs)
-        record_code(data, "tails", "tails_is")
+        data["tails_welch"] = run_tails_welch(progress=progress, jobs=jobs)
+        record_code(data, "tails", "tails_is", "tails_welch")
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return data
+
+
+def run_welch_calibration(out: str | Path = ".", progress: bool = True, jobs: int = 1) -> dict:
+    """Measure only the Welch comparison's far-tail rates (:mod:`.tails_welch`); merge
+    them into ``out``/calibration.json, keeping every other section."""
+    from .tails_welch import run_tails_welch
+
+    Path(out).mkdir(parents=True, exist_ok=True)
+    path = Path(out) / "calibration.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data["tails_welch"] = run_tails_welch(progress=progress, jobs=jobs)
+    record_code(data, "tails_welch")
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

@@ -12,7 +12,10 @@ with (mu, tau) tuned by the cross-entropy method (Rubinstein & Kroese 2004): dra
 the current proposal, the most extreme 5% (or those past the critical value) refit mu
 and tau by weighted moments, until the critical value is reached. The rate is the mean
 of w 1{T past the critical value}, with a normal 95% interval from the sample variance
-of those terms; the two tails are estimated separately and added.
+of those terms; the two tails are estimated separately and added. The proposal is
+written for blocks of coordinates, one (mu, tau) per block (:func:`cross_entropy`,
+:func:`weighted_tail`): one block here, two (one per sample) for the Welch comparison
+of :mod:`.tails_welch`.
 
 The weights can be heavy-tailed (a proposal with tau < 1/sqrt 2 gives them infinite
 variance along the all-ones direction), so each tail records its effective sample size
@@ -42,7 +45,7 @@ from ..stats.means import SKEW_CORRECTION_FROM, hall_coefficient, hall_inverse, 
 from .tails import RULES, corrected_t, lognormal_skewness, oriented
 
 __all__ = ["IS_LEVELS", "IS_SIZES", "CONTROL_SIGMA", "MIN_ESS", "MAX_SHARE", "tail_rates_is", "run_tails_is",
-           "gaussian_exact_rate"]
+           "gaussian_exact_rate", "cross_entropy", "weighted_tail", "two_tails", "check_is_inputs"]
 
 #: Two-sided alphas: the two the direct counts also measure (a check of this estimator)
 #: and the level of the tests inside a claim.
@@ -64,26 +67,74 @@ def _statistic(z: np.ndarray, sigma: float, rule: str, sign: int) -> np.ndarray:
     return oriented(t, th, sign, rule)
 
 
-def _cross_entropy(n, crit, sign, sigma, rule, rng, draws=20000, elite=0.05, iters=15):
-    """(mu, tau) of the proposal for the tail sign * T > crit."""
-    mu, tau = 0.0, 1.0
+def _draw(proposal, sizes, k, rng) -> list:
+    """``k`` draws of each block: block b holds ``sizes[b]`` iid N(mu_b, tau_b^2) coordinates."""
+    return [mu + tau * rng.standard_normal((k, n)) for (mu, tau), n in zip(proposal, sizes)]
+
+
+def _log_weight(zs, proposal) -> np.ndarray:
+    """log of the likelihood ratio of N(0, I) to the proposal, summed over the blocks."""
+    out = _log_ratio(zs[0], *proposal[0])
+    for z, (mu, tau) in zip(zs[1:], proposal[1:]):
+        out = out + _log_ratio(z, mu, tau)
+    return out
+
+
+def cross_entropy(score, sizes, crit, rng, what: str, draws=20000, elite=0.05, iters=15) -> list:
+    """The proposal [(mu_b, tau_b) per block] for the tail score(blocks) > crit, by the
+    cross-entropy method (module docstring); ``what`` names the tail in the error raised
+    when ``iters`` steps do not reach ``crit``."""
+    proposal = [(0.0, 1.0)] * len(sizes)
     for _ in range(iters):
-        z = mu + tau * rng.standard_normal((draws, n))
-        t = _statistic(z, sigma, rule, sign)
+        zs = _draw(proposal, sizes, draws, rng)
+        t = score(zs)
         level = min(float(np.quantile(t, 1 - elite)), crit)
         keep = t >= level
-        w = np.exp(_log_ratio(z[keep], mu, tau))
+        w = np.exp(_log_weight([z[keep] for z in zs], proposal))
         w /= w.sum()
-        zk = z[keep]
-        mu = float((w[:, None] * zk).sum() / n)
-        tau = math.sqrt(float((w[:, None] * (zk - mu) ** 2).sum() / n))
+        refit = []
+        for z, n in zip(zs, sizes):
+            zk = z[keep]
+            mu = float((w[:, None] * zk).sum() / n)
+            refit.append((mu, math.sqrt(float((w[:, None] * (zk - mu) ** 2).sum() / n))))
+        proposal = refit
         if level >= crit:
-            return mu, tau
+            return proposal
     raise RuntimeError(f"the cross-entropy proposal did not reach the critical value {crit:.3g} in {iters} steps "
-                       f"(n={n}, {rule}, {'upper' if sign > 0 else 'lower'} tail)")
+                       f"({what})")
 
 
-def _check(n, alpha, reseeds, sigma, chunk):
+def weighted_tail(score, sizes, crit, proposal, rng, reseeds: int, chunk: int) -> dict:
+    """P(score > crit) under N(0, I) from ``reseeds`` draws of ``proposal``: the rate,
+    its variance and standard error, and the weight diagnostics (effective sample size, largest
+    weight's share of the sum)."""
+    s = s2 = top = 0.0
+    done = 0
+    while done < reseeds:
+        k = min(chunk, reseeds - done)
+        zs = _draw(proposal, sizes, k, rng)
+        v = np.where(score(zs) > crit, np.exp(_log_weight(zs, proposal)), 0.0)
+        s, s2, top, done = s + float(v.sum()), s2 + float((v**2).sum()), max(top, float(v.max())), done + k
+    p = s / reseeds
+    v_p = max(s2 / reseeds - p * p, 0.0) / reseeds
+    return {"rate": p, "var": v_p, "se": math.sqrt(v_p), "ess": s * s / s2 if s2 > 0 else 0.0,
+            "top_share": top / s if s > 0 else 1.0}
+
+
+def two_tails(tails: list, variances: list, alpha: float) -> dict:
+    """The two-sided rate of two one-sided ``tails`` (lower, upper; their estimates'
+    ``variances``): their sum, a normal 95% interval, and whether every tail that
+    carries at least 1% of the rate has reliable weights (:data:`MIN_ESS`,
+    :data:`MAX_SHARE`)."""
+    rate = sum(t["rate"] for t in tails)
+    se = math.sqrt(sum(variances))
+    reliable = all(t["ess"] >= MIN_ESS and t["top_share"] <= MAX_SHARE for t in tails if t["rate"] > 0.01 * rate)
+    return {"rate": rate, "se": se, "interval": [max(rate - 1.96 * se, 0.0), rate + 1.96 * se],
+            "over_alpha": rate / alpha, "reliable": bool(reliable), "tails": tails}
+
+
+def check_is_inputs(n, alpha, reseeds, sigma, chunk) -> None:
+    """A clear error for sizes, levels, draw counts or log-sds the estimator cannot take."""
     if not isinstance(n, int) or n < MIN_REPLICATES:
         raise ValueError(f"n must be an integer >= {MIN_REPLICATES} (below, the proposals' weights degenerate), got {n!r}")
     if not 0 < alpha < 1:
@@ -100,33 +151,26 @@ def tail_rates_is(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: 
     """Two-sided false-alarm rates at ``alpha`` of each of :data:`.tails.RULES` for
     ``n`` lognormal replicates (log-sd ``sigma``, mean 1): ``reseeds`` weighted draws per
     tail and statistic, with normal 95% intervals and each tail's weight diagnostics."""
-    _check(n, alpha, reseeds, sigma, chunk)
+    check_is_inputs(n, alpha, reseeds, sigma, chunk)
     rng = np.random.default_rng([seed, n, int(round(-math.log10(alpha) * 1000)), int(round(sigma * 1e6))])
     crit = float(st.t.isf(alpha / 2, n - 1))
     out = {"n": n, "alpha": alpha, "reseeds": reseeds, "sigma": sigma,
            "method": "importance sampling (cross-entropy proposal)",
            "skewness": lognormal_skewness(sigma)}
     for rule in RULES:
-        rate, var, tails = 0.0, 0.0, []
+        tails, variances = [], []
         for sign in (-1, 1):
-            mu, tau = _cross_entropy(n, crit, sign, sigma, rule, rng)
-            s = s2 = top = 0.0
-            done = 0
-            while done < reseeds:
-                k = min(chunk, reseeds - done)
-                z = mu + tau * rng.standard_normal((k, n))
-                v = np.where(_statistic(z, sigma, rule, sign) > crit, np.exp(_log_ratio(z, mu, tau)), 0.0)
-                s, s2, top, done = s + float(v.sum()), s2 + float((v**2).sum()), max(top, float(v.max())), done + k
-            p = s / reseeds
-            v_p = max(s2 / reseeds - p * p, 0.0) / reseeds
-            rate, var = rate + p, var + v_p
-            tails.append({"side": "lower" if sign < 0 else "upper", "rate": p, "se": math.sqrt(v_p),
-                          "proposal": [mu, tau], "ess": s * s / s2 if s2 > 0 else 0.0,
-                          "top_share": top / s if s > 0 else 1.0})
-        se = math.sqrt(var)
-        reliable = all(t["ess"] >= MIN_ESS and t["top_share"] <= MAX_SHARE for t in tails if t["rate"] > 0.01 * rate)
-        out[rule] = {"rate": rate, "se": se, "interval": [max(rate - 1.96 * se, 0.0), rate + 1.96 * se],
-                      "over_alpha": rate / alpha, "reliable": bool(reliable), "tails": tails}
+            side = "lower" if sign < 0 else "upper"
+
+            def score(zs, sign=sign, rule=rule):
+                return _statistic(zs[0], sigma, rule, sign)
+
+            proposal = cross_entropy(score, (n,), crit, rng, f"n={n}, {rule}, {side} tail")
+            tail = weighted_tail(score, (n,), crit, proposal, rng, reseeds, chunk)
+            tails.append({"side": side, "rate": tail["rate"], "se": tail["se"], "proposal": list(proposal[0]),
+                          "ess": tail["ess"], "top_share": tail["top_share"]})
+            variances.append(tail["var"])
+        out[rule] = two_tails(tails, variances, alpha)
     return out
 
 
