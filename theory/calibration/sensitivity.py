@@ -1,10 +1,10 @@
 """Alpha stress test of the catalogue: every Monte-Carlo claim again at the per-claim
-alpha divided by the worst far-tail excess that :mod:`.tails_is` measured for the mean
-test on skewed replicates, at the report's seed, scale and backend, against the recorded
+alpha divided by the worst far-tail excess that :mod:`.tails_is` and :mod:`.tails_welch`
+measured for the mean tests on skewed replicates, at the report's seed, scale and backend, against the recorded
 verdicts (which the report reproduces). A verdict that moves (to ``inconclusive``) is
 listed. It is a stress test, not a guarantee: the excess grows as alpha shrinks, and it
-was measured for one test (the judges' one-sample rule; Welch's is counted only at the
-larger levels) on one law.
+was measured for two tests (the judges' one-sample rule, and Welch's comparison with one
+skewed side) on one law.
 """
 from __future__ import annotations
 
@@ -22,15 +22,18 @@ from .tails import require_rules
 __all__ = ["worst_excess", "run_sensitivity", "changed_verdicts"]
 
 
-def worst_excess(tails_is: list) -> float:
-    """The largest upper 95% limit of (rate / alpha) of the judges' test (reject only
-    where the plain and the corrected t both reject) on skewed replicates, over the sizes
-    and levels measured (at least 1)."""
+def worst_excess(tails_is: list, tails_welch: list | None = None) -> float:
+    """The largest upper 95% limit of (rate / alpha) on skewed replicates, over the sizes
+    and levels measured (at least 1): of the judges' test (reject only where the plain
+    and the corrected t both reject), and of Welch's comparison where ``tails_welch``
+    holds its rows."""
     skewed = [r for r in tails_is if not r.get("control")]
     if not skewed:
         raise ValueError("calibration.json has no importance-sampled tail rates: run `python -m theory calibrate` first")
     require_rules(skewed, ("both_t",), "importance-sampled tail rates")
-    return max(1.0, max(r["both_t"]["interval"][1] / r["alpha"] for r in skewed))
+    welch = [r for r in tails_welch or [] if not r.get("control")]
+    return max(1.0, max(r["both_t"]["interval"][1] / r["alpha"] for r in skewed),
+               *(r["welch_t"]["interval"][1] / r["alpha"] for r in welch))
 
 
 def changed_verdicts(recorded: dict, found: dict) -> dict:
@@ -47,7 +50,7 @@ def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     if factor is None:
-        factor = float(math.ceil(worst_excess(data.get("tails_is", []))))
+        factor = float(math.ceil(worst_excess(data.get("tails_is", []), data.get("tails_welch"))))
         source = "the worst far-tail excess measured above, rounded up"
     else:
         if not (isinstance(factor, (int, float)) and factor >= 1):

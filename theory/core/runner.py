@@ -109,7 +109,8 @@ def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Eviden
         stopped = "sample budget"
     ev.sampling = {"looks": look, "planned_looks": plan.looks, "blocks": n_blocks, "budget_blocks": plan.blocks[-1],
                    "replicates_per_row": data.replicates, "alpha_per_look": alpha, "claim_alpha": ctx.claim_alpha,
-                   "stopped": stopped, "one_sample_tests": one_sample_summary(tested)}
+                   "stopped": stopped, "one_sample_tests": one_sample_summary(tested),
+                   "welch_tests": welch_summary(tested)}
     if ev.verdict == Verdict.INCONCLUSIVE and ev.settle is None:
         ev.settle = _settle_hint(ev, ctx, stopped)
     return ev
@@ -126,8 +127,28 @@ def one_sample_summary(estimates) -> list[dict]:
     """
     by_n: dict = {}
     for e in estimates:
-        by_n.setdefault(e.n, []).append(abs(e.skewness))
+        if e.skewness is not None:
+            by_n.setdefault(e.n, []).append(abs(e.skewness))
     return [{"replicates": n, "tests": len(g), "largest_abs_skewness": round(max(g), 3)} for n, g in sorted(by_n.items())]
+
+
+def welch_summary(estimates) -> list[dict]:
+    """Per pair of sample sizes (smaller first), the Welch comparisons of a look
+    (differences recorded by :func:`theory.stats.means.recording_tests`): how many, and
+    the largest absolute sample skewness of either side; ascending in the sizes.
+
+    >>> from theory.stats import difference, estimate
+    >>> welch_summary([difference([1.0, 2.0, 4.0], [0.0, 1.0]), estimate([1.0, 2.0]),
+    ...                difference([1.0, 2.0], [3.0, 2.0, 1.0, 0.0])])
+    [{'replicates': [2, 3], 'tests': 1, 'largest_abs_skewness': 0.382}, {'replicates': [2, 4], 'tests': 1, 'largest_abs_skewness': 0.0}]
+    """
+    by_n: dict = {}
+    for e in estimates:
+        if e.welch_parts:
+            sizes = tuple(sorted(n for n, _ in e.welch_parts))
+            by_n.setdefault(sizes, []).append(max(abs(g) for _, g in e.welch_parts))
+    return [{"replicates": list(n), "tests": len(g), "largest_abs_skewness": round(max(g), 3)}
+            for n, g in sorted(by_n.items())]
 
 
 def _too_few(claim: Claim, err: TooFewReplicates) -> Evidence:

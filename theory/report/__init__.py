@@ -39,7 +39,7 @@ def _calibration_lines(root: Path, records: list) -> list:
     from .exposure import exposure_lines
 
     data = json.loads(path.read_text())
-    return render_calibration(data) + exposure_lines(records, data.get("tails_is"))
+    return render_calibration(data) + exposure_lines(records, data)
 
 
 def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: str | None = None,

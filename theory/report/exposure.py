@@ -1,20 +1,24 @@
-"""Where the catalogue's own one-sample tests sit against the calibration of their
-tails: per claim, the replicate counts and sample skewness of the one-sample mean
-tests of its last look (recorded by the runner, ``sampling.one_sample_tests``), set
-against the sizes at which the importance-sampled rates of ``calibration.json``
-(``tails_is``: lognormal replicates) keep alpha at the lowest level measured, the level
-of the tests inside a claim (the claim's alpha split over its looks and rows).
+"""Where the catalogue's own mean tests sit against the calibration of their tails: per
+claim, the replicate counts and sample skewness of the one-sample mean tests and of
+the Welch comparisons of its last look (recorded by the runner,
+``sampling.one_sample_tests`` and ``sampling.welch_tests``), set against the sizes at
+which the importance-sampled rates of ``calibration.json`` keep alpha at the lowest
+level measured, the level of the tests inside a claim (the claim's alpha split over its
+looks and rows): ``tails_is`` for the judges' one-sample test on lognormal replicates,
+``tails_welch`` for Welch's comparison of lognormal replicates with as many Gaussian
+ones. A Welch comparison is placed by its smaller sample; the calibration measured
+equal sizes, where the difference keeps half the skewed side's skewness, so a skewed
+small sample against a large one is nearer the one-sample plain t.
 
 The last look is the one whose tests gave the verdict; the looks before it (fewer
-replicates) decided nothing, or the run would have stopped there. Not counted: Welch
-differences (their tails are counted separately in the calibration) and the one-sample
-means that feed fits, whose intervals take the fit's Student-t quantiles.
+replicates) decided nothing, or the run would have stopped there. Not counted: the
+one-sample means that feed fits, whose intervals take the fit's Student-t quantiles.
 
 The sample skewness is shown, not used to sort claims out: it is biased low (on the
 calibrated law, skewness 1.75, its median is about 1.0 with 25 replicates and 1.6 with
 400), and with n replicates it cannot exceed (n - 2)/sqrt(n - 1), so a small one says
 little about the law. Below ``SKEW_CORRECTION_FROM`` replicates the plain t test alone
-decides, outside what the calibration of the judges' rule measures."""
+decides a one-sample test, outside what the calibration of the judges' rule measures."""
 from __future__ import annotations
 
 from ..stats.means import SKEW_CORRECTION_FROM
@@ -22,10 +26,10 @@ from ..stats.means import SKEW_CORRECTION_FROM
 __all__ = ["kept_from", "exposure_lines"]
 
 
-def kept_from(tails_is: list, alpha: float) -> int | None:
+def kept_from(rows: list, alpha: float, rule: str = "both_t") -> int | None:
     """The smallest measured size from which on every measured size keeps alpha (the
-    upper 95% limit of the judges' test's rate at or below alpha, with reliable weights)
-    on the skewed law at level ``alpha``; None when the largest size does not.
+    upper 95% limit of ``rule``'s rate at or below alpha, with reliable weights) on the
+    skewed law at level ``alpha``; None when the largest size does not.
 
     >>> cell = lambda hi: {"both_t": {"interval": [0.0, hi], "reliable": True}}
     >>> rows = [{"n": 25, "alpha": 1e-6, **cell(3e-5)}, {"n": 400, "alpha": 1e-6, **cell(1e-6)},
@@ -33,45 +37,48 @@ def kept_from(tails_is: list, alpha: float) -> int | None:
     >>> kept_from(rows, 1e-6), kept_from(rows, 1e-8)
     (400, None)
     """
-    at = sorted((r for r in tails_is if r["alpha"] == alpha and not r.get("control")), key=lambda r: -r["n"])
+    at = sorted((r for r in rows if r["alpha"] == alpha and not r.get("control")), key=lambda r: -r["n"])
     size = None
     for r in at:
-        cell = r["both_t"]
+        cell = r[rule]
         if cell["interval"][1] > alpha or cell.get("reliable") is False:
             break
         size = r["n"]
     return size
 
 
-def _claim_tests(record: dict) -> list:
-    return ((record.get("evidence") or {}).get("sampling") or {}).get("one_sample_tests") or []
+#: Per kind of test: the runner's record, the calibration section and rule, the words.
+_KINDS = (("one_sample_tests", "tails_is", "both_t", "one-sample tests", "the judges' one-sample test",
+           "importance-sampled rates"),
+          ("welch_tests", "tails_welch", "welch_t", "Welch comparisons", "Welch's comparison with a Gaussian sample",
+           "importance-sampled Welch rates"))
 
 
-def exposure_lines(records: list, tails_is: list | None) -> list:
-    """A paragraph, a table of the one-sample tests of the report's Monte-Carlo claims
-    by replicate count, and the claims with tests below the size from which the
-    calibration keeps alpha at its lowest level."""
-    mc = [r for r in records if r.get("monte_carlo")]
-    tested = [(r, t) for r in mc for t in [_claim_tests(r)] if t]
+def _size(test: dict) -> int:
+    """The replicate count a test is placed by: its own, or a Welch pair's smaller."""
+    n = test["replicates"]
+    return min(n) if isinstance(n, list) else n
+
+
+def _sizes(tests: list) -> str:
+    n = tests[0]["replicates"]
+    return "+".join(map(str, n)) if isinstance(n, list) else str(n)
+
+
+def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_name: str, missing: str) -> list:
+    tested = [(r, t) for r in mc for t in [((r.get("evidence") or {}).get("sampling") or {}).get(key) or []] if t]
     if not tested:
         return []
-    skewed = [r for r in tails_is or [] if not r.get("control")]
     if not skewed:
-        return ["The catalogue's one-sample tests cannot be set against the tail calibration: calibration.json has "
-                "no importance-sampled rates (run `python -m theory calibrate`).", ""]
+        return [f"The catalogue's {plural} cannot be set against the tail calibration: calibration.json has no "
+                f"{missing} (run `python -m theory calibrate`).", ""]
     low = min(r["alpha"] for r in skewed)
-    law = skewed[0].get("skewness")
-    kept = kept_from(skewed, low)
+    kept = kept_from(skewed, low, rule)
     edges = [0, SKEW_CORRECTION_FROM] + sorted({r["n"] for r in skewed if r["n"] > SKEW_CORRECTION_FROM}) + [None]
-    out = ["Exposure of the catalogue's own one-sample tests (the last look of each Monte-Carlo claim, whose tests "
-           "gave the verdict; a test is one estimate whose interval or p-value was used; not counted: Welch "
-           "differences and the means that feed fits): replicate counts against the sizes measured above, and the "
-           f"largest absolute sample skewness among the tests (the calibrated law has {law:.3g}; the sample skewness "
-           "is biased low, so a smaller one says little about a test's law; below "
-           f"{SKEW_CORRECTION_FROM} replicates the plain t test alone decides).", "",
-           "| replicates | tests | claims | of them failing | largest abs. sample skewness |", "|---|---|---|---|---|"]
+    out = [f"| replicates{' (smaller sample)' if key == 'welch_tests' else ''} | {plural} | claims | of them failing | "
+           "largest abs. sample skewness |", "|---|---|---|---|---|"]
     for lo, hi in zip(edges, edges[1:]):
-        rows = [(r, t) for r, ts in tested for t in ts if t["replicates"] >= lo and (hi is None or t["replicates"] < hi)]
+        rows = [(r, t) for r, ts in tested for t in ts if _size(t) >= lo and (hi is None or _size(t) < hi)]
         if not rows:
             continue
         claims = {r["id"]: r["verdict"] for r, _ in rows}
@@ -80,21 +87,44 @@ def exposure_lines(records: list, tails_is: list | None) -> list:
                    f"{max(t['largest_abs_skewness'] for _, t in rows):.3g} |")
     out.append("")
     if kept is None:
-        out += [f"{len(tested)} of {len(mc)} Monte-Carlo claims run one-sample tests; at alpha {low:g} no measured size "
-                "keeps alpha on the skewed law, so for every one of them alpha is a nominal level.", ""]
-        return out
-    below = [(r, [t for t in ts if t["replicates"] < kept]) for r, ts in tested]
+        return out + [f"{len(tested)} of {len(mc)} Monte-Carlo claims run {plural}; at alpha {low:g} no measured size "
+                      f"keeps alpha for {test_name} on the skewed law, so for every one of them alpha is a nominal "
+                      "level.", ""]
+    below = [(r, [t for t in ts if _size(t) < kept]) for r, ts in tested]
     below = [(r, ts) for r, ts in below if ts]
-    out.append(f"{len(tested)} of {len(mc)} Monte-Carlo claims run one-sample tests. At alpha {low:g} the judges' "
-               f"test keeps alpha on the skewed law from {kept} replicates on; "
-               + (f"**{len(below)}** claims have tests with fewer replicates (their alpha is a nominal level where "
-                  "their replicates are as skewed as the calibrated law; the alpha stress test above reruns them at "
-                  "a smaller alpha):" if below else "no claim has a test with fewer replicates."))
-    out.append("")
+    out += [f"{len(tested)} of {len(mc)} Monte-Carlo claims run {plural}. At alpha {low:g} {test_name} keeps alpha "
+            f"on the skewed law from {kept} replicates on; "
+            + (f"**{len(below)}** claims have {plural} with fewer replicates (their alpha is a nominal level where "
+               "their replicates are as skewed as the calibrated law; the alpha stress test above reruns them at "
+               "a smaller alpha):" if below else f"no claim has {plural} with fewer replicates."), ""]
     if below:
-        out += [f"| claim | verdict | tests below {kept} replicates | fewest replicates | largest abs. sample skewness |",
-                "|---|---|---|---|---|"]
-        out += [f"| {r['id']} | {r['verdict']} | {sum(t['tests'] for t in ts)} | {ts[0]['replicates']} | "
+        out += [f"| claim | verdict | {plural} below {kept} replicates | fewest replicates | "
+                "largest abs. sample skewness |", "|---|---|---|---|---|"]
+        out += [f"| {r['id']} | {r['verdict']} | {sum(t['tests'] for t in ts)} | {_sizes(ts)} | "
                 f"{max(t['largest_abs_skewness'] for t in ts):.3g} |" for r, ts in below]
         out.append("")
     return out
+
+
+def exposure_lines(records: list, calibration: dict) -> list:
+    """A paragraph, then per kind of test (one-sample, Welch) a table of the report's
+    Monte-Carlo claims' tests by replicate count and the claims with tests below the
+    size from which the calibration (``calibration.json``'s data) keeps alpha at its
+    lowest level."""
+    mc = [r for r in records if r.get("monte_carlo")]
+    parts = []
+    for key, section, rule, plural, test_name, missing in _KINDS:
+        skewed = [r for r in (calibration or {}).get(section) or [] if not r.get("control")]
+        parts += _kind_lines(mc, key, skewed, rule, plural, test_name, missing)
+    if not parts:
+        return []
+    law = next((r["skewness"] for s in ("tails_is", "tails_welch") for r in (calibration or {}).get(s) or []
+                if not r.get("control")), None)
+    return ["Exposure of the catalogue's own mean tests (the last look of each Monte-Carlo claim, whose tests gave "
+            "the verdict; a test is one estimate or Welch difference whose interval or p-value was used; not counted: "
+            "the means that feed fits): replicate counts against the sizes measured above, and the largest absolute "
+            "sample skewness among the tests"
+            + (f" (the calibrated law has {law:.3g}; the sample skewness is biased low, so a smaller one says little "
+               "about a test's law)" if law is not None else "")
+            + f"; below {SKEW_CORRECTION_FROM} replicates the plain t test alone decides a one-sample test. A Welch "
+            "comparison is placed by its smaller sample; its calibration drew equal sizes, one side skewed.", ""] + parts

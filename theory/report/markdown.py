@@ -67,6 +67,21 @@ def _summary(data: dict) -> list:
     return out + [""]
 
 
+def _tests_phrase(tests, what: str) -> str:
+    """'; k <what> on n (to m) replicates, largest abs. sample skewness g' for the tests
+    the runner recorded (a Welch pair's sizes joined by '+'); '' for none."""
+    if not tests:
+        return ""
+
+    def size(t):
+        n = t["replicates"]
+        return "+".join(map(str, n)) if isinstance(n, list) else str(n)
+
+    sizes = size(tests[0]) if len(tests) == 1 else f"{size(tests[0])} to {size(tests[-1])}"
+    return (f"; {sum(t['tests'] for t in tests)} {what} on {sizes} replicates, largest abs. sample skewness "
+            f"{max(t['largest_abs_skewness'] for t in tests):.3g}")
+
+
 def _claim_section(r: dict, plots: dict) -> list:
     ev = r["evidence"]
     out = [f"### {r['id']}", "", f"*{r['where']}* ({r['kind']}{', slow' if r['slow'] else ''})", "",
@@ -80,14 +95,10 @@ def _claim_section(r: dict, plots: dict) -> list:
         out.append("- Informative: **no** - the check could not have failed where it ran")
     s = ev.get("sampling")
     if s:
-        tests = s.get("one_sample_tests") or []
         out.append(f"- Sampling: stopped at look {s['looks']} of {s['planned_looks']} ({s['stopped']}), "
                    f"{s['replicates_per_row']} replicates per row, alpha {s['alpha_per_look']:.1e} per look"
-                   + (f"; {sum(t['tests'] for t in tests)} one-sample tests on "
-                      + (f"{tests[0]['replicates']}" if len(tests) == 1 else
-                         f"{tests[0]['replicates']} to {tests[-1]['replicates']}")
-                      + f" replicates, largest abs. sample skewness {max(t['largest_abs_skewness'] for t in tests):.3g}"
-                      if tests else ""))
+                   + _tests_phrase(s.get("one_sample_tests"), "one-sample tests")
+                   + _tests_phrase(s.get("welch_tests"), "Welch comparisons"))
     if ev["counterexample"] is not None:
         out.append(f"- Smallest counterexample: {_fmt(ev['counterexample'])}")
     if ev.get("settle"):

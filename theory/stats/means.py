@@ -99,23 +99,27 @@ def rule_thresholds(q, a):
     return np.maximum(q, hall_inverse(q, a)), np.minimum(-q, hall_inverse(-q, a))
 
 
-#: The one-sample estimates tested inside :func:`recording_tests`; None outside it.
-_TESTS: ContextVar[list | None] = ContextVar("one_sample_tests", default=None)
+#: The estimates tested inside :func:`recording_tests`; None outside it.
+_TESTS: ContextVar[list | None] = ContextVar("mean_tests", default=None)
 
 
 @contextmanager
 def recording_tests():
-    """Collect the estimates of every one-sample mean test run inside the block (the
-    :func:`estimate` whose interval or p-value was asked, once however often; Welch
-    differences are not one-sample tests): how far the catalogue's own tests sit from
-    the sizes and skewness at which the calibration measured the test's tails.
+    """Collect the estimates of every mean test run inside the block: each one-sample
+    :func:`estimate` and each Welch :func:`difference` whose interval or p-value was
+    asked, once however often: how far the catalogue's own tests sit from the sizes and
+    skewness at which the calibration measured the tests' tails. A one-sample estimate
+    carries ``skewness``, a Welch difference ``welch_parts``.
 
     >>> import numpy as np
     >>> with recording_tests() as seen:
     ...     e = estimate(np.arange(12.0) ** 2)
     ...     _ = e.interval(0.05), e.p_two_sided(0.0)
-    >>> [(e.n, round(e.skewness, 3)) for e in seen]  # scipy.stats.skew(x) is 0.671 too
+    ...     _ = difference(np.arange(12.0) ** 2, np.arange(5.0)).interval(0.05)
+    >>> [(e.n, round(e.skewness, 3)) for e in seen if e.skewness is not None]  # scipy.stats.skew(x) is 0.671 too
     [(12, 0.671)]
+    >>> [tuple((n, round(g, 3)) for n, g in e.welch_parts) for e in seen if e.welch_parts]
+    [((12, 0.671), (5, 0.0))]
     """
     token = _TESTS.set([])
     try:
@@ -162,10 +166,12 @@ class MeanEstimate:
     skew_a: float = 0.0
     #: The replicates' sample skewness (one-sample means; None for a Welch difference).
     skewness: float | None = None
+    #: ((n, sample skewness) of each sample) for a Welch difference; None otherwise.
+    welch_parts: tuple | None = None
 
     def _record(self) -> None:
         seen = _TESTS.get()
-        if seen is not None and self.skewness is not None and not any(e is self for e in seen):
+        if seen is not None and (self.skewness is not None or self.welch_parts) and not any(e is self for e in seen):
             seen.append(self)
 
     def corrected(self, t: float) -> float:
@@ -223,16 +229,21 @@ def _replicates(samples, name: str) -> np.ndarray:
     return x
 
 
+def _skew(x: np.ndarray) -> tuple[float, float]:
+    """(Hall's coefficient, the sample skewness mean((x - mean)^3) / std^3, ddof 0) of
+    ``x``; (0, 0) for constant ``x``."""
+    if not x.std() > 0:
+        return 0.0, 0.0
+    h = float(hall_coefficient(x))
+    return h, h * 3 * math.sqrt(x.size)
+
+
 def estimate(samples, name: str = "samples", skew_correction: bool = True) -> MeanEstimate:
     """Mean of iid replicates, standard error s/sqrt(n), n - 1 degrees of freedom, and
     (from SKEW_CORRECTION_FROM replicates) Hall's skewness coefficient."""
     x = _replicates(samples, name)
-    a, g = 0.0, 0.0
-    if x.std() > 0:
-        h = float(hall_coefficient(x))
-        g = h * 3 * math.sqrt(x.size)
-        if skew_correction and x.size >= SKEW_CORRECTION_FROM:
-            a = h
+    h, g = _skew(x)
+    a = h if skew_correction and x.size >= SKEW_CORRECTION_FROM else 0.0
     return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size), a,
                         skewness=g)
 
@@ -255,7 +266,8 @@ def difference(a, b) -> MeanEstimate:
         df = float(x.size + y.size - 2)
     else:
         df = (va + vb) ** 2 / (va**2 / (x.size - 1) + vb**2 / (y.size - 1))
-    return MeanEstimate(float(x.mean() - y.mean()), se, df, int(x.size + y.size))
+    return MeanEstimate(float(x.mean() - y.mean()), se, df, int(x.size + y.size),
+                        welch_parts=((int(x.size), _skew(x)[1]), (int(y.size), _skew(y)[1])))
 
 
 def _nct_sf_series(c: float, df: float, ncp: float) -> float | None:

@@ -159,6 +159,10 @@ def test_alpha_sensitivity_reads_the_worst_excess_and_lists_what_moves():
     rows = [{"alpha": 1e-8, "control": False, "both_t": cell, "corrected_t": {"interval": [0.0, 9e-6]}},
             {"alpha": 1e-8, "control": True, "both_t": {"interval": [0.0, 1e-5]}}]  # controls do not count
     assert worst_excess(rows) == pytest.approx(500.0)
+    welch = [{"alpha": 1e-8, "control": False, "welch_t": {"interval": [0.0, 7e-6]}},
+             {"alpha": 1e-8, "control": True, "welch_t": {"interval": [0.0, 1e-5]}}]
+    assert worst_excess(rows, welch) == pytest.approx(700.0)  # Welch's excess counts where it is the worst
+    assert worst_excess(rows, welch[1:]) == pytest.approx(500.0)
     with pytest.raises(ValueError, match="no importance-sampled tail rates"):
         worst_excess([])
     with pytest.raises(ValueError, match="lack both_t"):
@@ -194,3 +198,19 @@ def test_each_section_records_the_code_it_was_measured_with(tmp_path):
     record_code(data, "stability")
     text = "\n".join(render_calibration({"measured_at": data["measured_at"]}))
     assert text.count("Measured at: ") == 1 and "the judges' cases, the seed stability at" in text
+
+
+def test_welch_rows_render_with_their_exact_controls_and_say_where_alpha_is_kept():
+    def row(n, alpha, hi, control=False, truth=None):
+        cell = {"rate": hi * 0.9, "interval": [hi * 0.8, hi], "over_alpha": hi * 0.9 / alpha, "reliable": True}
+        if truth is not None:
+            cell["truth"] = {"over_alpha": truth, "half_width": 1e-12}
+        return {"n": n, "alpha": alpha, "reseeds": 100, "skewness": 0.0 if control else 1.75, "control": control,
+                "welch_t": cell}
+
+    rows = [row(25, 1e-8, 9e-8), row(1600, 1e-8, 0.95e-8), row(25, 1e-8, 0.9e-8, True, 0.85),
+            row(1600, 1e-8, 1.05e-8, True, 0.5)]
+    text = "\n".join(render_calibration({"tails_welch": rows}))
+    assert "| 25 | 1e-08 | 8.1 [7.2, 9] **(above alpha)** | 0.81 [0.72, 0.9] | 0.85 |" in text
+    assert "keeps alpha with one skewed side for 1600 replicates per sample (worst: 8.1 x alpha at 25" in text
+    assert "1 control row(s) miss their exact rate: [(1600, 1e-08)]" in text  # the control check can fail

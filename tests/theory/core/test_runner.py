@@ -130,16 +130,16 @@ def test_settle_hint_without_a_shortfall_says_so():
     assert "gives no shortfall" in ev.settle
 
 
-def test_sampling_records_the_last_look_s_one_sample_tests():
-    """The runner records the one-sample tests of the look it stops at: replicate count,
-    how many, the largest absolute sample skewness (a Welch difference is not one)."""
+def test_sampling_records_the_last_look_s_one_sample_and_welch_tests():
+    """The runner records the mean tests of the look it stops at, one-sample and Welch
+    apart: replicate counts, how many, the largest absolute sample skewness."""
     from scipy import stats as st
 
     from theory.stats import difference
 
     def judge(m, ctx):
         x = m.row(k=0)["x"]
-        difference(x, x + 1).interval(ctx.alpha)  # two-sample: not recorded
+        difference(x, x[: x.size // 2] ** 2).interval(ctx.alpha)
         return _judge(m, ctx)
 
     clear_caches()
@@ -148,3 +148,5 @@ def test_sampling_records_the_last_look_s_one_sample_tests():
     x = samples(SAMPLING, RunContext(seed=1), ev.sampling["blocks"]).row(k=0)["x"]
     assert ev.sampling["one_sample_tests"] == [{"replicates": n, "tests": 1,
                                                 "largest_abs_skewness": round(abs(float(st.skew(x))), 3)}]
+    skews = abs(float(st.skew(x))), abs(float(st.skew(x[: n // 2] ** 2)))
+    assert ev.sampling["welch_tests"] == [{"replicates": [n // 2, n], "tests": 1, "largest_abs_skewness": round(max(skews), 3)}]

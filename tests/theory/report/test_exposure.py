@@ -1,17 +1,19 @@
-"""The report's exposure summary: the catalogue's one-sample tests against the sizes
-at which the calibration keeps alpha on the skewed law, at its lowest level."""
+"""The report's exposure summary: the catalogue's one-sample tests and Welch
+comparisons against the sizes at which the calibration keeps alpha on the skewed law,
+at its lowest level."""
 from theory.report.exposure import exposure_lines, kept_from
 
 
-def _tails(alpha, *kept_by_n, reliable=True):
+def _tails(alpha, *kept_by_n, reliable=True, rule="both_t"):
     rows = [{"n": n, "alpha": alpha, "control": False, "skewness": 1.75,
-             "both_t": {"interval": [0.0, hi], "reliable": reliable}} for n, hi in kept_by_n]
+             rule: {"interval": [0.0, hi], "reliable": reliable}} for n, hi in kept_by_n]
     return rows + [{"n": 25, "alpha": alpha, "control": True, "skewness": 0.0,
-                    "both_t": {"interval": [0.0, 0.5 * alpha], "reliable": True}}]  # controls do not count
+                    rule: {"interval": [0.0, 0.5 * alpha], "reliable": True}}]  # controls do not count
 
 
-def _record(cid, tests, verdict="fails"):
-    return {"id": cid, "verdict": verdict, "monte_carlo": True, "evidence": {"sampling": {"one_sample_tests": tests}}}
+def _record(cid, tests, verdict="fails", welch=None):
+    return {"id": cid, "verdict": verdict, "monte_carlo": True,
+            "evidence": {"sampling": {"one_sample_tests": tests, "welch_tests": welch or []}}}
 
 
 def test_kept_from_is_the_smallest_size_from_which_on_every_size_keeps_alpha():
@@ -31,13 +33,30 @@ def test_exposure_lists_the_claims_below_the_kept_size_at_the_lowest_level():
                                  {"replicates": 1600, "tests": 1, "largest_abs_skewness": 3.0}]),
                _record("b.many", [{"replicates": 2000, "tests": 5, "largest_abs_skewness": 2.5}], verdict="holds"),
                {"id": "c.exact", "verdict": "holds", "monte_carlo": False, "evidence": {}}]
-    text = "\n".join(exposure_lines(records, tails))
+    text = "\n".join(exposure_lines(records, {"tails_is": tails}))
     assert "the calibrated law has 1.75" in text and "At alpha 1e-08" in text and "from 1600 replicates on" in text
-    assert "2 of 2 Monte-Carlo claims run one-sample tests" in text and "**1** claims have tests" in text
+    assert "2 of 2 Monte-Carlo claims run one-sample tests" in text and "**1** claims have one-sample tests" in text
     assert "| a.few | fails | 3 | 4 | 1.1 |" in text and "| b.many |" not in text
     assert "| 0..9 | 1 | 1 | 1 | 1.1 |" in text and "| 25..99 | 2 | 1 | 1 | 0.4 |" in text
     assert "| >= 1600 | 6 | 2 | 1 | 3 |" in text and "| 10..24 |" not in text
-    assert "no claim has a test with fewer replicates" in "\n".join(exposure_lines(records[1:], tails))
-    assert "nominal level" in "\n".join(exposure_lines(records, _tails(1e-8, (1600, 2e-8))))
+    assert "no claim has one-sample tests with fewer replicates" in "\n".join(
+        exposure_lines(records[1:], {"tails_is": tails}))
+    assert "nominal level" in "\n".join(exposure_lines(records, {"tails_is": _tails(1e-8, (1600, 2e-8))}))
     assert "no importance-sampled rates" in "\n".join(exposure_lines(records, None))
-    assert exposure_lines([records[2]], tails) == []
+    assert exposure_lines([records[2]], {"tails_is": tails}) == []
+
+
+def test_welch_comparisons_are_placed_by_their_smaller_sample_against_their_own_calibration():
+    tails = _tails(1e-8, (25, 3e-6), (100, 9e-9), (1600, 7e-9))
+    welch = _tails(1e-8, (25, 9e-8), (100, 5e-8), (400, 9e-9), (1600, 7e-9), rule="welch_t")
+    records = [_record("a.pair", [], welch=[{"replicates": [80, 5000], "tests": 2, "largest_abs_skewness": 1.2},
+                                            {"replicates": [400, 400], "tests": 1, "largest_abs_skewness": 0.3}]),
+               _record("b.big", [{"replicates": 200, "tests": 1, "largest_abs_skewness": 0.1}], verdict="holds",
+                       welch=[{"replicates": [1600, 1600], "tests": 4, "largest_abs_skewness": 0.9}])]
+    text = "\n".join(exposure_lines(records, {"tails_is": tails, "tails_welch": welch}))
+    assert "2 of 2 Monte-Carlo claims run Welch comparisons" in text
+    assert "Welch's comparison with a Gaussian sample keeps alpha on the skewed law from 400 replicates on" in text
+    assert "| a.pair | fails | 2 | 80+5000 | 1.2 |" in text and "| b.big |" not in text.split("Welch comparisons")[-1]
+    assert "| 25..99 | 2 | 1 | 1 | 1.2 |" in text and "| >= 1600 | 4 | 1 | 0 | 0.9 |" in text
+    assert "1 of 2 Monte-Carlo claims run one-sample tests" in text  # the one-sample part keeps its own calibration
+    assert "no importance-sampled Welch rates" in "\n".join(exposure_lines(records, {"tails_is": tails}))

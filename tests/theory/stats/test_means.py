@@ -244,9 +244,9 @@ def test_hall_coefficient_is_the_estimate_s():
     assert [estimate(row).skew_a for row in x] == list(hall_coefficient(x))
 
 
-def test_recording_tests_sees_each_tested_one_sample_estimate_once():
-    """Only inside the block, only one-sample estimates whose interval or p-value was
-    asked, each once; recording leaves the estimate's numbers as they were."""
+def test_recording_tests_sees_each_tested_estimate_once():
+    """Only inside the block, only estimates (one-sample or Welch) whose interval or
+    p-value was asked, each once; recording leaves the estimate's numbers as they were."""
     from theory.stats.means import hall_coefficient, recording_tests
 
     x = np.random.default_rng(4).lognormal(0, 0.5, 40)
@@ -255,10 +255,12 @@ def test_recording_tests_sees_each_tested_one_sample_estimate_once():
     with recording_tests() as seen:
         e, untested = estimate(x), estimate(x[:20])
         e.interval(0.01), e.p_two_sided(1.0), e.p_upper(1.0)
-        difference(x, x[:20]).interval(0.01)
-    assert seen == [e] and seen[0] is e and untested not in seen
+        d, untested_d = difference(x, x[:20]), difference(x[:20], x)
+        d.interval(0.01), d.p_lower(0.0)
+    assert seen == [e, d] and seen[0] is e and seen[1] is d and untested not in seen and untested_d not in seen
     assert e.skew_a == float(hall_coefficient(x)) and e == outside
-    assert e.skewness == pytest.approx(st.skew(x))
+    assert e.skewness == pytest.approx(st.skew(x)) and d.skewness is None and d.skew_a == 0
+    assert d.welch_parts == (pytest.approx((40, st.skew(x))), pytest.approx((20, st.skew(x[:20]))))
     for ask in (lambda e: e.interval(0.01), lambda e: e.p_upper(1.0), lambda e: e.p_lower(1.0)):
         with recording_tests() as seen:
             e = estimate(x)
