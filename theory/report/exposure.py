@@ -86,19 +86,20 @@ def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_n
                    f"{len(claims)} | {sum(v == 'fails' for v in claims.values())} | "
                    f"{max(t['largest_abs_skewness'] for _, t in rows):.3g} |")
     out.append("")
-    if kept is None:
-        return out + [f"{len(tested)} of {len(mc)} Monte-Carlo claims run {plural}; at alpha {low:g} no measured size "
-                      f"keeps alpha for {test_name} on the skewed law, so for every one of them alpha is a nominal "
-                      "level.", ""]
-    below = [(r, [t for t in ts if _size(t) < kept]) for r, ts in tested]
+    below = [(r, [t for t in ts if kept is None or _size(t) < kept]) for r, ts in tested]
     below = [(r, ts) for r, ts in below if ts]
-    out += [f"{len(tested)} of {len(mc)} Monte-Carlo claims run {plural}. At alpha {low:g} {test_name} keeps alpha "
-            f"on the skewed law from {kept} replicates on; "
-            + (f"**{len(below)}** claims have {plural} with fewer replicates (their alpha is a nominal level where "
-               "their replicates are as skewed as the calibrated law; the alpha stress test above reruns them at "
-               "a smaller alpha):" if below else f"no claim has {plural} with fewer replicates."), ""]
+    nominal = ("(their alpha is a nominal level where their replicates are as skewed as the calibrated law; the alpha "
+               "stress test above reruns them at a smaller alpha):")
+    if kept is None:
+        out += [f"{len(tested)} of {len(mc)} Monte-Carlo claims run {plural}; at alpha {low:g} no measured size keeps "
+                f"alpha for {test_name} on the skewed law, so **all {len(below)}** are listed {nominal}", ""]
+    else:
+        out += [f"{len(tested)} of {len(mc)} Monte-Carlo claims run {plural}. At alpha {low:g} {test_name} keeps "
+                f"alpha on the skewed law from {kept} replicates on; "
+                + (f"**{len(below)}** claims have {plural} with fewer replicates {nominal}" if below else
+                   f"no claim has {plural} with fewer replicates."), ""]
     if below:
-        out += [f"| claim | verdict | {plural} below {kept} replicates | fewest replicates | "
+        out += [f"| claim | verdict | {plural}{'' if kept is None else f' below {kept} replicates'} | fewest replicates | "
                 "largest abs. sample skewness |", "|---|---|---|---|---|"]
         out += [f"| {r['id']} | {r['verdict']} | {sum(t['tests'] for t in ts)} | {_sizes(ts)} | "
                 f"{max(t['largest_abs_skewness'] for t in ts):.3g} |" for r, ts in below]

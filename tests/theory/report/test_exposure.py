@@ -41,7 +41,9 @@ def test_exposure_lists_the_claims_below_the_kept_size_at_the_lowest_level():
     assert "| >= 1600 | 6 | 2 | 1 | 3 |" in text and "| 10..24 |" not in text
     assert "no claim has one-sample tests with fewer replicates" in "\n".join(
         exposure_lines(records[1:], {"tails_is": tails}))
-    assert "nominal level" in "\n".join(exposure_lines(records, {"tails_is": _tails(1e-8, (1600, 2e-8))}))
+    nothing_kept = "\n".join(exposure_lines(records, {"tails_is": _tails(1e-8, (1600, 2e-8))}))
+    assert "nominal level" in nothing_kept and "so **all 2** are listed" in nothing_kept
+    assert "| b.many | holds | 5 | 2000 | 2.5 |" in nothing_kept  # with nothing kept, every tested claim is listed
     assert "no importance-sampled rates" in "\n".join(exposure_lines(records, None))
     assert exposure_lines([records[2]], {"tails_is": tails}) == []
 
