@@ -149,9 +149,10 @@ def _list(a, registry) -> int:
 
 def _check(a, ctx, registry) -> int:
     from .core import evaluate, render_evidence
+    from .core.runner import with_headroom
 
     claim = registry.get(a.claim_id)
-    ev = evaluate(claim, ctx)
+    ev = with_headroom(claim, ctx, evaluate(claim, ctx))
     print(json.dumps(ev.to_json(), indent=1) if a.json else render_evidence(claim, ev))
     return 0
 

@@ -161,7 +161,11 @@ def _render_tails_welch(rows) -> list:
         return (f"{w['over_alpha']:.3g} [{lo:.3g}, {hi:.3g}]{' **(above alpha)**' if lo > 1 else ''}"
                 f"{'' if w.get('reliable', True) else ' (weights unreliable)'}")
 
+    require_rules(rows, ("welch_t",), "importance-sampled Welch rates")
     skewed = sorted((r for r in rows if not r.get("control")), key=lambda r: (r["n"], -r["alpha"]))
+    if not skewed:
+        return ["The importance-sampled Welch rates hold control rows only: rerun `python -m theory calibrate "
+                "--welch-only`.", ""]
     ctrl = {(r["n"], r["alpha"]): r for r in rows if r.get("control")}
     out = ["Far-tail rates of the Welch comparison by importance sampling (`theory/calibration/tails_welch.py`: "
            f"n lognormal replicates, skewness {skewed[0]['skewness']:.2f}, against n Gaussian ones of the same mean "
@@ -182,15 +186,19 @@ def _render_tails_welch(rows) -> list:
     at_low = [r for r in skewed if r["alpha"] == low]
     ok = [r["n"] for r in at_low if r["welch_t"]["interval"][1] <= low and r["welch_t"].get("reliable", True)]
     worst = max(at_low, key=lambda r: r["welch_t"]["over_alpha"])
-    missed = [(r["n"], r["alpha"]) for r in rows if r.get("control") and r["welch_t"].get("truth")
-              and not r["welch_t"]["interval"][0] <= r["welch_t"]["truth"]["over_alpha"] * r["alpha"]
+    known = [r for r in rows if r.get("control") and r["welch_t"].get("truth")]
+    missed = [(r["n"], r["alpha"]) for r in known
+              if not r["welch_t"]["interval"][0] <= r["welch_t"]["truth"]["over_alpha"] * r["alpha"]
               <= r["welch_t"]["interval"][1]]
+    sides = {t["side"]: t["rate"] for t in worst["welch_t"].get("tails", [])}
+    heavier = max(sides, key=sides.get) if sides else None
     out += [f"At alpha {low:g} Welch's comparison keeps alpha with one skewed side for "
             + (f"{', '.join(map(str, ok))} replicates per sample" if ok else "none of the sizes measured")
-            + f" (worst: {worst['welch_t']['over_alpha']:.3g} x alpha at {worst['n']}; the excess is in the tail "
-            "where the skewed sample's mean falls short). "
-            + (f"{len(missed)} control row(s) miss their exact rate: {missed}." if missed else
-               "Every control row's interval covers its exact rate."), ""]
+            + f" (worst: {worst['welch_t']['over_alpha']:.3g} x alpha at {worst['n']}"
+            + (f", {sides[heavier] / sum(sides.values()):.1%} of it in the {heavier} tail" if heavier else "") + "). "
+            + ("No control row has a known rate." if not known else
+               f"{len(missed)} control row(s) miss their exact rate: {missed}." if missed else
+               f"Each of the {len(known)} control rows' intervals covers its exact rate."), ""]
     return out
 
 

@@ -32,6 +32,7 @@ def worst_excess(tails_is: list, tails_welch: list | None = None) -> float:
         raise ValueError("calibration.json has no importance-sampled tail rates: run `python -m theory calibrate` first")
     require_rules(skewed, ("both_t",), "importance-sampled tail rates")
     welch = [r for r in tails_welch or [] if not r.get("control")]
+    require_rules(welch, ("welch_t",), "importance-sampled Welch rates")
     return max(1.0, max(r["both_t"]["interval"][1] / r["alpha"] for r in skewed),
                *(r["welch_t"]["interval"][1] / r["alpha"] for r in welch))
 

@@ -19,7 +19,8 @@ from .evidence import Evidence
 from .records import Samples, TooFewReplicates
 from .verdicts import DECIDED, Verdict
 
-__all__ = ["measure", "samples", "evaluate", "set_executor", "clear_caches"]
+__all__ = ["measure", "samples", "evaluate", "set_executor", "clear_caches", "alpha_headroom", "with_headroom",
+           "headroom_text", "HEADROOM_FACTORS"]
 
 _EXACT: dict = {}
 _BLOCKS: dict = {}
@@ -149,6 +150,72 @@ def welch_summary(estimates) -> list[dict]:
             by_n.setdefault(sizes, []).append(max(abs(g) for _, g in e.welch_parts))
     return [{"replicates": list(n), "tests": len(g), "largest_abs_skewness": round(max(g), 3)}
             for n, g in sorted(by_n.items())]
+
+
+#: The factors by which :func:`alpha_headroom` divides a look's alpha, in order.
+HEADROOM_FACTORS = tuple(10.0**k for k in range(1, 13))
+
+
+def alpha_headroom(claim: Claim, ctx: RunContext, ev: Evidence) -> float | None:
+    """How far the verdict of a decided Monte-Carlo claim stands on its own data: the
+    largest factor f in :data:`HEADROOM_FACTORS` such that the data of the look the run
+    stopped at, judged again with that look's alpha divided by every factor up to f,
+    give the same verdict (1.0 when dividing by 10 already moves it). None for an exact
+    claim, an undecided verdict, or a look with too few replicates.
+
+    The probe reuses the drawn blocks (the caches of :func:`samples`) and only judges;
+    the earlier looks need no probe, as a smaller alpha decides no sooner. A test whose
+    real false-alarm rate exceeds its nominal alpha by a factor below f (on skewed
+    replicates, the calibration's far-tail excess) cannot have made this verdict a
+    false alarm at the claim's alpha on these data, up to that factor.
+
+    >>> from theory.core.registry import get
+    >>> c, ctx = get("zeroinit2019.principle_b.variance_printed"), RunContext()
+    >>> ev = evaluate(c, ctx)
+    >>> ev.verdict.value, alpha_headroom(c, ctx, ev)  # the printed variance is off by far more than noise
+    ('fails', 1000000000000.0)
+    """
+    if not claim.monte_carlo or ev.verdict not in DECIDED or not ev.sampling or ev.sampling.get("blocks") is None:
+        return None
+    s = ev.sampling
+    data = samples(claim.measure, ctx, s["blocks"])
+    kept = 1.0
+    for f in HEADROOM_FACTORS:
+        try:
+            again = claim.judge(data, JudgeContext(ctx, s["alpha_per_look"] / f, s["looks"], s["planned_looks"]),
+                                **claim.params)
+        except TooFewReplicates:
+            return None
+        if again.verdict != ev.verdict:
+            break
+        kept = f
+    return kept
+
+
+def with_headroom(claim: Claim, ctx: RunContext, ev: Evidence) -> Evidence:
+    """``ev`` with ``sampling["alpha_headroom"]`` set (:func:`alpha_headroom`) where it
+    has a sampling record."""
+    if ev.sampling is not None:
+        ev.sampling["alpha_headroom"] = alpha_headroom(claim, ctx, ev)
+    return ev
+
+
+def headroom_text(headroom: float | None) -> str:
+    """The alpha headroom (:func:`alpha_headroom`) in words; '' for none.
+
+    >>> for h in (None, 1.0, 1e4, 1e12):
+    ...     print(repr(headroom_text(h)))
+    ''
+    'alpha/10 already moves the verdict on these data'
+    'the same verdict on these data down to alpha/1e+04 (alpha/1e+05 moves it)'
+    'the same verdict on these data down to alpha/1e+12 (the smallest probed)'
+    """
+    if headroom is None:
+        return ""
+    if headroom < HEADROOM_FACTORS[0]:
+        return f"alpha/{HEADROOM_FACTORS[0]:g} already moves the verdict on these data"
+    return (f"the same verdict on these data down to alpha/{headroom:.0e} "
+            + ("(the smallest probed)" if headroom >= HEADROOM_FACTORS[-1] else f"(alpha/{headroom * 10:.0e} moves it)"))
 
 
 def _too_few(claim: Claim, err: TooFewReplicates) -> Evidence:

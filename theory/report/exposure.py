@@ -7,8 +7,9 @@ level measured, the level of the tests inside a claim (the claim's alpha split o
 looks and rows): ``tails_is`` for the judges' one-sample test on lognormal replicates,
 ``tails_welch`` for Welch's comparison of lognormal replicates with as many Gaussian
 ones. A Welch comparison is placed by its smaller sample; the calibration measured
-equal sizes, where the difference keeps half the skewed side's skewness, so a skewed
-small sample against a large one is nearer the one-sample plain t.
+equal sizes, where the difference of the means keeps 2^{-3/2} (about 0.35) of the
+skewed side's skewness, so a skewed small sample against a much larger one is nearer
+the one-sample plain t, whose excess is far larger: the report counts such pairs.
 
 The last look is the one whose tests gave the verdict; the looks before it (fewer
 replicates) decided nothing, or the run would have stopped there. Not counted: the
@@ -21,9 +22,10 @@ little about the law. Below ``SKEW_CORRECTION_FROM`` replicates the plain t test
 decides a one-sample test, outside what the calibration of the judges' rule measures."""
 from __future__ import annotations
 
+from ..core.runner import HEADROOM_FACTORS
 from ..stats.means import SKEW_CORRECTION_FROM
 
-__all__ = ["kept_from", "exposure_lines"]
+__all__ = ["kept_from", "exposure_lines", "sizes_text"]
 
 
 def kept_from(rows: list, alpha: float, rule: str = "both_t") -> int | None:
@@ -60,8 +62,9 @@ def _size(test: dict) -> int:
     return min(n) if isinstance(n, list) else n
 
 
-def _sizes(tests: list) -> str:
-    n = tests[0]["replicates"]
+def sizes_text(test: dict) -> str:
+    """A recorded test's replicate count as text: '25', or a Welch pair's '25+400'."""
+    n = test["replicates"]
     return "+".join(map(str, n)) if isinstance(n, list) else str(n)
 
 
@@ -99,12 +102,39 @@ def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_n
                 + (f"**{len(below)}** claims have {plural} with fewer replicates {nominal}" if below else
                    f"no claim has {plural} with fewer replicates."), ""]
     if below:
+        worst = max(r[rule]["interval"][1] / r["alpha"] for r in skewed)
         out += [f"| claim | verdict | {plural}{'' if kept is None else f' below {kept} replicates'} | fewest replicates | "
-                "largest abs. sample skewness |", "|---|---|---|---|---|"]
-        out += [f"| {r['id']} | {r['verdict']} | {sum(t['tests'] for t in ts)} | {_sizes(ts)} | "
-                f"{max(t['largest_abs_skewness'] for t in ts):.3g} |" for r, ts in below]
-        out.append("")
+                "largest abs. sample skewness | alpha headroom |", "|---|---|---|---|---|---|"]
+        out += [f"| {r['id']} | {r['verdict']} | {sum(t['tests'] for t in ts)} | {sizes_text(ts[0])} | "
+                f"{max(t['largest_abs_skewness'] for t in ts):.3g} | {_headroom_cell(r)} |" for r, ts in below]
+        out += ["", _headroom_summary([r for r, _ in below], worst, test_name, low), ""]
     return out
+
+
+def _headroom(record: dict):
+    return ((record.get("evidence") or {}).get("sampling") or {}).get("alpha_headroom")
+
+
+def _headroom_cell(record: dict) -> str:
+    h = _headroom(record)
+    if h is None:
+        return "-"
+    return f"< {HEADROOM_FACTORS[0]:g}" if h < HEADROOM_FACTORS[0] else f"{'>= ' if h >= HEADROOM_FACTORS[-1] else ''}{h:.0e}"
+
+
+def _headroom_summary(listed: list, worst: float, test_name: str, low: float) -> str:
+    """How many of the listed decided claims keep their verdict on their own data at
+    alpha divided by the worst excess measured for the test."""
+    decided = [r for r in listed if _headroom(r) is not None]
+    robust = [r for r in decided if _headroom(r) >= worst]
+    short = [r["id"] for r in decided if _headroom(r) < worst]
+    return (f"Alpha headroom: the largest of 10, 100, ..., 1e12 by which the claim's alpha can be divided with the "
+            "same verdict on the data of its last look (recorded by the report; '-' for an undecided claim). "
+            f"**{len(robust)} of the {len(decided)}** decided claims listed keep their verdict at alpha divided by "
+            f"{worst:.3g}, the largest excess measured above for {test_name} (upper 95% limit, at any size down to "
+            f"alpha {low:g}): on their data, tests run at alpha/{worst:.3g}, whose real rate stays at most alpha "
+            "with that excess, give the same verdict"
+            + (f"; not shown for: {', '.join(short)}." if short else "."))
 
 
 def exposure_lines(records: list, calibration: dict) -> list:
@@ -121,11 +151,19 @@ def exposure_lines(records: list, calibration: dict) -> list:
         return []
     law = next((r["skewness"] for s in ("tails_is", "tails_welch") for r in (calibration or {}).get(s) or []
                 if not r.get("control")), None)
+    pairs = [t for r in mc for t in ((r.get("evidence") or {}).get("sampling") or {}).get("welch_tests") or []]
+    unequal = sum(t["tests"] for t in pairs if len(set(t["replicates"])) > 1)
     return ["Exposure of the catalogue's own mean tests (the last look of each Monte-Carlo claim, whose tests gave "
             "the verdict; a test is one estimate or Welch difference whose interval or p-value was used; not counted: "
             "the means that feed fits): replicate counts against the sizes measured above, and the largest absolute "
             "sample skewness among the tests"
             + (f" (the calibrated law has {law:.3g}; the sample skewness is biased low, so a smaller one says little "
                "about a test's law)" if law is not None else "")
-            + f"; below {SKEW_CORRECTION_FROM} replicates the plain t test alone decides a one-sample test. A Welch "
-            "comparison is placed by its smaller sample; its calibration drew equal sizes, one side skewed.", ""] + parts
+            + f"; below {SKEW_CORRECTION_FROM} replicates the plain t test alone decides a one-sample test."
+            + (" A Welch comparison is placed by its smaller sample; its calibration drew equal sizes, one side skewed "
+               "(a skewed small sample against a much larger one approaches the one-sample plain t, whose excess is "
+               "far larger): "
+               + (f"**{unequal}** of the {sum(t['tests'] for t in pairs)} Welch comparisons compare unequal sizes."
+                  if unequal else f"all {sum(t['tests'] for t in pairs)} Welch comparisons compare equal sizes.")
+               if pairs else ""),
+            ""] + parts

@@ -8,6 +8,7 @@ import time
 
 from simulations.core.provenance import provenance
 from ..core import RunContext, evaluate, jsonable
+from ..core.runner import with_headroom
 from ..core.claims import Claim
 
 __all__ = ["record", "run_records", "provenance"]
@@ -16,7 +17,7 @@ __all__ = ["record", "run_records", "provenance"]
 def record(claim: Claim, ctx: RunContext) -> dict:
     """One claim evaluated: its declaration and the evidence, as JSON."""
     t0 = time.perf_counter()
-    ev = evaluate(claim, ctx)
+    ev = with_headroom(claim, ctx, evaluate(claim, ctx))
     return {"id": claim.id, "paper": claim.paper, "where": claim.where, "statement": claim.statement,
             "kind": claim.kind, "verdict": ev.verdict.value, "recorded_verdict": claim.recorded.value,
             "corrects": claim.corrects, "slow": claim.slow, "monte_carlo": claim.monte_carlo, "note": claim.note,

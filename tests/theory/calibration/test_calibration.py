@@ -163,6 +163,8 @@ def test_alpha_sensitivity_reads_the_worst_excess_and_lists_what_moves():
              {"alpha": 1e-8, "control": True, "welch_t": {"interval": [0.0, 1e-5]}}]
     assert worst_excess(rows, welch) == pytest.approx(700.0)  # Welch's excess counts where it is the worst
     assert worst_excess(rows, welch[1:]) == pytest.approx(500.0)
+    with pytest.raises(ValueError, match="Welch rates lack welch_t"):
+        worst_excess(rows, [{"alpha": 1e-8, "control": False, "both_t": cell}])
     with pytest.raises(ValueError, match="no importance-sampled tail rates"):
         worst_excess([])
     with pytest.raises(ValueError, match="lack both_t"):
@@ -214,3 +216,12 @@ def test_welch_rows_render_with_their_exact_controls_and_say_where_alpha_is_kept
     assert "| 25 | 1e-08 | 8.1 [7.2, 9] **(above alpha)** | 0.81 [0.72, 0.9] | 0.85 |" in text
     assert "keeps alpha with one skewed side for 1600 replicates per sample (worst: 8.1 x alpha at 25" in text
     assert "1 control row(s) miss their exact rate: [(1600, 1e-08)]" in text  # the control check can fail
+    bare = "\n".join(render_calibration({"tails_welch": rows[:2]}))
+    assert "No control row has a known rate." in bare and "covers" not in bare
+    assert "control rows only" in "\n".join(render_calibration({"tails_welch": rows[2:]}))
+    shaky = [dict(rows[1], welch_t=dict(rows[1]["welch_t"], reliable=False)), rows[0], rows[2]]
+    shaky_text = "\n".join(render_calibration({"tails_welch": shaky}))
+    assert "(weights unreliable)" in shaky_text and "for none of the sizes measured" in shaky_text
+    tails = [{"side": "lower", "rate": 6e-8}, {"side": "upper", "rate": 2e-8}]
+    split = [dict(rows[0], welch_t=dict(rows[0]["welch_t"], tails=tails))] + rows[1:]
+    assert "75.0% of it in the lower tail" in "\n".join(render_calibration({"tails_welch": split}))

@@ -61,3 +61,12 @@ def test_rule_keeps_alpha_on_gaussian_replicates_where_the_corrected_test_alone_
     assert both["over_alpha"] + both["half_width"] <= 1
     with pytest.raises(ValueError, match="need an integer n >= 10"):
         gaussian_exact_rate(5, 1e-8, draws=10)
+
+
+def test_rates_are_those_recorded_before_the_proposal_was_written_for_blocks():
+    """Regression: the block form of the cross-entropy proposal (shared with the Welch
+    rates) gives the one-sample rows bit for bit what the one-block code gave (values
+    from commit 169dbbb)."""
+    r = tail_rates_is(25, 1e-6, 3000, 0.5, chunk=1000)
+    assert (r["plain_t"]["rate"], r["corrected_t"]["rate"], r["both_t"]["rate"]) == (
+        0.00010380748272831556, 3.963821247151855e-05, 2.704472494808848e-05)

@@ -150,3 +150,29 @@ def test_sampling_records_the_last_look_s_one_sample_and_welch_tests():
                                                 "largest_abs_skewness": round(abs(float(st.skew(x))), 3)}]
     skews = abs(float(st.skew(x))), abs(float(st.skew(x[: n // 2] ** 2)))
     assert ev.sampling["welch_tests"] == [{"replicates": [n // 2, n], "tests": 1, "largest_abs_skewness": round(max(skews), 3)}]
+
+
+def test_alpha_headroom_is_the_largest_factor_that_keeps_the_verdict_on_the_same_data():
+    """A judge that fails while its alpha is at least 1e-11 has a headroom of the largest
+    power of ten f with alpha_per_look / f >= 1e-11; a clear effect keeps its verdict to
+    the smallest alpha probed; an undecided verdict and an exact claim have none."""
+    from theory.core.runner import HEADROOM_FACTORS, alpha_headroom, headroom_text, with_headroom
+
+    def threshold_judge(m, ctx):
+        m.row(k=0)
+        v = Verdict.FAILS if ctx.alpha >= 1e-11 else Verdict.INCONCLUSIVE
+        return Evidence(v, 0.0, 1.0, "test", 0.1, shortfall=None)
+
+    clear_caches()
+    ctx = RunContext(seed=3)
+    claim = dataclasses.replace(_claim(), judge=threshold_judge)
+    ev = evaluate(claim, ctx)
+    a = ev.sampling["alpha_per_look"]
+    expected = max(f for f in HEADROOM_FACTORS if a / f >= 1e-11)
+    assert alpha_headroom(claim, ctx, ev) == expected and expected < HEADROOM_FACTORS[-1]
+    assert with_headroom(claim, ctx, ev).sampling["alpha_headroom"] == expected
+    far = evaluate(_claim(), ctx, target=5.0)  # x has mean 1: rejected by far more than any alpha probed
+    assert far.verdict == Verdict.FAILS and alpha_headroom(_claim(params={"target": 5.0}), ctx, far) == HEADROOM_FACTORS[-1]
+    undecided = evaluate(_claim(), RunContext(seed=3, scale=0.02), tol=1e-4)
+    assert undecided.verdict == Verdict.INCONCLUSIVE and alpha_headroom(_claim(), ctx, undecided) is None
+    assert headroom_text(None) == "" and "already moves" in headroom_text(1.0)

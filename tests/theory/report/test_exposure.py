@@ -24,6 +24,9 @@ def test_kept_from_is_the_smallest_size_from_which_on_every_size_keeps_alpha():
     mixed = _tails(1e-6, (100, 9e-7), (1600, 7e-7)) + _tails(1e-8, (100, 5e-8), (1600, 7e-9))
     assert kept_from(mixed, 1e-6) == 100 and kept_from(mixed, 1e-8) == 1600
     assert kept_from([], 1e-6) is None
+    welch = _tails(1e-8, (400, 9e-9), (1600, 7e-9), rule="welch_t")
+    assert kept_from(welch, 1e-8, "welch_t") == 400
+    assert kept_from(_tails(1e-8, (400, 9e-9), reliable=False, rule="welch_t"), 1e-8, "welch_t") is None
 
 
 def test_exposure_lists_the_claims_below_the_kept_size_at_the_lowest_level():
@@ -57,8 +60,37 @@ def test_welch_comparisons_are_placed_by_their_smaller_sample_against_their_own_
                        welch=[{"replicates": [1600, 1600], "tests": 4, "largest_abs_skewness": 0.9}])]
     text = "\n".join(exposure_lines(records, {"tails_is": tails, "tails_welch": welch}))
     assert "2 of 2 Monte-Carlo claims run Welch comparisons" in text
+    assert "**2** of the 7 Welch comparisons compare unequal sizes" in text  # the equal-size calibration's limit
     assert "Welch's comparison with a Gaussian sample keeps alpha on the skewed law from 400 replicates on" in text
     assert "| a.pair | fails | 2 | 80+5000 | 1.2 |" in text and "| b.big |" not in text.split("Welch comparisons")[-1]
     assert "| 25..99 | 2 | 1 | 1 | 1.2 |" in text and "| >= 1600 | 4 | 1 | 0 | 0.9 |" in text
     assert "1 of 2 Monte-Carlo claims run one-sample tests" in text  # the one-sample part keeps its own calibration
     assert "no importance-sampled Welch rates" in "\n".join(exposure_lines(records, {"tails_is": tails}))
+
+
+def test_listed_claims_show_their_alpha_headroom_against_the_worst_measured_excess():
+    """The headroom column, and the count of listed decided claims whose verdict stands
+    on their data at alpha divided by the worst excess (300 here: 1e3 is enough, 1e2 not)."""
+    tails = _tails(1e-8, (25, 3e-6), (1600, 7e-9))
+
+    def rec(cid, headroom, verdict="fails"):
+        r = _record(cid, [{"replicates": 30, "tests": 1, "largest_abs_skewness": 1.0}], verdict=verdict)
+        r["evidence"]["sampling"]["alpha_headroom"] = headroom
+        return r
+
+    records = [rec("a.robust", 1e3), rec("b.short", 1e2), rec("c.tiny", 1.0), rec("d.open", None, "inconclusive"),
+               rec("e.max", 1e12, "holds")]
+    text = "\n".join(exposure_lines(records, {"tails_is": tails}))
+    assert "| a.robust | fails | 1 | 30 | 1 | 1e+03 |" in text and "| c.tiny | fails | 1 | 30 | 1 | < 10 |" in text
+    assert "| d.open | inconclusive | 1 | 30 | 1 | - |" in text and "| e.max | holds | 1 | 30 | 1 | >= 1e+12 |" in text
+    assert "**2 of the 4** decided claims listed keep their verdict at alpha divided by 300" in text
+    assert "not shown for: b.short, c.tiny." in text
+
+
+def test_the_sampling_line_names_both_kinds_of_test_and_the_headroom():
+    from theory.report.markdown import _tests_phrase
+
+    assert _tests_phrase([], "Welch comparisons") == ""
+    phrase = _tests_phrase([{"replicates": [25, 400], "tests": 2, "largest_abs_skewness": 1.5},
+                            {"replicates": [400, 400], "tests": 1, "largest_abs_skewness": 0.5}], "Welch comparisons")
+    assert phrase == "; 3 Welch comparisons on 25+400 to 400+400 replicates, largest abs. sample skewness 1.5"
