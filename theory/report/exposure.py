@@ -68,7 +68,8 @@ def sizes_text(test: dict) -> str:
     return "+".join(map(str, n)) if isinstance(n, list) else str(n)
 
 
-def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_name: str, missing: str) -> list:
+def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_name: str, missing: str,
+                stress: dict | None = None) -> list:
     tested = [(r, t) for r in mc for t in [((r.get("evidence") or {}).get("sampling") or {}).get(key) or []] if t]
     if not tested:
         return []
@@ -107,7 +108,7 @@ def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_n
                 "largest abs. sample skewness | alpha headroom |", "|---|---|---|---|---|---|"]
         out += [f"| {r['id']} | {r['verdict']} | {sum(t['tests'] for t in ts)} | {sizes_text(ts[0])} | "
                 f"{max(t['largest_abs_skewness'] for t in ts):.3g} | {_headroom_cell(r)} |" for r, ts in below]
-        out += ["", _headroom_summary([r for r, _ in below], worst, test_name, low), ""]
+        out += ["", _headroom_summary([r for r, _ in below], worst, test_name, low, stress), ""]
     return out
 
 
@@ -122,19 +123,30 @@ def _headroom_cell(record: dict) -> str:
     return f"< {HEADROOM_FACTORS[0]:g}" if h < HEADROOM_FACTORS[0] else f"{'>= ' if h >= HEADROOM_FACTORS[-1] else ''}{h:.0e}"
 
 
-def _headroom_summary(listed: list, worst: float, test_name: str, low: float) -> str:
+def _headroom_summary(listed: list, worst: float, test_name: str, low: float, stress: dict | None) -> str:
     """How many of the listed decided claims keep their verdict on their own data at
-    alpha divided by the worst excess measured for the test."""
+    alpha divided by the worst excess measured for the test; for the others, what the
+    alpha stress test (``stress``: calibration.json's ``sensitivity``, a rerun that may
+    draw more data) found."""
     decided = [r for r in listed if _headroom(r) is not None]
     robust = [r for r in decided if _headroom(r) >= worst]
-    short = [r["id"] for r in decided if _headroom(r) < worst]
+
+    def fate(r):
+        found = ((stress or {}).get("verdicts") or {}).get(r["id"])
+        if found is None:
+            return r["id"]
+        return f"{r['id']} ({'kept' if found == r['verdict'] else f'{found}'} in the stress test)"
+
+    short = [fate(r) for r in decided if _headroom(r) < worst]
     return (f"Alpha headroom: the largest of 10, 100, ..., 1e12 by which the claim's alpha can be divided with the "
             "same verdict on the data of its last look (recorded by the report; '-' for an undecided claim). "
             f"**{len(robust)} of the {len(decided)}** decided claims listed keep their verdict at alpha divided by "
             f"{worst:.3g}, the largest excess measured above for {test_name} (upper 95% limit, at any size down to "
             f"alpha {low:g}): on their data, tests run at alpha/{worst:.3g}, whose real rate stays at most alpha "
             "with that excess, give the same verdict"
-            + (f"; not shown for: {', '.join(short)}." if short else "."))
+            + (f"; not shown for: {', '.join(short)}" + (" (the stress test reruns at alpha/"
+                                                          f"{stress['factor']:g} and may draw more data)"
+                                                          if stress else "") + "." if short else "."))
 
 
 def exposure_lines(records: list, calibration: dict) -> list:
@@ -146,7 +158,7 @@ def exposure_lines(records: list, calibration: dict) -> list:
     parts = []
     for key, section, rule, plural, test_name, missing in _KINDS:
         skewed = [r for r in (calibration or {}).get(section) or [] if not r.get("control")]
-        parts += _kind_lines(mc, key, skewed, rule, plural, test_name, missing)
+        parts += _kind_lines(mc, key, skewed, rule, plural, test_name, missing, (calibration or {}).get("sensitivity"))
     if not parts:
         return []
     law = next((r["skewness"] for s in ("tails_is", "tails_welch") for r in (calibration or {}).get(s) or []

@@ -85,6 +85,10 @@ def test_listed_claims_show_their_alpha_headroom_against_the_worst_measured_exce
     assert "| d.open | inconclusive | 1 | 30 | 1 | - |" in text and "| e.max | holds | 1 | 30 | 1 | >= 1e+12 |" in text
     assert "**2 of the 4** decided claims listed keep their verdict at alpha divided by 300" in text
     assert "not shown for: b.short, c.tiny." in text
+    stress = {"factor": 202.0, "verdicts": {"b.short": "fails", "c.tiny": "inconclusive"}}
+    text = "\n".join(exposure_lines(records, {"tails_is": tails, "sensitivity": stress}))
+    assert ("not shown for: b.short (kept in the stress test), c.tiny (inconclusive in the stress test) (the stress "
+            "test reruns at alpha/202 and may draw more data).") in text
 
 
 def test_the_sampling_line_names_both_kinds_of_test_and_the_headroom():
