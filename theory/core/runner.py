@@ -156,18 +156,20 @@ def welch_summary(estimates) -> list[dict]:
 HEADROOM_FACTORS = tuple(10.0**k for k in range(1, 13))
 
 
-def alpha_headroom(claim: Claim, ctx: RunContext, ev: Evidence) -> float | None:
-    """How far the verdict of a decided Monte-Carlo claim stands on its own data: the
-    largest factor f in :data:`HEADROOM_FACTORS` such that the data of the look the run
-    stopped at, judged again with that look's alpha divided by every factor up to f,
+def alpha_headroom(claim: Claim, ctx: RunContext, ev: Evidence, **overrides) -> float | None:
+    """How far the verdict of a decided Monte-Carlo claim stands from its decision
+    boundary on its own data: the largest factor f in :data:`HEADROOM_FACTORS` such
+    that the data of the look the run stopped at, judged again (with ``overrides``, as
+    :func:`evaluate` was given) at that look's alpha divided by every factor up to f,
     give the same verdict (1.0 when dividing by 10 already moves it). None for an exact
     claim, an undecided verdict, or a look with too few replicates.
 
-    The probe reuses the drawn blocks (the caches of :func:`samples`) and only judges;
-    the earlier looks need no probe, as a smaller alpha decides no sooner. A test whose
-    real false-alarm rate exceeds its nominal alpha by a factor below f (on skewed
-    replicates, the calibration's far-tail excess) cannot have made this verdict a
-    false alarm at the claim's alpha on these data, up to that factor.
+    The probe reuses the drawn blocks (the caches of :func:`samples`) and only judges.
+    The earlier looks need no probe: the judges are monotone in alpha (a smaller alpha
+    decides no sooner), so a run at alpha/f stops at the same look with the same
+    verdict. So the verdict lies inside the decision region of every test at alpha/f;
+    whether those tests keep a real rate at most alpha depends on their excess at the
+    level alpha/f, deeper than the calibration measures (the report says so).
 
     >>> from theory.core.registry import get
     >>> c, ctx = get("zeroinit2019.principle_b.variance_printed"), RunContext()
@@ -178,25 +180,34 @@ def alpha_headroom(claim: Claim, ctx: RunContext, ev: Evidence) -> float | None:
     if not claim.monte_carlo or ev.verdict not in DECIDED or not ev.sampling or ev.sampling.get("blocks") is None:
         return None
     s = ev.sampling
+    if s["claim_alpha"] != ctx.claim_alpha:
+        raise ValueError(f"ctx.claim_alpha must be the run's ({s['claim_alpha']:g}), got {ctx.claim_alpha:g}")
     data = samples(claim.measure, ctx, s["blocks"])
-    kept = 1.0
-    for f in HEADROOM_FACTORS:
-        try:
-            again = claim.judge(data, JudgeContext(ctx, s["alpha_per_look"] / f, s["looks"], s["planned_looks"]),
-                                **claim.params)
-        except TooFewReplicates:
-            return None
-        if again.verdict != ev.verdict:
-            break
-        kept = f
+    params = {**claim.params, **overrides}
+
+    def judged(f):
+        return claim.judge(data, JudgeContext(ctx, s["alpha_per_look"] / f, s["looks"], s["planned_looks"]),
+                           **params).verdict
+
+    try:
+        if judged(1.0) != ev.verdict:
+            raise ValueError(f"the probe of {claim.id} does not reproduce its verdict: the context or the parameters "
+                             "differ from the run's")
+        kept = 1.0
+        for f in HEADROOM_FACTORS:
+            if judged(f) != ev.verdict:
+                break
+            kept = f
+    except TooFewReplicates:
+        return None
     return kept
 
 
-def with_headroom(claim: Claim, ctx: RunContext, ev: Evidence) -> Evidence:
+def with_headroom(claim: Claim, ctx: RunContext, ev: Evidence, **overrides) -> Evidence:
     """``ev`` with ``sampling["alpha_headroom"]`` set (:func:`alpha_headroom`) where it
     has a sampling record."""
     if ev.sampling is not None:
-        ev.sampling["alpha_headroom"] = alpha_headroom(claim, ctx, ev)
+        ev.sampling["alpha_headroom"] = alpha_headroom(claim, ctx, ev, **overrides)
     return ev
 
 

@@ -176,3 +176,53 @@ def test_alpha_headroom_is_the_largest_factor_that_keeps_the_verdict_on_the_same
     undecided = evaluate(_claim(), RunContext(seed=3, scale=0.02), tol=1e-4)
     assert undecided.verdict == Verdict.INCONCLUSIVE and alpha_headroom(_claim(), ctx, undecided) is None
     assert headroom_text(None) == "" and "already moves" in headroom_text(1.0)
+
+
+def test_alpha_headroom_probes_the_last_look_s_data_without_drawing_and_stops_at_the_first_change():
+    """The probe judges the look the run stopped at (its look number and replicates),
+    draws nothing, keeps only the contiguous run of factors with the same verdict, honours
+    the overrides the run was given, and refuses a context whose claim alpha differs."""
+    from theory.core import runner
+    from theory.core.runner import alpha_headroom
+
+    seen = []
+
+    def late_judge(m, ctx, dip=1e-9):
+        seen.append((ctx.look, m.replicates))
+        decided = ctx.look >= 2 and not dip * 1e-2 < ctx.alpha < dip  # moves below dip, comes back far below it
+        return Evidence(Verdict.FAILS if decided else Verdict.INCONCLUSIVE, 0.0, 1.0, "test", 0.1, shortfall=None)
+
+    clear_caches()
+    ctx = RunContext(seed=4)
+    claim = dataclasses.replace(_claim(), judge=late_judge)
+    ev = evaluate(claim, ctx)
+    assert ev.verdict == Verdict.FAILS and ev.sampling["looks"] == 2
+    blocks, seconds = {k: len(v) for k, v in runner._BLOCKS.items()}, dict(runner._SECONDS)
+    seen.clear()
+    h = alpha_headroom(claim, ctx, ev)
+    a = ev.sampling["alpha_per_look"]
+    assert h == max(f for f in runner.HEADROOM_FACTORS if a / f >= 1e-9)  # not the larger factors where it returns
+    assert set(seen) == {(2, ev.sampling["replicates_per_row"])}
+    assert {k: len(v) for k, v in runner._BLOCKS.items()} == blocks and runner._SECONDS == seconds
+    assert alpha_headroom(claim, ctx, ev, dip=1e-30) == runner.HEADROOM_FACTORS[-1]  # overrides reach the judge
+    with pytest.raises(ValueError, match="does not reproduce its verdict"):
+        alpha_headroom(claim, ctx, ev, dip=10 * a)  # a judge that no longer decides at the run's own alpha
+    with pytest.raises(ValueError, match="claim_alpha must be the run's"):
+        alpha_headroom(claim, RunContext(seed=4, claim_alpha=1e-3), ev)
+
+
+def test_alpha_headroom_is_none_where_nothing_was_decided_or_sampled():
+    from theory.core.records import TooFewReplicates
+    from theory.core.runner import alpha_headroom, with_headroom
+
+    def too_few_when_probed(m, ctx):
+        if ctx.alpha < 1e-7:
+            raise TooFewReplicates("x must hold at least 2 replicates")
+        return Evidence(Verdict.FAILS, 0.0, 1.0, "test", 0.1, shortfall=None)
+
+    clear_caches()
+    ctx = RunContext(seed=2)
+    claim = dataclasses.replace(_claim(), judge=too_few_when_probed)
+    assert alpha_headroom(claim, ctx, evaluate(claim, ctx)) is None
+    exact = Evidence(Verdict.HOLDS, 0.0, 0.0, "exact", 0.0)
+    assert with_headroom(_claim(), ctx, exact).sampling is None  # no sampling record: nothing added
