@@ -161,7 +161,9 @@ def _headroom_summary(listed: list, skewed: list, rule: str, test_name: str, str
             f"still grows as alpha shrinks (at {smallest} replicates: "
             + ", ".join(f"{r[rule]['over_alpha']:.3g} at {r['alpha']:g}" for r in trend)
             + "; a one-sided test may see up to twice the two-sided excess). Taking the worst excess measured, "
-            f"{worst:.3g} (upper 95% limit) for {test_name}, as if it held at alpha/f: **{len(robust)} of the "
+            f"{worst:.3g} (upper 95% limit) for {test_name}, as if it held at alpha/f (optimistic if the excess "
+            "keeps growing past the deepest level measured, as the trend at the smallest size suggests): "
+            f"**{len(robust)} of the "
             f"{len(inside)}** decided claims listed whose tests lie inside the calibration (at least {smallest} "
             f"replicates, sample skewness at most {law:.3g}) have a headroom at least that large"
             + (f"; not: {', '.join(short)}" if short else "")
