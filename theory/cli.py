@@ -5,10 +5,11 @@
   failing pytest item), or JSON for machines;
 - ``report [--paper KEY | --claim ID ...] [--out DIR] [--workers N | --scheduler ADDR]``:
   regenerate paper_checks.md/.json (one paper or some claims merged into the existing report);
-- ``calibrate [--reseeds N] [--judges-only | --welch-only]``: measure every judge's
-  false-alarm rate and power on synthetic data with known truth, then the mean tests'
-  tail rates (writes calibration.json, read by the report; ``--judges-only`` keeps the
-  recorded tail rates, ``--welch-only`` measures only the Welch comparison's far tail);
+- ``calibrate [--reseeds N] [--judges-only | --welch-only | --deep-only]``: measure
+  every judge's false-alarm rate and power on synthetic data with known truth, then the
+  mean tests' tail rates (writes calibration.json, read by the report; ``--judges-only``
+  keeps the recorded tail rates, ``--welch-only`` measures only the Welch comparison's
+  far tail, ``--deep-only`` only the rates below the level of a claim's tests);
   ``calibrate --stability [--paper KEY]``: the catalogue's verdicts over 20 seeds;
   ``calibrate --sensitivity``: its Monte-Carlo verdicts at alpha divided by the worst
   measured far-tail excess of the mean test.
@@ -61,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="measure only the judges' cases (minutes); the tail rates keep their recorded values")
     k.add_argument("--welch-only", action="store_true",
                    help="measure only the Welch comparison's far-tail rates (minutes); the rest keeps its values")
+    k.add_argument("--deep-only", action="store_true",
+                   help="measure only the rates below the level of a claim's tests (minutes); the rest keeps its values")
     k.add_argument("--stability", action="store_true",
                    help="instead, run the catalogue's Monte-Carlo claims at 20 seeds (slow ones at 3) and count flips")
     k.add_argument("--sensitivity", action="store_true",
@@ -103,8 +106,8 @@ def main(argv=None) -> int:
             from .calibration import run_calibration, run_stability
             from .calibration.pool import default_jobs
 
-            if a.sensitivity + a.stability + a.judges_only + a.welch_only > 1:
-                return _fail("choose one of --sensitivity, --stability, --judges-only and --welch-only")
+            if a.sensitivity + a.stability + a.judges_only + a.welch_only + a.deep_only > 1:
+                return _fail("choose one of --sensitivity, --stability, --judges-only, --welch-only and --deep-only")
             if a.sensitivity:
                 from .calibration import run_sensitivity
 
@@ -128,6 +131,13 @@ def main(argv=None) -> int:
                 worst = max((r for r in rows if not r["control"]), key=lambda r: r["welch_t"]["over_alpha"])
                 print(f"Welch far-tail rates: {len(rows)} rows; worst {worst['welch_t']['over_alpha']:.3g} x alpha "
                       f"(n={worst['n']}, alpha={worst['alpha']:g})")
+            elif a.deep_only:
+                from .calibration import run_deep_calibration
+
+                rows = run_deep_calibration(a.out, jobs=a.jobs or default_jobs())["tails_deep"]
+                usable = sum(c.get("reached", True) and c.get("reliable") is not False
+                             for r in rows if not r["control"] for c in (r["both_t"], r["welch_t"]))
+                print(f"deep tail rates: {len(rows)} rows; {usable} usable cells of {len(rows)}")
             else:
                 data = run_calibration(a.out, reseeds=a.reseeds, jobs=a.jobs or default_jobs(), tails=not a.judges_only)
                 bad = [r for r in data["judges"]["rows"] if not r["consistent"]]

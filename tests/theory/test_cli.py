@@ -27,9 +27,9 @@ def test_check_renders_the_evidence_as_text_and_json(capsys):
     (["--mc-scale", "nan", "list"], "--mc-scale must be a finite number > 0, got nan"),
     (["--seed", "-2", "list"], "--seed must be a non-negative integer, got -2"),
     (["calibrate", "--stability", "--judges-only"],
-     "choose one of --sensitivity, --stability, --judges-only and --welch-only"),
+     "choose one of --sensitivity, --stability, --judges-only, --welch-only and --deep-only"),
     (["calibrate", "--judges-only", "--welch-only"],
-     "choose one of --sensitivity, --stability, --judges-only and --welch-only"),
+     "choose one of --sensitivity, --stability, --judges-only, --welch-only and --deep-only"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2
@@ -78,3 +78,19 @@ def test_calibrate_welch_only_keeps_every_other_section(tmp_path, monkeypatch, c
     assert data["judges"] == data["tails_is"] == "recorded"
     assert [(r["n"], r["control"]) for r in data["tails_welch"]] == [(25, False), (25, True)]
     assert "tails_welch" in data["measured_at"] and "worst" in capsys.readouterr().out
+
+
+def test_calibrate_deep_only_keeps_every_other_section(tmp_path, monkeypatch, capsys):
+    """``--deep-only`` measures the rows below a claim's level; a proposal that does not
+    reach the critical value is kept as such, not raised."""
+    import theory.calibration.tails_deep as tails_deep
+
+    real = tails_deep.run_tails_deep
+    monkeypatch.setattr(tails_deep, "run_tails_deep", lambda **kw: real(sizes=(25,), levels=(1e-6,), reseeds=200, **kw))
+    (tmp_path / "calibration.json").write_text(json.dumps({"judges": "recorded", "tails_welch": "recorded"}))
+    assert main(["calibrate", "--deep-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    data = json.loads((tmp_path / "calibration.json").read_text())
+    assert data["judges"] == data["tails_welch"] == "recorded" and "tails_deep" in data["measured_at"]
+    assert [(r["n"], r["control"]) for r in data["tails_deep"]] == [(25, False), (25, True)]
+    assert all("truth" in data["tails_deep"][1][k] for k in ("both_t", "welch_t"))
+    assert "usable cells" in capsys.readouterr().out

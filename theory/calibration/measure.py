@@ -16,7 +16,7 @@ from ..stats import POWER, binomial_interval
 from .cases import CASES
 
 __all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "run_welch_calibration",
-           "expectation", "record_code"]
+           "run_deep_calibration", "expectation", "record_code"]
 
 #: The claim alpha the cases run at (rates of 0.05 are measurable with 1,000 reseeds).
 CALIBRATION_ALPHA = 0.05
@@ -75,6 +75,7 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     from .pool import map_tasks
     from .tails import run_tails
     from .tails_is import run_tails_is
+    from .tails_deep import run_tails_deep
     from .tails_welch import run_tails_welch
 
     reseeds = reseeds or DEFAULT_RESEEDS
@@ -89,7 +90,20 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
         data["tails"] = run_tails(progress=progress, jobs=jobs)
         data["tails_is"] = run_tails_is(progress=progress, jobs=jobs)
         data["tails_welch"] = run_tails_welch(progress=progress, jobs=jobs)
-        record_code(data, "tails", "tails_is", "tails_welch")
+        data["tails_deep"] = run_tails_deep(progress=progress, jobs=jobs)
+        record_code(data, "tails", "tails_is", "tails_welch", "tails_deep")
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return data
+
+
+def _run_section(out, section: str, run) -> dict:
+    """``run()`` merged into ``out``/calibration.json under ``section``, every other
+    section kept, the code recorded."""
+    Path(out).mkdir(parents=True, exist_ok=True)
+    path = Path(out) / "calibration.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data[section] = run()
+    record_code(data, section)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data
 
@@ -99,10 +113,12 @@ def run_welch_calibration(out: str | Path = ".", progress: bool = True, jobs: in
     them into ``out``/calibration.json, keeping every other section."""
     from .tails_welch import run_tails_welch
 
-    Path(out).mkdir(parents=True, exist_ok=True)
-    path = Path(out) / "calibration.json"
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data["tails_welch"] = run_tails_welch(progress=progress, jobs=jobs)
-    record_code(data, "tails_welch")
-    path.write_text(json.dumps(data, indent=1) + "\n")
-    return data
+    return _run_section(out, "tails_welch", lambda: run_tails_welch(progress=progress, jobs=jobs))
+
+
+def run_deep_calibration(out: str | Path = ".", progress: bool = True, jobs: int = 1) -> dict:
+    """Measure only the rates below the level of the tests inside a claim
+    (:mod:`.tails_deep`); merge them into ``out``/calibration.json."""
+    from .tails_deep import run_tails_deep
+
+    return _run_section(out, "tails_deep", lambda: run_tails_deep(progress=progress, jobs=jobs))

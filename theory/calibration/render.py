@@ -72,6 +72,7 @@ def render_calibration(data: dict) -> list:
                             "therefore a nominal level, not a guaranteed one.", ""]
     out += _render_tails_is(data.get("tails_is"))
     out += _render_tails_welch(data.get("tails_welch"))
+    out += _render_tails_deep(data.get("tails_deep"))
     s = data.get("stability")
     if s:
         n_claims = len(s["verdicts"])
@@ -202,6 +203,35 @@ def _render_tails_welch(rows) -> list:
     return out
 
 
+def _render_tails_deep(rows) -> list:
+    """The rates below the level of a claim's tests: per size and level, the judges'
+    one-sample test and Welch's comparison, lognormal and control (with exact rates);
+    cells the estimator could not reach or whose weights fail the diagnostics marked."""
+    if not rows:
+        return []
+
+    def cell(r, k):
+        c = r[k]
+        if not c.get("reached", True):
+            return "not reached"
+        lo, hi = (v / r["alpha"] for v in c["interval"])
+        truth = c.get("truth")
+        return (f"{c['over_alpha']:.3g} [{lo:.3g}, {hi:.3g}]{'' if c.get('reliable', True) else ' (weights unreliable)'}"
+                + (f"; exact {truth['over_alpha']:.3g}" if truth else ""))
+
+    ctrl = {(r["n"], r["alpha"]): r for r in rows if r.get("control")}
+    out = ["Rates below the level of a claim's tests (`theory/calibration/tails_deep.py`, the same importance "
+           f"sampling, {rows[0]['reseeds']} weighted draws per tail), as multiples of alpha: where a verdict's alpha "
+           "headroom sends its tests (see the exposure lists below). Only cells with reliable weights are used there.",
+           "", "| replicates | alpha | judges' one-sample test | Welch against a Gaussian sample | "
+           "control: judges' test | control: Welch |", "|---|---|---|---|---|---|"]
+    for r in sorted((r for r in rows if not r.get("control")), key=lambda r: (r["n"], -r["alpha"])):
+        c = ctrl.get((r["n"], r["alpha"]))
+        out.append(f"| {r['n']} | {r['alpha']:g} | {cell(r, 'both_t')} | {cell(r, 'welch_t')} | "
+                   + (f"{cell(c, 'both_t')} | {cell(c, 'welch_t')} |" if c else " | |"))
+    return out + [""]
+
+
 def _render_sensitivity(sens) -> list:
     if not sens:
         return []
@@ -219,7 +249,7 @@ def _render_sensitivity(sens) -> list:
 
 
 _SECTIONS = {"judges": "the judges' cases", "tails": "the tail counts", "tails_is": "the importance-sampled rates",
-             "tails_welch": "the importance-sampled Welch rates",
+             "tails_welch": "the importance-sampled Welch rates", "tails_deep": "the rates below a claim's level",
              "stability": "the seed stability", "sensitivity": "the alpha stress test"}
 
 

@@ -147,17 +147,21 @@ def check_is_inputs(n, alpha, reseeds, sigma, chunk) -> None:
         raise ValueError(f"chunk must be an integer >= 1, got {chunk!r}")
 
 
-def tail_rates_is(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: int = 0, chunk: int = 20000) -> dict:
-    """Two-sided false-alarm rates at ``alpha`` of each of :data:`.tails.RULES` for
-    ``n`` lognormal replicates (log-sd ``sigma``, mean 1): ``reseeds`` weighted draws per
-    tail and statistic, with normal 95% intervals and each tail's weight diagnostics."""
+def tail_rates_is(n: int, alpha: float, reseeds: int, sigma: float = 0.5, seed: int = 0, chunk: int = 20000,
+                  rules: tuple = RULES) -> dict:
+    """Two-sided false-alarm rates at ``alpha`` of each of ``rules`` (default
+    :data:`.tails.RULES`) for ``n`` lognormal replicates (log-sd ``sigma``, mean 1):
+    ``reseeds`` weighted draws per tail and statistic, with normal 95% intervals and each
+    tail's weight diagnostics."""
     check_is_inputs(n, alpha, reseeds, sigma, chunk)
+    if not rules or any(r not in RULES for r in rules):
+        raise ValueError(f"rules must be a non-empty subset of {RULES}, got {rules!r}")
     rng = np.random.default_rng([seed, n, int(round(-math.log10(alpha) * 1000)), int(round(sigma * 1e6))])
     crit = float(st.t.isf(alpha / 2, n - 1))
     out = {"n": n, "alpha": alpha, "reseeds": reseeds, "sigma": sigma,
            "method": "importance sampling (cross-entropy proposal)",
            "skewness": lognormal_skewness(sigma)}
-    for rule in RULES:
+    for rule in rules:
         tails, variances = [], []
         for sign in (-1, 1):
             side = "lower" if sign < 0 else "upper"

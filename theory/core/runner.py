@@ -117,39 +117,57 @@ def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Eviden
     return ev
 
 
+def _groups(estimates, key, skew) -> list[dict]:
+    """Per ``key(e)`` (ascending), the recorded tests: how many, the largest absolute
+    ``skew(e)``, and the smallest and largest of their per-side levels (each test's
+    smallest level at which an interval was asked; None where no test's interval was
+    asked; ``estimates`` from :func:`theory.stats.means.recording_tests`)."""
+    level = getattr(estimates, "level", lambda e: None)
+    by: dict = {}
+    for e in estimates:
+        k = key(e)
+        if k is not None:
+            by.setdefault(k, []).append((skew(e), level(e)))
+    out = []
+    for k, g in sorted(by.items()):
+        levels = [lv for _, lv in g if lv is not None]
+        out.append({"replicates": list(k) if isinstance(k, tuple) else k, "tests": len(g),
+                    "largest_abs_skewness": round(max(s for s, _ in g), 3),
+                    "smallest_level": min(levels) if levels else None,
+                    "largest_level": max(levels) if levels else None,
+                    "tests_without_level": len(g) - len(levels)})
+    return out
+
+
 def one_sample_summary(estimates) -> list[dict]:
     """Per replicate count, the one-sample mean tests of a look (estimates recorded by
-    :func:`theory.stats.means.recording_tests`): how many, and the largest absolute
-    sample skewness among them; ascending in the count.
+    :func:`theory.stats.means.recording_tests`): how many, the largest absolute sample
+    skewness among them, and the smallest per-side level of their intervals; ascending
+    in the count.
 
     >>> from theory.stats import estimate
     >>> one_sample_summary([estimate([1.0, 2.0, 4.0]), estimate([3.0, 2.0, 1.0]), estimate([1.0, 5.0])])
-    [{'replicates': 2, 'tests': 1, 'largest_abs_skewness': 0.0}, {'replicates': 3, 'tests': 2, 'largest_abs_skewness': 0.382}]
+    [{'replicates': 2, 'tests': 1, 'largest_abs_skewness': 0.0, 'smallest_level': None, 'largest_level': None, 'tests_without_level': 1}, {'replicates': 3, 'tests': 2, 'largest_abs_skewness': 0.382, 'smallest_level': None, 'largest_level': None, 'tests_without_level': 2}]
     """
-    by_n: dict = {}
-    for e in estimates:
-        if e.skewness is not None:
-            by_n.setdefault(e.n, []).append(abs(e.skewness))
-    return [{"replicates": n, "tests": len(g), "largest_abs_skewness": round(max(g), 3)} for n, g in sorted(by_n.items())]
+    return _groups(estimates, lambda e: e.n if e.skewness is not None else None, lambda e: abs(e.skewness))
 
 
 def welch_summary(estimates) -> list[dict]:
     """Per pair of sample sizes (smaller first), the Welch comparisons of a look
-    (differences recorded by :func:`theory.stats.means.recording_tests`): how many, and
-    the largest absolute sample skewness of either side; ascending in the sizes.
+    (differences recorded by :func:`theory.stats.means.recording_tests`): how many, the
+    largest absolute sample skewness of either side, and the smallest per-side level of
+    their intervals; ascending in the sizes.
 
     >>> from theory.stats import difference, estimate
-    >>> welch_summary([difference([1.0, 2.0, 4.0], [0.0, 1.0]), estimate([1.0, 2.0]),
-    ...                difference([1.0, 2.0], [3.0, 2.0, 1.0, 0.0])])
-    [{'replicates': [2, 3], 'tests': 1, 'largest_abs_skewness': 0.382}, {'replicates': [2, 4], 'tests': 1, 'largest_abs_skewness': 0.0}]
+    >>> from theory.stats.means import recording_tests
+    >>> with recording_tests() as seen:
+    ...     _ = difference([1.0, 2.0, 4.0], [0.0, 1.0]).interval(0.01, sides=1), estimate([1.0, 2.0]).interval(0.1)
+    ...     _ = difference([1.0, 2.0], [3.0, 2.0, 1.0, 0.0]).p_upper(0.0)
+    >>> welch_summary(seen)
+    [{'replicates': [2, 3], 'tests': 1, 'largest_abs_skewness': 0.382, 'smallest_level': 0.01, 'largest_level': 0.01, 'tests_without_level': 0}, {'replicates': [2, 4], 'tests': 1, 'largest_abs_skewness': 0.0, 'smallest_level': None, 'largest_level': None, 'tests_without_level': 1}]
     """
-    by_n: dict = {}
-    for e in estimates:
-        if e.welch_parts:
-            sizes = tuple(sorted(n for n, _ in e.welch_parts))
-            by_n.setdefault(sizes, []).append(max(abs(g) for _, g in e.welch_parts))
-    return [{"replicates": list(n), "tests": len(g), "largest_abs_skewness": round(max(g), 3)}
-            for n, g in sorted(by_n.items())]
+    return _groups(estimates, lambda e: tuple(sorted(n for n, _ in e.welch_parts)) if e.welch_parts else None,
+                   lambda e: max(abs(g) for _, g in e.welch_parts))
 
 
 #: The factors by which :func:`alpha_headroom` divides a look's alpha, in order.

@@ -22,8 +22,8 @@ little about the law. Below ``SKEW_CORRECTION_FROM`` replicates the plain t test
 decides a one-sample test, outside what the calibration of the judges' rule measures."""
 from __future__ import annotations
 
-from ..core.runner import HEADROOM_FACTORS
 from ..stats.means import SKEW_CORRECTION_FROM
+from .headroom import headroom_cell, headroom_summary
 
 __all__ = ["kept_from", "exposure_lines", "sizes_text"]
 
@@ -69,7 +69,7 @@ def sizes_text(test: dict) -> str:
 
 
 def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_name: str, missing: str,
-                stress: dict | None = None) -> list:
+                stress: dict | None = None, deep: list = ()) -> list:
     tested = [(r, t) for r in mc for t in [((r.get("evidence") or {}).get("sampling") or {}).get(key) or []] if t]
     if not tested:
         return []
@@ -106,71 +106,10 @@ def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_n
         out += [f"| claim | verdict | {plural}{'' if kept is None else f' below {kept} replicates'} | fewest replicates | "
                 "largest abs. sample skewness | alpha headroom |", "|---|---|---|---|---|---|"]
         out += [f"| {r['id']} | {r['verdict']} | {sum(t['tests'] for t in ts)} | {sizes_text(ts[0])} | "
-                f"{max(t['largest_abs_skewness'] for t in ts):.3g} | {_headroom_cell(r)} |" for r, ts in below]
-        out += ["", _headroom_summary(below, skewed, rule, test_name, stress), ""]
+                f"{max(t['largest_abs_skewness'] for t in ts):.3g} | {headroom_cell(r)} |" for r, ts in below]
+        out += ["", headroom_summary([r for r, _ in below], {r["id"]: ts for r, ts in tested}, skewed + list(deep), rule,
+                                     stress), ""]
     return out
-
-
-_NOT_PROBED = object()
-
-
-def _headroom(record: dict):
-    """The recorded alpha headroom; None for an undecided claim, _NOT_PROBED for a
-    record written before the report probed it."""
-    return ((record.get("evidence") or {}).get("sampling") or {}).get("alpha_headroom", _NOT_PROBED)
-
-
-def _headroom_cell(record: dict) -> str:
-    h = _headroom(record)
-    if h is _NOT_PROBED:
-        return "not probed"
-    if h is None:
-        return "-"
-    return f"< {HEADROOM_FACTORS[0]:g}" if h < HEADROOM_FACTORS[0] else f"{'>= ' if h >= HEADROOM_FACTORS[-1] else ''}{h:.0e}"
-
-
-def _headroom_summary(listed: list, skewed: list, rule: str, test_name: str, stress: dict | None) -> str:
-    """What the alpha headroom of the listed claims ``listed`` ([(record, its tests)])
-    shows against the excess that ``skewed`` (calibration rows of ``rule``) measured:
-    how many decided claims whose tests lie inside the calibration (sizes and sample
-    skewness) have a headroom at least the worst excess, and what the alpha stress test
-    (``stress``, a rerun that may draw more data) found for the others; with the
-    assumption this rests on stated."""
-    worst = max(r[rule]["interval"][1] / r["alpha"] for r in skewed)
-    smallest = min(r["n"] for r in skewed)
-    law = skewed[0].get("skewness", float("inf"))
-    trend = sorted((r for r in skewed if r["n"] == smallest), key=lambda r: -r["alpha"])
-    decided = [(r, ts) for r, ts in listed if _headroom(r) not in (None, _NOT_PROBED)]
-    inside = [(r, ts) for r, ts in decided
-              if min(_size(t) for t in ts) >= smallest and max(t["largest_abs_skewness"] for t in ts) <= law]
-    outside = [r["id"] for r, ts in decided if (r, ts) not in inside]
-    robust = [r for r, _ in inside if _headroom(r) >= worst]
-
-    def fate(r):
-        found = ((stress or {}).get("verdicts") or {}).get(r["id"])
-        if found is None:
-            return r["id"]
-        return f"{r['id']} ({'kept' if found == r['verdict'] else found} in the stress test)"
-
-    short = [fate(r) for r, _ in inside if _headroom(r) < worst]
-    return ("Alpha headroom: the largest of 10, 100, ..., 1e12 by which the claim's alpha can be divided with the "
-            "same verdict on the data of its last look ('-': undecided; the judges are monotone in alpha, so a run at "
-            "the smaller alpha stops at the same look). It measures how far the data lie from the decision, not a "
-            f"rate: for tests run at alpha/f to keep a real rate at most alpha, their excess at that deeper level must "
-            f"stay below f, and the calibration measures the excess only down to {trend[-1]['alpha']:g}, where it "
-            f"still grows as alpha shrinks (at {smallest} replicates: "
-            + ", ".join(f"{r[rule]['over_alpha']:.3g} at {r['alpha']:g}" for r in trend)
-            + "; a one-sided test may see up to twice the two-sided excess). Taking the worst excess measured, "
-            f"{worst:.3g} (upper 95% limit) for {test_name}, as if it held at alpha/f (optimistic if the excess "
-            "keeps growing past the deepest level measured, as the trend at the smallest size suggests): "
-            f"**{len(robust)} of the "
-            f"{len(inside)}** decided claims listed whose tests lie inside the calibration (at least {smallest} "
-            f"replicates, sample skewness at most {law:.3g}) have a headroom at least that large"
-            + (f"; not: {', '.join(short)}" if short else "")
-            + (f" (the stress test reruns at alpha/{stress['factor']:g} and may draw more data)" if short and stress
-               else "")
-            + (f". Outside the calibration (fewer replicates or stronger sample skewness), where no excess was "
-               f"measured: {', '.join(outside)}." if outside else "."))
 
 
 def exposure_lines(records: list, calibration: dict) -> list:
@@ -180,9 +119,11 @@ def exposure_lines(records: list, calibration: dict) -> list:
     lowest level."""
     mc = [r for r in records if r.get("monte_carlo")]
     parts = []
+    deep = [r for r in (calibration or {}).get("tails_deep") or [] if not r.get("control")]
     for key, section, rule, plural, test_name, missing in _KINDS:
         skewed = [r for r in (calibration or {}).get(section) or [] if not r.get("control")]
-        parts += _kind_lines(mc, key, skewed, rule, plural, test_name, missing, (calibration or {}).get("sensitivity"))
+        parts += _kind_lines(mc, key, skewed, rule, plural, test_name, missing, (calibration or {}).get("sensitivity"),
+                             [r for r in deep if rule in r])
     if not parts:
         return []
     law = next((r["skewness"] for s in ("tails_is", "tails_welch") for r in (calibration or {}).get(s) or []

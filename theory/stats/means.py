@@ -99,8 +99,22 @@ def rule_thresholds(q, a):
     return np.maximum(q, hall_inverse(q, a)), np.minimum(-q, hall_inverse(-q, a))
 
 
+class RecordedTests(list):
+    """The estimates tested inside :func:`recording_tests`, in order, each once; and
+    ``levels``: per estimate (by identity), the smallest per-side level alpha/sides at
+    which its interval was asked (absent where only p-values were)."""
+
+    def __init__(self):
+        super().__init__()
+        self.levels: dict = {}
+
+    def level(self, e) -> float | None:
+        """The smallest per-side level at which ``e``'s interval was asked; None if never."""
+        return self.levels.get(id(e))
+
+
 #: The estimates tested inside :func:`recording_tests`; None outside it.
-_TESTS: ContextVar[list | None] = ContextVar("mean_tests", default=None)
+_TESTS: ContextVar[RecordedTests | None] = ContextVar("mean_tests", default=None)
 
 
 @contextmanager
@@ -109,7 +123,8 @@ def recording_tests():
     :func:`estimate` and each Welch :func:`difference` whose interval or p-value was
     asked, once however often: how far the catalogue's own tests sit from the sizes and
     skewness at which the calibration measured the tests' tails. A one-sample estimate
-    carries ``skewness``, a Welch difference ``welch_parts``.
+    carries ``skewness``, a Welch difference ``welch_parts``; ``seen.level(e)`` is the
+    smallest per-side level alpha/sides at which e's interval was asked.
 
     >>> import numpy as np
     >>> with recording_tests() as seen:
@@ -120,8 +135,10 @@ def recording_tests():
     [(12, 0.671)]
     >>> [tuple((n, round(g, 3)) for n, g in e.welch_parts) for e in seen if e.welch_parts]
     [((12, 0.671), (5, 0.0))]
+    >>> [seen.level(e) for e in seen]
+    [0.025, 0.025]
     """
-    token = _TESTS.set([])
+    token = _TESTS.set(RecordedTests())
     try:
         yield _TESTS.get()
     finally:
@@ -169,10 +186,14 @@ class MeanEstimate:
     #: ((n, sample skewness) of each sample) for a Welch difference; None otherwise.
     welch_parts: tuple | None = None
 
-    def _record(self) -> None:
+    def _record(self, level: float | None = None) -> None:
         seen = _TESTS.get()
-        if seen is not None and (self.skewness is not None or self.welch_parts) and not any(e is self for e in seen):
+        if seen is None or (self.skewness is None and not self.welch_parts):
+            return
+        if not any(e is self for e in seen):
             seen.append(self)
+        if level is not None:
+            seen.levels[id(self)] = min(level, seen.levels.get(id(self), level))
 
     def corrected(self, t: float) -> float:
         """Hall's skewness-corrected statistic of a t value."""
@@ -185,7 +206,7 @@ class MeanEstimate:
         (1 - alpha) limits (``sides=1``): the values that the two statistics do not
         both reject on the same side (the union of the plain and the corrected test's
         intervals wherever those overlap, i.e. at any alpha below 0.9)."""
-        self._record()
+        self._record(alpha / sides)
         upper, lower = rule_thresholds(t_quantile(alpha / sides, self.df), self.skew_a)
         return float(self.mean - upper * self.se), float(self.mean - lower * self.se)
 

@@ -146,10 +146,15 @@ def test_sampling_records_the_last_look_s_one_sample_and_welch_tests():
     ev = evaluate(dataclasses.replace(_claim(), judge=judge), RunContext(seed=1))
     n = ev.sampling["replicates_per_row"]
     x = samples(SAMPLING, RunContext(seed=1), ev.sampling["blocks"]).row(k=0)["x"]
+    level = ev.sampling["alpha_per_look"] / 2  # both intervals two-sided at the look's alpha
     assert ev.sampling["one_sample_tests"] == [{"replicates": n, "tests": 1,
-                                                "largest_abs_skewness": round(abs(float(st.skew(x))), 3)}]
+                                                "largest_abs_skewness": round(abs(float(st.skew(x))), 3),
+                                                "smallest_level": level, "largest_level": level,
+                                                "tests_without_level": 0}]
     skews = abs(float(st.skew(x))), abs(float(st.skew(x[: n // 2] ** 2)))
-    assert ev.sampling["welch_tests"] == [{"replicates": [n // 2, n], "tests": 1, "largest_abs_skewness": round(max(skews), 3)}]
+    assert ev.sampling["welch_tests"] == [{"replicates": [n // 2, n], "tests": 1, "largest_abs_skewness": round(max(skews), 3),
+                                           "smallest_level": level, "largest_level": level,
+                                           "tests_without_level": 0}]
 
 
 def test_alpha_headroom_is_the_largest_factor_that_keeps_the_verdict_on_the_same_data():

@@ -68,36 +68,6 @@ def test_welch_comparisons_are_placed_by_their_smaller_sample_against_their_own_
     assert "no importance-sampled Welch rates" in "\n".join(exposure_lines(records, {"tails_is": tails}))
 
 
-def test_listed_claims_show_their_alpha_headroom_against_the_worst_measured_excess():
-    """The headroom column, and the count of listed decided claims inside the
-    calibration whose verdict stands on their data at alpha divided by the worst excess
-    (300 here: 1e3 is enough, 1e2 not), with the assumption stated; claims with tests
-    outside the calibrated sizes or skewness are named apart."""
-    tails = _tails(1e-8, (25, 3e-6), (1600, 7e-9)) + _tails(1e-6, (25, 2e-5))
-
-    def rec(cid, headroom, verdict="fails", n=30, skew=1.0):
-        r = _record(cid, [{"replicates": n, "tests": 1, "largest_abs_skewness": skew}], verdict=verdict)
-        if headroom != "missing":
-            r["evidence"]["sampling"]["alpha_headroom"] = headroom
-        return r
-
-    records = [rec("a.robust", 1e3), rec("b.short", 1e2), rec("c.tiny", 1.0), rec("d.open", None, "inconclusive"),
-               rec("e.max", 1e12, "holds"), rec("f.few", 1e12, n=12), rec("g.skewed", 1e12, skew=3.0),
-               rec("h.old", "missing")]
-    text = "\n".join(exposure_lines(records, {"tails_is": tails}))
-    assert "| a.robust | fails | 1 | 30 | 1 | 1e+03 |" in text and "| c.tiny | fails | 1 | 30 | 1 | < 10 |" in text
-    assert "| d.open | inconclusive | 1 | 30 | 1 | - |" in text and "| e.max | holds | 1 | 30 | 1 | >= 1e+12 |" in text
-    assert "| h.old | fails | 1 | 30 | 1 | not probed |" in text
-    assert "at 25 replicates: 10 at 1e-06, 150 at 1e-08" in text  # the excess still grows: an assumption, stated
-    assert "**2 of the 4** decided claims listed whose tests lie inside the calibration" in text
-    assert "worst excess measured, 300 (upper 95% limit)" in text and "; not: b.short, c.tiny." in text
-    assert "where no excess was measured: f.few, g.skewed." in text
-    stress = {"factor": 202.0, "verdicts": {"b.short": "fails", "c.tiny": "inconclusive"}}
-    text = "\n".join(exposure_lines(records, {"tails_is": tails, "sensitivity": stress}))
-    assert ("; not: b.short (kept in the stress test), c.tiny (inconclusive in the stress test) (the stress "
-            "test reruns at alpha/202 and may draw more data).") in text
-
-
 def test_the_sampling_line_names_both_kinds_of_test_and_the_headroom():
     from theory.report.markdown import _tests_phrase
 
