@@ -135,9 +135,9 @@ def main(argv=None) -> int:
                 from .calibration import run_deep_calibration
 
                 rows = run_deep_calibration(a.out, jobs=a.jobs or default_jobs())["tails_deep"]
-                usable = sum(c.get("reached", True) and c.get("reliable") is not False
-                             for r in rows if not r["control"] for c in (r["both_t"], r["welch_t"]))
-                print(f"deep tail rates: {len(rows)} rows; {usable} usable cells of {len(rows)}")
+                cells = [r[k] for r in rows if not r["control"] for k in ("both_t", "welch_t")]
+                usable = sum(c.get("reached", True) and c.get("reliable") is not False for c in cells)
+                print(f"deep tail rates: {len(rows)} rows; {usable} of the {len(cells)} lognormal cells usable")
             else:
                 data = run_calibration(a.out, reseeds=a.reseeds, jobs=a.jobs or default_jobs(), tails=not a.judges_only)
                 bad = [r for r in data["judges"]["rows"] if not r["consistent"]]

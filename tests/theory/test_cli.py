@@ -93,4 +93,4 @@ def test_calibrate_deep_only_keeps_every_other_section(tmp_path, monkeypatch, ca
     assert data["judges"] == data["tails_welch"] == "recorded" and "tails_deep" in data["measured_at"]
     assert [(r["n"], r["control"]) for r in data["tails_deep"]] == [(25, False), (25, True)]
     assert all("truth" in data["tails_deep"][1][k] for k in ("both_t", "welch_t"))
-    assert "usable cells" in capsys.readouterr().out
+    assert "of the 2 lognormal cells usable" in capsys.readouterr().out

@@ -122,20 +122,20 @@ def _groups(estimates, key, skew) -> list[dict]:
     ``skew(e)``, and the smallest and largest of their per-side levels (each test's
     smallest level at which an interval was asked; None where no test's interval was
     asked; ``estimates`` from :func:`theory.stats.means.recording_tests`)."""
-    level = getattr(estimates, "level", lambda e: None)
+    level_range = getattr(estimates, "level_range", lambda e: (None, None))
     by: dict = {}
     for e in estimates:
         k = key(e)
         if k is not None:
-            by.setdefault(k, []).append((skew(e), level(e)))
+            by.setdefault(k, []).append((skew(e), level_range(e)))
     out = []
     for k, g in sorted(by.items()):
-        levels = [lv for _, lv in g if lv is not None]
+        ranges = [lv for _, lv in g if lv[0] is not None]
         out.append({"replicates": list(k) if isinstance(k, tuple) else k, "tests": len(g),
                     "largest_abs_skewness": round(max(s for s, _ in g), 3),
-                    "smallest_level": min(levels) if levels else None,
-                    "largest_level": max(levels) if levels else None,
-                    "tests_without_level": len(g) - len(levels)})
+                    "smallest_level": min(lo for lo, _ in ranges) if ranges else None,
+                    "largest_level": max(hi for _, hi in ranges) if ranges else None,
+                    "tests_without_level": len(g) - len(ranges)})
     return out
 
 
@@ -187,7 +187,8 @@ def alpha_headroom(claim: Claim, ctx: RunContext, ev: Evidence, **overrides) -> 
     decides no sooner), so a run at alpha/f stops at the same look with the same
     verdict. So the verdict lies inside the decision region of every test at alpha/f;
     whether those tests keep a real rate at most alpha depends on their excess at the
-    level alpha/f, deeper than the calibration measures (the report says so).
+    level alpha/f, deeper than the levels of a claim's tests (:mod:`theory.report.headroom`
+    sets it against rates measured there).
 
     >>> from theory.core.registry import get
     >>> c, ctx = get("zeroinit2019.principle_b.variance_printed"), RunContext()

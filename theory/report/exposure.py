@@ -3,8 +3,9 @@ claim, the replicate counts and sample skewness of the one-sample mean tests and
 the Welch comparisons of its last look (recorded by the runner,
 ``sampling.one_sample_tests`` and ``sampling.welch_tests``), set against the sizes at
 which the importance-sampled rates of ``calibration.json`` keep alpha at the lowest
-level measured, the level of the tests inside a claim (the claim's alpha split over its
-looks and rows): ``tails_is`` for the judges' one-sample test on lognormal replicates,
+level of those sections, the level of the tests inside a claim (the claim's alpha split
+over its looks and rows; the deeper rows of ``tails_deep`` serve the alpha headroom of
+:mod:`.headroom`): ``tails_is`` for the judges' one-sample test on lognormal replicates,
 ``tails_welch`` for Welch's comparison of lognormal replicates with as many Gaussian
 ones. A Welch comparison is placed by its smaller sample; the calibration measured
 equal sizes, where the difference of the means keeps 2^{-3/2} (about 0.35) of the
@@ -23,7 +24,7 @@ decides a one-sample test, outside what the calibration of the judges' rule meas
 from __future__ import annotations
 
 from ..stats.means import SKEW_CORRECTION_FROM
-from .headroom import headroom_cell, headroom_summary
+from .headroom import claim_status, headroom_cell, headroom_summary, usable
 
 __all__ = ["kept_from", "exposure_lines", "sizes_text"]
 
@@ -69,7 +70,7 @@ def sizes_text(test: dict) -> str:
 
 
 def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_name: str, missing: str,
-                stress: dict | None = None, deep: list = ()) -> list:
+                stress: dict | None = None, deep: list = (), status: dict | None = None) -> list:
     tested = [(r, t) for r in mc for t in [((r.get("evidence") or {}).get("sampling") or {}).get(key) or []] if t]
     if not tested:
         return []
@@ -107,8 +108,10 @@ def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_n
                 "largest abs. sample skewness | alpha headroom |", "|---|---|---|---|---|---|"]
         out += [f"| {r['id']} | {r['verdict']} | {sum(t['tests'] for t in ts)} | {sizes_text(ts[0])} | "
                 f"{max(t['largest_abs_skewness'] for t in ts):.3g} | {headroom_cell(r)} |" for r, ts in below]
-        out += ["", headroom_summary([r for r, _ in below], {r["id"]: ts for r, ts in tested}, skewed + list(deep), rule,
-                                     stress), ""]
+        rows = skewed + list(deep)
+        levels = sorted({r["alpha"] for r in rows if usable(r[rule])}, reverse=True)
+        law = min(r.get("skewness", float("inf")) for r in rows)
+        out += ["", headroom_summary([r for r, _ in below], status or {}, levels, law, stress), ""]
     return out
 
 
@@ -120,10 +123,14 @@ def exposure_lines(records: list, calibration: dict) -> list:
     mc = [r for r in records if r.get("monte_carlo")]
     parts = []
     deep = [r for r in (calibration or {}).get("tails_deep") or [] if not r.get("control")]
+    rows = {key: [r for r in (calibration or {}).get(section) or [] if not r.get("control")]
+            + [r for r in deep if rule in r] for key, section, rule, *_ in _KINDS}
+    kinds = [(key, rows[key], rule) for key, _, rule, *_ in _KINDS]
+    status = {r["id"]: claim_status(r, kinds) for r in mc}
     for key, section, rule, plural, test_name, missing in _KINDS:
         skewed = [r for r in (calibration or {}).get(section) or [] if not r.get("control")]
         parts += _kind_lines(mc, key, skewed, rule, plural, test_name, missing, (calibration or {}).get("sensitivity"),
-                             [r for r in deep if rule in r])
+                             [r for r in deep if rule in r], status)
     if not parts:
         return []
     law = next((r["skewness"] for s in ("tails_is", "tails_welch") for r in (calibration or {}).get(s) or []

@@ -101,8 +101,8 @@ def rule_thresholds(q, a):
 
 class RecordedTests(list):
     """The estimates tested inside :func:`recording_tests`, in order, each once; and
-    ``levels``: per estimate (by identity), the smallest per-side level alpha/sides at
-    which its interval was asked (absent where only p-values were)."""
+    ``levels``: per estimate (by identity), the smallest and the largest per-side level
+    alpha/sides at which its interval was asked (absent where only p-values were)."""
 
     def __init__(self):
         super().__init__()
@@ -110,7 +110,11 @@ class RecordedTests(list):
 
     def level(self, e) -> float | None:
         """The smallest per-side level at which ``e``'s interval was asked; None if never."""
-        return self.levels.get(id(e))
+        return self.levels.get(id(e), (None, None))[0]
+
+    def level_range(self, e) -> tuple:
+        """(smallest, largest) per-side level at which ``e``'s interval was asked; (None, None) if never."""
+        return self.levels.get(id(e), (None, None))
 
 
 #: The estimates tested inside :func:`recording_tests`; None outside it.
@@ -193,7 +197,8 @@ class MeanEstimate:
         if not any(e is self for e in seen):
             seen.append(self)
         if level is not None:
-            seen.levels[id(self)] = min(level, seen.levels.get(id(self), level))
+            lo, hi = seen.levels.get(id(self), (level, level))
+            seen.levels[id(self)] = (min(lo, level), max(hi, level))
 
     def corrected(self, t: float) -> float:
         """Hall's skewness-corrected statistic of a t value."""
@@ -206,8 +211,9 @@ class MeanEstimate:
         (1 - alpha) limits (``sides=1``): the values that the two statistics do not
         both reject on the same side (the union of the plain and the corrected test's
         intervals wherever those overlap, i.e. at any alpha below 0.9)."""
+        q = t_quantile(alpha / sides, self.df)  # checks alpha before anything is recorded
         self._record(alpha / sides)
-        upper, lower = rule_thresholds(t_quantile(alpha / sides, self.df), self.skew_a)
+        upper, lower = rule_thresholds(q, self.skew_a)
         return float(self.mean - upper * self.se), float(self.mean - lower * self.se)
 
     def plain_t(self, value: float) -> float:

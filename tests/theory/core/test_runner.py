@@ -231,3 +231,19 @@ def test_alpha_headroom_is_none_where_nothing_was_decided_or_sampled():
     assert alpha_headroom(claim, ctx, evaluate(claim, ctx)) is None
     exact = Evidence(Verdict.HOLDS, 0.0, 0.0, "exact", 0.0)
     assert with_headroom(_claim(), ctx, exact).sampling is None  # no sampling record: nothing added
+
+
+def test_groups_keep_the_smallest_and_largest_level_over_tests_and_calls():
+    from theory.core.runner import one_sample_summary
+    from theory.stats import estimate
+    from theory.stats.means import recording_tests
+
+    x = np.random.default_rng(1).lognormal(0, 0.5, 30)
+    with recording_tests() as seen:
+        a, b, c = estimate(x), estimate(x[::-1]), estimate(x ** 2)
+        a.interval(0.02)  # per side 0.01
+        a.interval(1e-4, sides=1)  # per side 1e-4: a's range is (1e-4, 0.01)
+        b.interval(0.2, sides=1)  # per side 0.2
+        c.p_upper(1.0)  # no level
+    (group,) = one_sample_summary(seen)
+    assert (group["smallest_level"], group["largest_level"], group["tests_without_level"]) == (1e-4, 0.2, 1)

@@ -1,15 +1,16 @@
 """The alpha headroom against the calibration: a verdict that stands at alpha/f counts as
-keeping its tests' budgets only where a measured rate at a level no deeper than 2l/f is
-at most l, at the largest measured size not above the test's."""
+keeping its tests' budgets only where a usable measured rate at a level L >= 2 l_max/f
+is at most l_min, at the largest measured size not above the test's, for every kind of
+mean test the claim runs; tests outside the calibration are named apart."""
 from theory.report.exposure import exposure_lines
-from theory.report.headroom import covered
+from theory.report.headroom import claim_status, covered, outside
 
 
-def _row(n, alpha, hi, reliable=True, reached=True):
-    cell = {"interval": [0.0, hi], "over_alpha": hi / 2 / alpha, "reliable": reliable}
+def _row(n, alpha, hi, reliable=True, reached=True, rule="both_t"):
+    cell = {"rate": hi / 2, "interval": [0.0, hi], "over_alpha": hi / 2 / alpha, "reliable": reliable}
     if not reached:
         cell = {"reached": False, "reliable": False}
-    return {"n": n, "alpha": alpha, "control": False, "skewness": 1.75, "both_t": cell}
+    return {"n": n, "alpha": alpha, "control": False, "skewness": 1.75, rule: cell}
 
 
 def _test(n=150, level=1e-8, skew=1.0, top=None, unlevelled=0):
@@ -17,28 +18,53 @@ def _test(n=150, level=1e-8, skew=1.0, top=None, unlevelled=0):
             "largest_level": top if top is not None else level, "tests_without_level": unlevelled}
 
 
-ROWS = [_row(25, 1e-8, 3e-6), _row(100, 1e-8, 1.4e-7), _row(1600, 1e-8, 1.5e-8)]
-DEEP = [_row(100, 1e-10, 6e-9), _row(100, 1e-12, 0.0, reached=False), _row(25, 1e-10, 1e-7, reliable=False)]
+ROWS = [_row(25, 1e-8, 3e-6), _row(100, 1e-8, 1.4e-7), _row(400, 1e-8, 5e-7), _row(1600, 1e-8, 1.5e-8)]
+DEEP = [_row(100, 1e-10, 6e-9), _row(100, 1e-12, 0.0, reached=False), _row(25, 1e-10, 1e-7, reliable=False),
+        _row(400, 1e-10, 1e-9, reliable=False), _row(1600, 1e-12, 0.0)]
 
 
-def test_covered_needs_a_measured_rate_within_the_budget_at_a_level_the_probe_reaches():
+def test_covered_needs_a_usable_measured_rate_within_the_budget_at_a_level_the_probe_reaches():
     rows = ROWS + DEEP
     assert covered([_test()], 1e3, rows, "both_t")  # L = 1e-10 >= 2e-11, and 6e-9 <= 1e-8
     assert not covered([_test()], 10.0, rows, "both_t")  # only L = 1e-8 is reachable: 1.4e-7 > 1e-8
     assert not covered([_test()], 1e3, ROWS, "both_t")  # without the deep row nothing measured is low enough
-    assert not covered([_test(n=30)], 1e12, rows, "both_t")  # 25 replicates: only an unreliable deep row
+    assert not covered([_test(level=8e-8)], 1e3, rows, "both_t")  # 2l/f = 1.6e-10 > 1e-10: the factor 2 matters
     assert not covered([_test(top=1e-6)], 1e3, rows, "both_t")  # the largest level needs L >= 2e-9
     assert not covered([_test(level=5e-9)], 1e3, rows, "both_t")  # the smallest level's budget: 6e-9 > 5e-9
-    assert covered([_test(n=5000, level=2e-8)], 10.0, rows, "both_t")  # 1600 replicates at 1e-8: 1.5e-8 <= 2e-8
+    assert not covered([_test(n=30)], 1e12, rows, "both_t")  # 25 replicates: only an unreliable deep row
+    assert not covered([_test(n=500)], 1e3, rows, "both_t")  # 400: the deep row passes the budget but is unreliable
+    assert covered([_test()], 1e12, rows, "both_t")  # the unreached 1e-12 cell is skipped, the 1e-10 one used
+    assert not covered([_test(n=1600)], 1e3, rows, "both_t")  # 1600's own rows decide, not 100's passing one
+    assert not covered([_test(n=1600)], 1e12, rows, "both_t")  # a zero-rate cell bounds nothing
+    assert covered([_test(n=5000, level=2e-8)], 10.0, rows, "both_t")  # 1600 at 1e-8: 1.5e-8 <= 2e-8
     assert not covered([_test(), _test(n=30)], 1e3, rows, "both_t")  # every group of the claim must be covered
 
 
-def _record(cid, tests, headroom="missing", verdict="fails"):
+def test_outside_the_calibration():
+    rows = ROWS + DEEP
+    assert not outside([_test()], rows)
+    assert outside([_test(n=12)], rows) and outside([_test(skew=3.0)], rows) and outside([_test(level=None)], rows)
+    assert outside([_test(unlevelled=1)], rows)  # a test of the group asked only p-values
+    assert outside([dict(_test(), replicates=[150, 600])], rows)  # unequal Welch sizes: not what was measured
+    assert not outside([dict(_test(), replicates=[150, 150])], rows)
+
+
+def _record(cid, tests, headroom="missing", verdict="fails", welch=()):
     r = {"id": cid, "verdict": verdict, "monte_carlo": True,
-         "evidence": {"sampling": {"one_sample_tests": tests, "welch_tests": []}}}
+         "evidence": {"sampling": {"one_sample_tests": tests, "welch_tests": list(welch)}}}
     if headroom != "missing":
         r["evidence"]["sampling"]["alpha_headroom"] = headroom
     return r
+
+
+def test_a_claim_counts_only_when_each_kind_of_its_tests_is_covered():
+    welch_rows = [_row(100, 1e-8, 1.2e-7, rule="welch_t")]
+    kinds = [("one_sample_tests", ROWS + DEEP, "both_t"), ("welch_tests", welch_rows, "welch_t")]
+    pair = dict(_test(), replicates=[150, 150])
+    assert claim_status(_record("a", [_test()], 1e3), kinds) == "covered"
+    assert claim_status(_record("b", [_test()], 1e3, welch=[pair]), kinds) == "short"  # its Welch test is not
+    assert claim_status(_record("c", [_test()], 1e3, welch=[dict(pair, replicates=[150, 600])]), kinds) == "outside"
+    assert claim_status(_record("d", [_test()], None), kinds) is None and claim_status(_record("e", [_test()]), kinds) is None
 
 
 def test_the_report_counts_the_covered_claims_and_names_the_others():
@@ -50,10 +76,10 @@ def test_the_report_counts_the_covered_claims_and_names_the_others():
     text = "\n".join(exposure_lines(records, calibration))
     assert "| a.covered | fails | 1 | 150 | 1 | 1e+03 |" in text and "| b.short | fails | 1 | 150 | 1 | 1e+01 |" in text
     assert "| d.open | inconclusive | 1 | 150 | 1 | - |" in text and "| h.old | fails | 1 | 150 | 1 | not probed |" in text
-    assert "measured here at 1e-08, 1e-10, 1e-12" in text
+    assert "usable cells at 1e-08, 1e-10, at the largest" in text  # 1e-12 has no usable cell
     assert "**1 of the 3** decided claims listed whose tests lie inside the calibration" in text
     assert "not shown for: b.short, c.small." in text
-    assert "without a recorded level): e.nolevel, f.skewed, g.few." in text
+    assert "or unequal Welch sizes): e.nolevel, f.skewed, g.few." in text
     stress = {"factor": 202.0, "verdicts": {"b.short": "fails", "c.small": "inconclusive"}}
     text = "\n".join(exposure_lines(records, dict(calibration, sensitivity=stress)))
     assert ("not shown for: b.short (kept in the stress test), c.small (inconclusive in the stress test) (the stress "
