@@ -24,7 +24,7 @@ decides a one-sample test, outside what the calibration of the judges' rule meas
 from __future__ import annotations
 
 from ..stats.means import SKEW_CORRECTION_FROM
-from .headroom import claim_status, headroom_cell, headroom_summary, usable
+from .headroom import checked_by_controls, claim_status, headroom_cell, headroom_summary, usable
 
 __all__ = ["kept_from", "exposure_lines", "sizes_text"]
 
@@ -70,7 +70,7 @@ def sizes_text(test: dict) -> str:
 
 
 def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_name: str, missing: str,
-                stress: dict | None = None, deep: list = (), status: dict | None = None) -> list:
+                stress: dict | None = None, measured: list = (), status: dict | None = None) -> list:
     tested = [(r, t) for r in mc for t in [((r.get("evidence") or {}).get("sampling") or {}).get(key) or []] if t]
     if not tested:
         return []
@@ -108,7 +108,7 @@ def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_n
                 "largest abs. sample skewness | alpha headroom |", "|---|---|---|---|---|---|"]
         out += [f"| {r['id']} | {r['verdict']} | {sum(t['tests'] for t in ts)} | {sizes_text(ts[0])} | "
                 f"{max(t['largest_abs_skewness'] for t in ts):.3g} | {headroom_cell(r)} |" for r, ts in below]
-        rows = skewed + list(deep)
+        rows = list(measured) or skewed
         levels = sorted({r["alpha"] for r in rows if usable(r[rule])}, reverse=True)
         law = min(r.get("skewness", float("inf")) for r in rows)
         out += ["", headroom_summary([r for r, _ in below], status or {}, levels, law, stress), ""]
@@ -122,15 +122,15 @@ def exposure_lines(records: list, calibration: dict) -> list:
     lowest level."""
     mc = [r for r in records if r.get("monte_carlo")]
     parts = []
-    deep = [r for r in (calibration or {}).get("tails_deep") or [] if not r.get("control")]
-    rows = {key: [r for r in (calibration or {}).get(section) or [] if not r.get("control")]
-            + [r for r in deep if rule in r] for key, section, rule, *_ in _KINDS}
+    cal = calibration or {}
+    deep = {rule: checked_by_controls(cal.get("tails_deep") or [], rule) for _, _, rule, *_ in _KINDS}
+    rows = {key: checked_by_controls(cal.get(section) or [], rule) + deep[rule] for key, section, rule, *_ in _KINDS}
     kinds = [(key, rows[key], rule) for key, _, rule, *_ in _KINDS]
     status = {r["id"]: claim_status(r, kinds) for r in mc}
     for key, section, rule, plural, test_name, missing in _KINDS:
         skewed = [r for r in (calibration or {}).get(section) or [] if not r.get("control")]
-        parts += _kind_lines(mc, key, skewed, rule, plural, test_name, missing, (calibration or {}).get("sensitivity"),
-                             [r for r in deep if rule in r], status)
+        parts += _kind_lines(mc, key, skewed, rule, plural, test_name, missing, cal.get("sensitivity"), rows[key],
+                             status)
     if not parts:
         return []
     law = next((r["skewness"] for s in ("tails_is", "tails_welch") for r in (calibration or {}).get(s) or []

@@ -13,7 +13,10 @@ law. This assumes the excess does not grow with the size between measured sizes 
 falls with the size wherever measured) and holds for the calibrated law only (lognormal,
 skewness 1.75), for one-sample tests and for Welch comparisons of equal sizes. A claim
 counts only when each of its kinds of mean test is covered; its other tests (fits,
-exact counts) are not judged by this. Tests with fewer replicates than the smallest
+exact counts) are not judged by this. A measured cell is used only where the control
+row of the same size and level (near-Gaussian replicates, whose rate is known exactly)
+has reliable weights and an interval that covers its exact rate: the estimator is
+trusted where its known-truth check passed (:func:`checked_by_controls`). Tests with fewer replicates than the smallest
 size measured, more sample skewness than the law (a gate only: the sample skewness is
 biased low), no recorded level, or (Welch) unequal sizes lie outside the calibration.
 """
@@ -21,7 +24,8 @@ from __future__ import annotations
 
 from ..core.runner import HEADROOM_FACTORS
 
-__all__ = ["headroom_cell", "headroom_of", "covered", "outside", "claim_status", "headroom_summary", "NOT_PROBED"]
+__all__ = ["headroom_cell", "headroom_of", "covered", "outside", "claim_status", "headroom_summary", "NOT_PROBED",
+           "usable", "checked_by_controls"]
 
 #: What a record written before the report probed the headroom holds.
 NOT_PROBED = object()
@@ -48,8 +52,41 @@ def _size(test: dict) -> int:
 
 
 def usable(cell: dict) -> bool:
-    """A measured cell that can bound a rate: reached, reliable weights, a positive rate."""
-    return bool(cell.get("reached", True) and cell.get("reliable", True) is not False and cell.get("rate", 0) > 0)
+    """A measured cell that can bound a rate: reached, reliable weights, a positive rate,
+    and no failed control (:func:`checked_by_controls`)."""
+    return bool(cell.get("reached", True) and cell.get("reliable", True) is not False and cell.get("rate", 0) > 0
+                and not cell.get("control_failed"))
+
+
+def checked_by_controls(rows: list, rule: str) -> list:
+    """The skewed rows of ``rows`` (one calibration section, controls included), each
+    cell of ``rule`` marked ``control_failed`` where the control row of the same size and
+    level has a known rate (``truth``) and either unreliable weights or an interval that
+    misses it (copies; rows without a control are kept as they are).
+
+    >>> cell = lambda lo, hi, ok=True: {"rate": (lo + hi) / 2, "interval": [lo, hi], "reliable": ok}
+    >>> rows = [{"n": 25, "alpha": 1e-12, "control": False, "w": cell(1e-9, 2e-9)},
+    ...         {"n": 25, "alpha": 1e-12, "control": True, "w": dict(cell(4e-13, 5e-13), truth={"over_alpha": 0.6})}]
+    >>> usable(checked_by_controls(rows, "w")[0]["w"])  # the control's interval misses 0.6e-12
+    False
+    """
+    truth_ok = {}
+    for r in rows:
+        c = r.get(rule) if r.get("control") else None
+        if c and c.get("truth"):
+            exact = c["truth"]["over_alpha"] * r["alpha"]
+            ok = c.get("reached", True) and c.get("reliable", True) is not False and \
+                c["interval"][0] <= exact <= c["interval"][1]
+            truth_ok[(r["n"], r["alpha"])] = bool(ok)
+    out = []
+    for r in rows:
+        if r.get("control") or rule not in r:
+            continue
+        if truth_ok.get((r["n"], r["alpha"]), True):
+            out.append(r)
+        else:
+            out.append({**r, rule: {**r[rule], "control_failed": True}})
+    return out
 
 
 def outside(tests: list, rows: list) -> bool:

@@ -86,3 +86,22 @@ def test_the_report_counts_the_covered_claims_and_names_the_others():
             "test reruns at alpha/202 and may draw more data).") in text
     no_deep = "\n".join(exposure_lines(records, {"tails_is": ROWS}))
     assert "**0 of the 3**" in no_deep  # the deep rows are what covers a.covered
+
+
+def test_a_cell_whose_control_misses_its_exact_rate_is_not_used():
+    """The known-truth check gates the estimator: the same deep row covers a.covered when
+    its control covers the exact rate, and not when the control misses it or is unreliable."""
+    def control(lo, hi, reliable=True):
+        return {"n": 100, "alpha": 1e-10, "control": True, "skewness": 0.003,
+                "both_t": {"rate": (lo + hi) / 2, "interval": [lo, hi], "reliable": reliable,
+                           "truth": {"over_alpha": 0.66, "half_width": 1e-3}}}
+
+    records = [_record("a.covered", [_test()], 1e3)]
+
+    def shown(ctrl):
+        text = "\n".join(exposure_lines(records, {"tails_is": ROWS, "tails_deep": DEEP + [ctrl]}))
+        return "**1 of the 1**" in text
+
+    assert shown(control(0.65e-10, 0.67e-10))
+    assert not shown(control(0.70e-10, 0.72e-10))  # the control's interval misses 0.66e-10
+    assert not shown(control(0.65e-10, 0.67e-10, reliable=False))
