@@ -122,14 +122,16 @@ def covered(tests: list, headroom: float, rows: list, rule: str) -> bool:
 
 
 def claim_status(record: dict, kinds: list) -> str | None:
-    """'covered', 'short' or 'outside' for a decided, probed claim (None otherwise), over
-    ``kinds``: [(the runner's key, calibration rows, rule)], each of the claim's kinds of
-    mean test judged against its own rows."""
+    """'covered', 'short' or 'outside' for a decided, probed claim that runs mean tests
+    (None otherwise), over ``kinds``: [(the runner's key, calibration rows, rule)], each
+    of the claim's kinds of mean test judged against its own rows."""
     h = headroom_of(record)
     if h is None or h is NOT_PROBED:
         return None
     sampling = record["evidence"]["sampling"]
     mine = [(sampling.get(key) or [], rows, rule) for key, rows, rule in kinds if sampling.get(key)]
+    if not mine:
+        return None
     if any(not rows or outside(tests, rows) for tests, rows, _ in mine):
         return "outside"
     return "covered" if all(covered(tests, h, rows, rule) for tests, rows, rule in mine) else "short"

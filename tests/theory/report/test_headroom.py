@@ -65,6 +65,7 @@ def test_a_claim_counts_only_when_each_kind_of_its_tests_is_covered():
     assert claim_status(_record("b", [_test()], 1e3, welch=[pair]), kinds) == "short"  # its Welch test is not
     assert claim_status(_record("c", [_test()], 1e3, welch=[dict(pair, replicates=[150, 600])]), kinds) == "outside"
     assert claim_status(_record("d", [_test()], None), kinds) is None and claim_status(_record("e", [_test()]), kinds) is None
+    assert claim_status(_record("f", [], 1e12), kinds) is None  # no mean tests: nothing to cover, not 'covered'
 
 
 def test_the_report_counts_the_covered_claims_and_names_the_others():
