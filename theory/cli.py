@@ -134,10 +134,12 @@ def main(argv=None) -> int:
             elif a.deep_only:
                 from .calibration import run_deep_calibration
 
+                from .report.headroom import checked_by_controls, usable
+
                 rows = run_deep_calibration(a.out, jobs=a.jobs or default_jobs())["tails_deep"]
-                cells = [r[k] for r in rows if not r["control"] for k in ("both_t", "welch_t")]
-                usable = sum(c.get("reached", True) and c.get("reliable") is not False for c in cells)
-                print(f"deep tail rates: {len(rows)} rows; {usable} of the {len(cells)} lognormal cells usable")
+                cells = [r[k] for k in ("both_t", "welch_t") for r in checked_by_controls(rows, k)]
+                print(f"deep tail rates: {len(rows)} rows; {sum(map(usable, cells))} of the {len(cells)} lognormal "
+                      "cells usable")
             else:
                 data = run_calibration(a.out, reseeds=a.reseeds, jobs=a.jobs or default_jobs(), tails=not a.judges_only)
                 bad = [r for r in data["judges"]["rows"] if not r["consistent"]]

@@ -1,7 +1,7 @@
 """The report's Calibration section, from calibration.json."""
 from __future__ import annotations
 
-from .tails import COUNTED, RULES, require_rules
+from .tails import COUNTED, RULES, covers_truth, require_rules
 
 #: Column titles of the tail rules, and the rule the judges use.
 _RULE_TITLE = {"plain_t": "plain t", "corrected_t": "corrected t", "both_t": "both reject (the judges' test)",
@@ -188,9 +188,7 @@ def _render_tails_welch(rows) -> list:
     ok = [r["n"] for r in at_low if r["welch_t"]["interval"][1] <= low and r["welch_t"].get("reliable", True)]
     worst = max(at_low, key=lambda r: r["welch_t"]["over_alpha"])
     known = [r for r in rows if r.get("control") and r["welch_t"].get("truth")]
-    missed = [(r["n"], r["alpha"]) for r in known
-              if not r["welch_t"]["interval"][0] <= r["welch_t"]["truth"]["over_alpha"] * r["alpha"]
-              <= r["welch_t"]["interval"][1]]
+    missed = [(r["n"], r["alpha"]) for r in known if not covers_truth(r, "welch_t")]
     sides = {t["side"]: t["rate"] for t in worst["welch_t"].get("tails", [])}
     heavier = max(sides, key=sides.get) if sides else None
     out += [f"At alpha {low:g} Welch's comparison keeps alpha with one skewed side for "
@@ -222,7 +220,8 @@ def _render_tails_deep(rows) -> list:
     ctrl = {(r["n"], r["alpha"]): r for r in rows if r.get("control")}
     out = ["Rates below the level of a claim's tests (`theory/calibration/tails_deep.py`, the same importance "
            f"sampling, {rows[0]['reseeds']} weighted draws per tail), as multiples of alpha: where a verdict's alpha "
-           "headroom sends its tests (see the exposure lists below). Only cells with reliable weights are used there.",
+           "headroom sends its tests (see the exposure lists below). Only cells with reliable weights whose control "
+           "covers its exact rate are used there.",
            "", "| replicates | alpha | judges' one-sample test | Welch against a Gaussian sample | "
            "control: judges' test | control: Welch |", "|---|---|---|---|---|---|"]
     for r in sorted((r for r in rows if not r.get("control")), key=lambda r: (r["n"], -r["alpha"])):

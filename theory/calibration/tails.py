@@ -18,7 +18,7 @@ from scipy import stats as st
 from ..stats import binomial_interval
 from ..stats.means import SKEW_CORRECTION_FROM, hall_coefficient, hall_corrected
 
-__all__ = ["TAIL_LEVELS", "RULES", "COUNTED", "require_rules", "corrected_t", "oriented", "welch_t", "lognormal_skewness", "tail_rates", "run_tails"]
+__all__ = ["TAIL_LEVELS", "RULES", "COUNTED", "require_rules", "covers_truth", "corrected_t", "oriented", "welch_t", "lognormal_skewness", "tail_rates", "run_tails"]
 
 #: The tests whose rates are measured: the plain t, Hall's corrected t, and the judges'
 #: rule that rejects only where both reject.
@@ -33,6 +33,20 @@ def require_rules(rows, keys, what: str) -> None:
     if missing:
         raise ValueError(f"calibration.json's {what} lack {', '.join(missing)} (written before the judges' rule): "
                          "rerun `python -m theory calibrate`")
+
+
+def covers_truth(row: dict, rule: str) -> bool | None:
+    """Whether a control row's ``rule`` cell covers its known rate (``truth``, as a
+    multiple of alpha) with its interval; None where the cell has no known rate or was
+    not reached.
+
+    >>> covers_truth({"alpha": 1e-8, "w": {"interval": [0.9e-8, 1.1e-8], "truth": {"over_alpha": 0.95}}}, "w")
+    True
+    """
+    c = row[rule]
+    if not c.get("truth") or not c.get("reached", True):
+        return None
+    return bool(c["interval"][0] <= c["truth"]["over_alpha"] * row["alpha"] <= c["interval"][1])
 
 
 def lognormal_skewness(sigma: float) -> float:

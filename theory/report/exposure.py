@@ -24,7 +24,7 @@ decides a one-sample test, outside what the calibration of the judges' rule meas
 from __future__ import annotations
 
 from ..stats.means import SKEW_CORRECTION_FROM
-from .headroom import checked_by_controls, claim_status, headroom_cell, headroom_summary, usable
+from .headroom import checked_by_controls, claim_status, headroom_cell, headroom_summary, placed_size, usable
 
 __all__ = ["kept_from", "exposure_lines", "sizes_text"]
 
@@ -57,12 +57,6 @@ _KINDS = (("one_sample_tests", "tails_is", "both_t", "one-sample tests", "the ju
            "importance-sampled Welch rates"))
 
 
-def _size(test: dict) -> int:
-    """The replicate count a test is placed by: its own, or a Welch pair's smaller."""
-    n = test["replicates"]
-    return min(n) if isinstance(n, list) else n
-
-
 def sizes_text(test: dict) -> str:
     """A recorded test's replicate count as text: '25', or a Welch pair's '25+400'."""
     n = test["replicates"]
@@ -83,7 +77,8 @@ def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_n
     out = [f"| replicates{' (smaller sample)' if key == 'welch_tests' else ''} | {plural} | claims | of them failing | "
            "largest abs. sample skewness |", "|---|---|---|---|---|"]
     for lo, hi in zip(edges, edges[1:]):
-        rows = [(r, t) for r, ts in tested for t in ts if _size(t) >= lo and (hi is None or _size(t) < hi)]
+        rows = [(r, t) for r, ts in tested for t in ts
+                if placed_size(t) >= lo and (hi is None or placed_size(t) < hi)]
         if not rows:
             continue
         claims = {r["id"]: r["verdict"] for r, _ in rows}
@@ -91,7 +86,7 @@ def _kind_lines(mc: list, key: str, skewed: list, rule: str, plural: str, test_n
                    f"{len(claims)} | {sum(v == 'fails' for v in claims.values())} | "
                    f"{max(t['largest_abs_skewness'] for _, t in rows):.3g} |")
     out.append("")
-    below = [(r, [t for t in ts if kept is None or _size(t) < kept]) for r, ts in tested]
+    below = [(r, [t for t in ts if kept is None or placed_size(t) < kept]) for r, ts in tested]
     below = [(r, ts) for r, ts in below if ts]
     nominal = ("(their alpha is a nominal level where their replicates are as skewed as the calibrated law; the alpha "
                "stress test above reruns them at a smaller alpha):")

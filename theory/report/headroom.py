@@ -22,10 +22,11 @@ biased low), no recorded level, or (Welch) unequal sizes lie outside the calibra
 """
 from __future__ import annotations
 
+from ..calibration.tails import covers_truth
 from ..core.runner import HEADROOM_FACTORS
 
 __all__ = ["headroom_cell", "headroom_of", "covered", "outside", "claim_status", "headroom_summary", "NOT_PROBED",
-           "usable", "checked_by_controls"]
+           "usable", "checked_by_controls", "placed_size"]
 
 #: What a record written before the report probed the headroom holds.
 NOT_PROBED = object()
@@ -46,7 +47,8 @@ def headroom_cell(record: dict) -> str:
     return f"< {HEADROOM_FACTORS[0]:g}" if h < HEADROOM_FACTORS[0] else f"{'>= ' if h >= HEADROOM_FACTORS[-1] else ''}{h:.0e}"
 
 
-def _size(test: dict) -> int:
+def placed_size(test: dict) -> int:
+    """The replicate count a recorded test is placed by: its own, or a Welch pair's smaller."""
     n = test["replicates"]
     return min(n) if isinstance(n, list) else n
 
@@ -70,14 +72,8 @@ def checked_by_controls(rows: list, rule: str) -> list:
     >>> usable(checked_by_controls(rows, "w")[0]["w"])  # the control's interval misses 0.6e-12
     False
     """
-    truth_ok = {}
-    for r in rows:
-        c = r.get(rule) if r.get("control") else None
-        if c and c.get("truth"):
-            exact = c["truth"]["over_alpha"] * r["alpha"]
-            ok = c.get("reached", True) and c.get("reliable", True) is not False and \
-                c["interval"][0] <= exact <= c["interval"][1]
-            truth_ok[(r["n"], r["alpha"])] = bool(ok)
+    truth_ok = {(r["n"], r["alpha"]): bool(r[rule].get("reliable", True) is not False and covers_truth(r, rule))
+                for r in rows if r.get("control") and rule in r and covers_truth(r, rule) is not None}
     out = []
     for r in rows:
         if r.get("control") or rule not in r:
@@ -95,7 +91,7 @@ def outside(tests: list, rows: list) -> bool:
     test of the group without one), or a Welch pair of unequal sizes."""
     smallest = min(r["n"] for r in rows)
     law = min(r.get("skewness", float("inf")) for r in rows)
-    return any(_size(t) < smallest or t["largest_abs_skewness"] > law or t.get("smallest_level") is None
+    return any(placed_size(t) < smallest or t["largest_abs_skewness"] > law or t.get("smallest_level") is None
                or t.get("tests_without_level") or (isinstance(t["replicates"], list) and len(set(t["replicates"])) > 1)
                for t in tests)
 
@@ -111,7 +107,7 @@ def covered(tests: list, headroom: float, rows: list, rule: str) -> bool:
     (True, False)
     """
     for t in tests:
-        n, lo, hi = _size(t), t.get("smallest_level"), t.get("largest_level")
+        n, lo, hi = placed_size(t), t.get("smallest_level"), t.get("largest_level")
         sizes = sorted({r["n"] for r in rows if r["n"] <= n})
         if lo is None or not sizes:
             return False
@@ -152,7 +148,8 @@ def headroom_summary(listed: list, status: dict, levels: list, law: float, stres
         return r["id"] if found is None else f"{r['id']} ({'kept' if found == r['verdict'] else found} in the stress test)"
 
     short = [fate(r) for r in inside if r not in shown]
-    return ("Alpha headroom: the largest of 10, 100, ..., 1e12 by which the claim's alpha can be divided with the "
+    return (f"Alpha headroom: the largest of {HEADROOM_FACTORS[0]:g}, {HEADROOM_FACTORS[1]:g}, ..., "
+            f"{HEADROOM_FACTORS[-1]:g} by which the claim's alpha can be divided with the "
             "same verdict on the data of its last look ('-': undecided; the judges are monotone in alpha, so a run at "
             "the smaller alpha stops at the same look). Such a verdict is that of its tests run at their per-side "
             "levels l/f; a test's real rate is nondecreasing in its level, so it is at most the two-sided rate "

@@ -101,16 +101,13 @@ def rule_thresholds(q, a):
 
 class RecordedTests(list):
     """The estimates tested inside :func:`recording_tests`, in order, each once; and
-    ``levels``: per estimate (by identity), the smallest and the largest per-side level
-    alpha/sides at which its interval was asked (absent where only p-values were)."""
+    ``levels``: per recorded estimate (by identity), the smallest and the largest
+    per-side level alpha/sides at which its interval was asked ((None, None) where only
+    p-values were)."""
 
     def __init__(self):
         super().__init__()
         self.levels: dict = {}
-
-    def level(self, e) -> float | None:
-        """The smallest per-side level at which ``e``'s interval was asked; None if never."""
-        return self.levels.get(id(e), (None, None))[0]
 
     def level_range(self, e) -> tuple:
         """(smallest, largest) per-side level at which ``e``'s interval was asked; (None, None) if never."""
@@ -127,8 +124,8 @@ def recording_tests():
     :func:`estimate` and each Welch :func:`difference` whose interval or p-value was
     asked, once however often: how far the catalogue's own tests sit from the sizes and
     skewness at which the calibration measured the tests' tails. A one-sample estimate
-    carries ``skewness``, a Welch difference ``welch_parts``; ``seen.level(e)`` is the
-    smallest per-side level alpha/sides at which e's interval was asked.
+    carries ``skewness``, a Welch difference ``welch_parts``; ``seen.level_range(e)`` is
+    the smallest and largest per-side level alpha/sides at which e's interval was asked.
 
     >>> import numpy as np
     >>> with recording_tests() as seen:
@@ -139,8 +136,8 @@ def recording_tests():
     [(12, 0.671)]
     >>> [tuple((n, round(g, 3)) for n, g in e.welch_parts) for e in seen if e.welch_parts]
     [((12, 0.671), (5, 0.0))]
-    >>> [seen.level(e) for e in seen]
-    [0.025, 0.025]
+    >>> [seen.level_range(e) for e in seen]
+    [(0.025, 0.025), (0.025, 0.025)]
     """
     token = _TESTS.set(RecordedTests())
     try:
@@ -194,11 +191,12 @@ class MeanEstimate:
         seen = _TESTS.get()
         if seen is None or (self.skewness is None and not self.welch_parts):
             return
-        if not any(e is self for e in seen):
+        if id(self) not in seen.levels:  # the list keeps every recorded estimate alive, so ids stay unique
             seen.append(self)
+            seen.levels[id(self)] = (None, None)
         if level is not None:
-            lo, hi = seen.levels.get(id(self), (level, level))
-            seen.levels[id(self)] = (min(lo, level), max(hi, level))
+            lo, hi = seen.levels[id(self)]
+            seen.levels[id(self)] = (level if lo is None else min(lo, level), level if hi is None else max(hi, level))
 
     def corrected(self, t: float) -> float:
         """Hall's skewness-corrected statistic of a t value."""

@@ -261,13 +261,16 @@ def test_recording_tests_sees_each_tested_estimate_once():
     assert e.skew_a == float(hall_coefficient(x)) and e == outside
     assert e.skewness == pytest.approx(st.skew(x)) and d.skewness is None and d.skew_a == 0
     assert d.welch_parts == (pytest.approx((40, st.skew(x))), pytest.approx((20, st.skew(x[:20]))))
-    assert seen.level(e) == seen.level(d) == 0.005  # the smallest per-side level: alpha / sides
+    assert seen.level_range(e) == seen.level_range(d) == (0.005, 0.005)  # per-side level: alpha / sides
     with recording_tests() as seen:
         e = estimate(x)
         e.p_upper(1.0)
-        assert seen == [e] and seen.level(e) is None  # a p-value alone names no level
+        assert seen == [e] and seen.level_range(e) == (None, None)  # a p-value alone names no level
         e.interval(1e-3, sides=1), e.interval(1e-2)
-        assert seen.level(e) == 1e-3
+        assert seen.level_range(e) == (1e-3, 5e-3)
+        with pytest.raises(ValueError, match="alpha must be in"):
+            e.interval(0.0)
+        assert seen.level_range(e) == (1e-3, 5e-3)  # a refused alpha records nothing
     for ask in (lambda e: e.interval(0.01), lambda e: e.p_upper(1.0), lambda e: e.p_lower(1.0)):
         with recording_tests() as seen:
             e = estimate(x)
