@@ -5,10 +5,11 @@
   failing pytest item), or JSON for machines;
 - ``report [--paper KEY | --claim ID ...] [--out DIR] [--workers N | --scheduler ADDR]``:
   regenerate paper_checks.md/.json (one paper or some claims merged into the existing report);
-- ``calibrate [--reseeds N] [--judges-only | --welch-only | --deep-only]``: measure
-  every judge's false-alarm rate and power on synthetic data with known truth, then the
-  mean tests' tail rates (writes calibration.json, read by the report; ``--judges-only``
-  keeps the recorded tail rates, ``--welch-only`` measures only the Welch comparison's
+- ``calibrate [--reseeds N] [--judges-only | --counts-only | --welch-only | --deep-only]``:
+  measure every judge's false-alarm rate and power on synthetic data with known truth,
+  then the mean tests' tail rates (writes calibration.json, read by the report;
+  ``--judges-only`` keeps the recorded tail rates, ``--counts-only`` measures only the
+  direct tail counts, ``--welch-only`` measures only the Welch comparison's
   far tail, ``--deep-only`` only the rates below the level of a claim's tests);
   ``calibrate --stability [--paper KEY]``: the catalogue's verdicts over 20 seeds;
   ``calibrate --sensitivity``: its Monte-Carlo verdicts at alpha divided by the worst
@@ -60,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--out", default=".", help="directory of calibration.json (default: here)")
     k.add_argument("--judges-only", action="store_true",
                    help="measure only the judges' cases (minutes); the tail rates keep their recorded values")
+    k.add_argument("--counts-only", action="store_true",
+                   help="measure only the direct counts of the mean tests' tail rates at 1e-4 and 1e-6 (minutes); "
+                        "the rest keeps its values")
     k.add_argument("--welch-only", action="store_true",
                    help="measure only the Welch comparison's far-tail rates (minutes); the rest keeps its values")
     k.add_argument("--deep-only", action="store_true",
@@ -106,8 +110,9 @@ def main(argv=None) -> int:
             from .calibration import run_calibration, run_stability
             from .calibration.pool import default_jobs
 
-            if a.sensitivity + a.stability + a.judges_only + a.welch_only + a.deep_only > 1:
-                return _fail("choose one of --sensitivity, --stability, --judges-only, --welch-only and --deep-only")
+            if a.sensitivity + a.stability + a.judges_only + a.counts_only + a.welch_only + a.deep_only > 1:
+                return _fail("choose one of --sensitivity, --stability, --judges-only, --counts-only, --welch-only "
+                             "and --deep-only")
             if a.sensitivity:
                 from .calibration import run_sensitivity
 
@@ -124,6 +129,13 @@ def main(argv=None) -> int:
             elif a.stability:
                 data = run_stability(a.out, paper=a.paper, jobs=a.jobs or default_jobs())
                 print(f"{len(data['stability']['flips'])} flips between holds and fails")
+            elif a.counts_only:
+                from .calibration import run_counts_calibration
+
+                rows = run_counts_calibration(a.out, jobs=a.jobs or default_jobs())["tails"]
+                worst = max(rows, key=lambda r: r["both_t"]["over_alpha"])
+                print(f"direct tail counts: {len(rows)} rows; the judges' rule worst at "
+                      f"{worst['both_t']['over_alpha']:.3g} x alpha (n={worst['n']}, alpha={worst['alpha']:g})")
             elif a.welch_only:
                 from .calibration import run_welch_calibration
 

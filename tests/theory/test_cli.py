@@ -27,9 +27,9 @@ def test_check_renders_the_evidence_as_text_and_json(capsys):
     (["--mc-scale", "nan", "list"], "--mc-scale must be a finite number > 0, got nan"),
     (["--seed", "-2", "list"], "--seed must be a non-negative integer, got -2"),
     (["calibrate", "--stability", "--judges-only"],
-     "choose one of --sensitivity, --stability, --judges-only, --welch-only and --deep-only"),
+     "choose one of --sensitivity, --stability, --judges-only, --counts-only, --welch-only and --deep-only"),
     (["calibrate", "--judges-only", "--welch-only"],
-     "choose one of --sensitivity, --stability, --judges-only, --welch-only and --deep-only"),
+     "choose one of --sensitivity, --stability, --judges-only, --counts-only, --welch-only and --deep-only"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2
@@ -63,6 +63,22 @@ def test_calibrate_judges_only_keeps_the_recorded_tail_rates(tmp_path, monkeypat
     assert main(["calibrate", "--judges-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
     data = json.loads((tmp_path / "calibration.json").read_text())
     assert data["tails"] == data["tails_is"] == "recorded" and len(data["judges"]["rows"]) == len(few[0].truths)
+
+
+def test_calibrate_counts_only_keeps_every_other_section(tmp_path, monkeypatch, capsys):
+    """``--counts-only`` measures the direct tail counts, records their code and leaves
+    the rest as recorded."""
+    import theory.calibration.tails as tails
+
+    real = tails.run_tails
+    monkeypatch.setattr(tails, "run_tails", lambda **kw: real(sizes=(25,), levels=((1e-2, 2e4),), **kw))
+    (tmp_path / "calibration.json").write_text(json.dumps({"judges": "recorded", "tails_is": "recorded",
+                                                          "measured_at": {"judges": "recorded"}}))
+    assert main(["calibrate", "--counts-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    data = json.loads((tmp_path / "calibration.json").read_text())
+    assert data["judges"] == data["tails_is"] == data["measured_at"]["judges"] == "recorded"
+    assert [(r["n"], r["alpha"], r["reseeds"]) for r in data["tails"]] == [(25, 1e-2, 800)]
+    assert "tails" in data["measured_at"] and "worst at" in capsys.readouterr().out
 
 
 def test_calibrate_welch_only_keeps_every_other_section(tmp_path, monkeypatch, capsys):

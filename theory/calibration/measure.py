@@ -15,8 +15,8 @@ from ..core import RunContext, Verdict, clear_caches, evaluate
 from ..stats import POWER, binomial_interval
 from .cases import CASES
 
-__all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "run_welch_calibration",
-           "run_deep_calibration", "expectation", "record_code"]
+__all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "run_counts_calibration",
+           "run_welch_calibration", "run_deep_calibration", "expectation", "record_code"]
 
 #: The claim alpha the cases run at (rates of 0.05 are measurable with 1,000 reseeds).
 CALIBRATION_ALPHA = 0.05
@@ -106,6 +106,14 @@ def _run_section(out, section: str, run) -> dict:
     record_code(data, section)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data
+
+
+def run_counts_calibration(out: str | Path = ".", progress: bool = True, jobs: int = 1) -> dict:
+    """Measure only the direct tail counts of the mean tests (:func:`.tails.run_tails`);
+    merge them into ``out``/calibration.json, keeping every other section."""
+    from .tails import run_tails
+
+    return _run_section(out, "tails", lambda: run_tails(progress=progress, jobs=jobs))
 
 
 def run_welch_calibration(out: str | Path = ".", progress: bool = True, jobs: int = 1) -> dict:
