@@ -37,6 +37,11 @@ _EQ9_PRODUCTS = ("Eq. 9 (= Eq. 30) swaps Eq. 3's parity labels, so its products 
                  "is not of their own pattern (2/3 4/5 ... has even numerators, but n - 2 is odd for the odd n it is "
                  "assigned to; likewise for 1/2 3/4 ...). ")
 
+#: Eq. 3 and Eq. 9 read with one convention for S_n, Eq. 9's products as printed or
+#: ending at their own pattern; and the pairing under which the two agree.
+_SAME_S_N = tuple(((r, "pattern"), (r, p)) for r in ("n_sphere", "sphere_in_Rn") for p in ("literal", "pattern"))
+_MIXED_S_N = (("n_sphere", "pattern"), ("sphere_in_Rn", "pattern"))
+
 CLAIMS = (
     # --- Theorem 1 / 5: the constant K_n (Eq. 3, 9, 30) ---------------------------------
     _kn("arpit2019.thm1.kn_eq3.n_sphere", "Sec. 3, Theorem 1, Eq. 3 and the sentence after it", "eq3", "n_sphere", H,
@@ -62,20 +67,21 @@ CLAIMS = (
           where="Sec. 3, Eq. 3 vs App. C, Eq. 9 (= Eq. 30)",
           statement="Eq. 3 and Eq. 9 define the same K_n under one reading of S_n",
           kind="identity", recorded=F, measure=exact.kn_measure, judge=exact.judge_kn_consistent,
-          params={"readings": (("n_sphere", "pattern"), ("n_sphere", "literal"))},
-          mutations=(Mutation("Eq. 9 with S_n in R^n and products ending at (n-3)/(n-2)",
-                              {"readings": (("n_sphere", "pattern"), ("sphere_in_Rn", "pattern"))}, H),
-                     Mutation("both with S_n in R^n", {"readings": (("sphere_in_Rn", "pattern"),
-                                                                     ("sphere_in_Rn", "literal"))})),
-          note="The two printed formulas differ in their parity labels; they agree with each other only when each is "
-               "read with its own convention (the corrected claim)."),
+          params={"readings": _SAME_S_N},
+          mutations=(Mutation("Eq. 9 with S_n in R^n and products ending at (n-3)/(n-2) among the readings",
+                              {"readings": _SAME_S_N + (_MIXED_S_N,)}, H),
+                     Mutation("only the readings with S_n in R^n", {"readings": _SAME_S_N[2:]})),
+          note="Read with one convention for S_n in both (the n-sphere in R^(n+1), or the sphere in R^n) and Eq. 9's "
+               "products either as printed or ending at their own pattern, the two formulas differ under all four "
+               "readings (their parity labels are swapped); they agree only when each is read with its own convention "
+               "(the corrected claim)."),
     Claim(id="arpit2019.thm5.kn_eq3_eq9_consistent_corrected",
           where="Sec. 3, Eq. 3 vs App. C, Eq. 9, corrected",
           statement="Eq. 3 with S_n the n-sphere in R^(n+1) and Eq. 9 with S_n the sphere in R^n and its products "
           "ending at (n-3)/(n-2) define the same K_n (= 1) for every n > 1",
           kind="identity", recorded=H, measure=exact.kn_measure, judge=exact.judge_kn_consistent,
-          params={"readings": (("n_sphere", "pattern"), ("sphere_in_Rn", "pattern"))},
-          mutations=(Mutation("Eq. 9 read literally", {"readings": (("n_sphere", "pattern"), ("sphere_in_Rn", "literal"))}),),
+          params={"readings": (_MIXED_S_N,)},
+          mutations=(Mutation("Eq. 9 read literally", {"readings": ((("n_sphere", "pattern"), ("sphere_in_Rn", "literal")),)}),),
           corrects="arpit2019.thm5.kn_eq3_eq9_consistent"),
     # --- Proof of Theorem 5 (Eq. 10-34) ----------------------------------------------------
     Claim(id="arpit2019.thm5.proof.eq10_17",
@@ -102,8 +108,8 @@ CLAIMS = (
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq18,
           params={"variant": "corrected"}, mutations=(Mutation("printed density", {"variant": "printed"}, F),),
           corrects="arpit2019.thm5.proof.eq18",
-          note="Eq. 18's exponent and Eq. 29's prefactor err in opposite directions and cancel: Theorem 5's conclusion "
-               "stands."),
+          note="Eq. 29's right side (its parity labels and 1/n) is the value of the integral with Eq. 18's exponent "
+               "corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's conclusion stands."),
     Claim(id="arpit2019.thm5.proof.eq19_21",
           where="App. C, proof of Theorem 5, Eq. 19-21",
           statement="int_0^pi |sin^(n-1)| max(0, cos)^2 = int_0^(pi/2) sin^(n-1) cos^2 (Eq. 19) = "
