@@ -13,7 +13,8 @@
   far tail, ``--deep-only`` only the rates below the level of a claim's tests);
   ``calibrate --stability [--paper KEY]``: the catalogue's verdicts over 20 seeds;
   ``calibrate --sensitivity``: its Monte-Carlo verdicts at alpha divided by the worst
-  measured far-tail excess of the mean test.
+  measured far-tail excess of the mean test; ``--claim ID`` (repeatable) with either:
+  only those claims, merged into the recorded run.
 
 Bad input (an unknown claim id, paper or verdict, a scale <= 0 or NaN, a negative seed)
 gives a one-line error and exit status 2.
@@ -73,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--sensitivity", action="store_true",
                    help="instead, run the Monte-Carlo claims at alpha divided by the worst measured far-tail excess")
     k.add_argument("--paper", help="with --stability: only this paper's claims")
+    k.add_argument("--claim", action="append", default=None, metavar="ID",
+                   help="with --stability or --sensitivity: only this Monte-Carlo claim (repeatable), merged into the "
+                        "recorded run")
     k.add_argument("--jobs", type=_jobs, default=None,
                    help="worker processes (integer >= 1; default: the CPUs available); the numbers do not depend on it")
     return p
@@ -113,6 +117,10 @@ def main(argv=None) -> int:
             if a.sensitivity + a.stability + a.judges_only + a.counts_only + a.welch_only + a.deep_only > 1:
                 return _fail("choose one of --sensitivity, --stability, --judges-only, --counts-only, --welch-only "
                              "and --deep-only")
+            if a.claim and not (a.stability or a.sensitivity):
+                return _fail("--claim goes with --stability or --sensitivity")
+            if a.claim and a.paper:
+                return _fail("choose one of --paper and --claim")
             if a.sensitivity:
                 from .calibration import run_sensitivity
 
@@ -121,13 +129,16 @@ def main(argv=None) -> int:
                                  "backend (its verdicts are compared with the recorded ones): drop --seed, "
                                  "--mc-scale, --backend and --paper")
                 try:
-                    data = run_sensitivity(a.out, jobs=a.jobs or default_jobs())["sensitivity"]
+                    data = run_sensitivity(a.out, jobs=a.jobs or default_jobs(), claims=a.claim)["sensitivity"]
                 except ValueError as e:
                     return _fail(str(e))
                 print(f"{len(data['changed'])} of {len(data['verdicts'])} Monte-Carlo verdicts change at claim alpha "
                       f"{data['claim_alpha']:.2g}")
             elif a.stability:
-                data = run_stability(a.out, paper=a.paper, jobs=a.jobs or default_jobs())
+                try:
+                    data = run_stability(a.out, paper=a.paper, jobs=a.jobs or default_jobs(), claims=a.claim)
+                except ValueError as e:
+                    return _fail(str(e))
                 print(f"{len(data['stability']['flips'])} flips between holds and fails")
             elif a.counts_only:
                 from .calibration import run_counts_calibration

@@ -28,6 +28,10 @@ def test_check_renders_the_evidence_as_text_and_json(capsys):
     (["--seed", "-2", "list"], "--seed must be a non-negative integer, got -2"),
     (["calibrate", "--stability", "--judges-only"],
      "choose one of --sensitivity, --stability, --judges-only, --counts-only, --welch-only and --deep-only"),
+    (["calibrate", "--claim", "daneshmand2021.fig1.vanilla_rises"], "--claim goes with --stability or --sensitivity"),
+    (["calibrate", "--stability", "--paper", "arpit2019", "--claim", "daneshmand2021.fig1.vanilla_rises"],
+     "choose one of --paper and --claim"),
+    (["calibrate", "--stability", "--claim", "arpit2019.thm3.range"], "must be Monte-Carlo claims"),
     (["calibrate", "--judges-only", "--welch-only"],
      "choose one of --sensitivity, --stability, --judges-only, --counts-only, --welch-only and --deep-only"),
 ])

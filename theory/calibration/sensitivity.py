@@ -13,10 +13,9 @@ import math
 from pathlib import Path
 
 from ..core import RunContext, Verdict
-from ..core.registry import claims as all_claims
 from ..stats import CLAIM_ALPHA
 from .measure import record_code
-from .stability import verdicts_at
+from .stability import chosen_claims, current_verdicts, section_key, verdicts_at
 from .tails import require_rules
 
 __all__ = ["worst_excess", "run_sensitivity", "changed_verdicts"]
@@ -42,10 +41,12 @@ def changed_verdicts(recorded: dict, found: dict) -> dict:
     return {cid: [recorded[cid], v] for cid, v in found.items() if v != recorded[cid]}
 
 
-def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress: bool = True, jobs: int = 1) -> dict:
-    """Evaluate every Monte-Carlo claim at CLAIM_ALPHA / ``factor`` (default: the worst
-    measured excess, rounded up to a whole number), one claim per task on ``jobs``
-    processes; merge into ``out``/calibration.json under ``sensitivity``."""
+def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress: bool = True, jobs: int = 1,
+                    claims=None) -> dict:
+    """Evaluate every Monte-Carlo claim (or the ids in ``claims``, merged into the
+    recorded run, which must have the same factor) at CLAIM_ALPHA / ``factor`` (default:
+    the worst measured excess, rounded up to a whole number), one claim per task on
+    ``jobs`` processes; merge into ``out``/calibration.json under ``sensitivity``."""
     from .pool import map_tasks
 
     path = Path(out) / "calibration.json"
@@ -57,16 +58,22 @@ def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress
         if not (isinstance(factor, (int, float)) and factor >= 1):
             raise ValueError(f"factor must be a number >= 1, got {factor!r}")
         factor, source = float(factor), "given"
-    chosen = [c for c in all_claims() if c.monte_carlo]
-    alpha = CLAIM_ALPHA / factor
+    chosen = chosen_claims(ids=claims)
     found = {}
+    if claims is not None:
+        before = data.get("sensitivity") or {}
+        if before.get("factor") != factor:
+            raise ValueError(f"a run of some claims merges into a recorded stress test at the same factor; recorded "
+                             f"{before.get('factor')!r}, now {factor:g}: run it for every claim")
+        found = current_verdicts(before["verdicts"])
+    alpha = CLAIM_ALPHA / factor
     ctx = RunContext(claim_alpha=alpha)
     for part in map_tasks(verdicts_at, [(ctx, (c.id,)) for c in chosen], jobs, "alpha sensitivity", progress):
         found.update(part)
-    recorded = {c.id: Verdict(c.recorded).value for c in chosen}
+    recorded = {c.id: Verdict(c.recorded).value for c in chosen_claims()}
     data["sensitivity"] = {"factor": factor, "factor_from": source, "base_alpha": CLAIM_ALPHA, "claim_alpha": alpha,
                            "verdicts": found,
                            "changed": changed_verdicts(recorded, found)}
-    record_code(data, "sensitivity")
+    record_code(data, section_key("sensitivity", None, claims))
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

@@ -11,7 +11,8 @@ from ..core import RunContext, clear_caches, evaluate
 from ..core.registry import claims as all_claims
 from ..core.registry import get
 
-__all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips", "verdicts_at", "current_verdicts"]
+__all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips", "verdicts_at", "current_verdicts", "chosen_claims",
+           "section_key"]
 
 FAST_SEEDS = tuple(range(1, 21))
 SLOW_SEEDS = (1, 2, 3)
@@ -42,15 +43,33 @@ def verdicts_at(ctx: RunContext, ids: tuple) -> dict:
     return out
 
 
+def chosen_claims(paper: str | None = None, ids=None) -> list:
+    """The Monte-Carlo claims of the catalogue, of one paper if given, or those of
+    ``ids`` (a clear error for an id that is not a Monte-Carlo claim)."""
+    if ids is None:
+        return [c for c in all_claims(paper) if c.monte_carlo]
+    chosen = [get(cid) for cid in ids]
+    bad = [c.id for c in chosen if not c.monte_carlo]
+    if bad:
+        raise ValueError(f"claims must be Monte-Carlo claims; not: {', '.join(bad)}")
+    return chosen
+
+
+def section_key(section: str, paper: str | None, ids) -> str:
+    """The ``measured_at`` key of a run of ``section`` over the whole catalogue, one
+    paper or some claims (each keeps the others' record)."""
+    return section if paper is None and ids is None else f"{section} ({paper or ', '.join(ids)})"
+
+
 def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FAST_SEEDS, slow_seeds=SLOW_SEEDS,
-                  slow: bool = True, progress: bool = True, jobs: int = 1) -> dict:
-    """Evaluate the Monte-Carlo claims (of one paper, if given) at every seed, one seed
-    per task on ``jobs`` processes; merge the verdicts into ``out``/calibration.json
-    under ``stability``."""
+                  slow: bool = True, progress: bool = True, jobs: int = 1, claims=None) -> dict:
+    """Evaluate the Monte-Carlo claims (of one paper, or the ids in ``claims``, if given)
+    at every seed, one seed per task on ``jobs`` processes; merge the verdicts into
+    ``out``/calibration.json under ``stability``."""
     from .measure import record_code
     from .pool import map_tasks
 
-    chosen = [c for c in all_claims(paper) if c.monte_carlo and (slow or not c.slow)]
+    chosen = [c for c in chosen_claims(paper, claims) if slow or not c.slow]
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
@@ -64,6 +83,6 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,
                          "flips": flips(verdicts),
                          "to_inconclusive": {k: v for k, v in verdicts.items() if "inconclusive" in v.values()}}
-    record_code(data, "stability" if paper is None else f"stability ({paper})")  # other papers' seeds keep theirs
+    record_code(data, section_key("stability", paper, claims))  # the other claims' seeds keep theirs
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

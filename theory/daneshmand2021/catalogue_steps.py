@@ -26,8 +26,11 @@ INTRO = (
                     "is O((1 - alpha)^l)",
           kind="inequality", recorded=F, measure=P.steps_measure, judge=P.judge_intro_rate,
           mutations=(Mutation("renamed alpha' = 2 alpha/3", {"variant": "corrected"}, H),),
-          note="((1 - 2 alpha/3)/(1 - alpha))^l tends to infinity for every alpha in (0, 1); the second display "
-               "(Corollary 3) has the same renaming issue. The conclusion stands after renaming."),
+          note="The display's alpha is read as A1's (the text: 'alpha > 0 that is an absolute constant under a mild "
+               "assumption'). ((1 - 2 alpha/3)/(1 - alpha))^l tends to infinity for every alpha in (0, 1), and along "
+               "widths that grow with the depth Eq. 3's bound exceeds any multiple of the display (at a fixed width "
+               "both tend to the width term). The second display (Corollary 3) has the same renaming issue. Read as "
+               "some other constant, the display is Eq. 3 renamed: the corrected claim."),
     Claim(id=K + "intro.rate_corrected",
           where="Sec. 1, first display (corrected)",
           statement="With alpha' = 2 alpha/3 the display 2 (1 - alpha')^l + 2 n/(alpha' sqrt(d)) is exactly Eq. 3",
@@ -236,36 +239,29 @@ SEC5 = (
           params={"variant": "orthogonal", "check": "equality"},
           mutations=(Mutation("strict decrease", {"variant": "orthogonal", "check": "decrease", "strict": True}, F),),
           corrects=K + "eq6.strict_printed"),
-    Claim(id=K + "fn2.orthogonal_vprime",
-          where="Sec. 5.2, Footnote 2 ('H_l is almost orthogonal ... thus Sigma_l is invertible'), V' orthogonal as "
-                "the text describes it ('an orthogonal matrix', none named)",
-          statement="In a ReLU MLP initialized by Eq. 6 with an orthogonal V' (any: here V' = I, V' = -I and a "
-                    "Haar-random V'), Sigma_l stays invertible at every layer",
-          kind="inequality", recorded=F, measure=N.footnote2_measure, judge=NJ.judge_footnote2,
-          params={"variant": ("orthogonal", "flipped", "haar")},
-          mutations=(Mutation("V' sliced from V", {"variant": "printed"}, H),
-                     Mutation("V' Haar-random only", {"variant": "haar"}, H)),
-          note="The SVD fixes (u_k, v_k) only up to a common sign, which flips row k of W H for V' = +-I, so the "
-               "signs are fixed explicitly (each v_k sums to >= 0; with LAPACK's own signs V' = I is what fails). "
-               "With V' = I the rows of W H are the scaled right singular vectors of H; after a ReLU layer the top "
-               "one is >= 0 entrywise (Perron-Frobenius), so with V' = -I ReLU zeroes a whole row and Sigma_3 is "
-               "singular in every network; V' = I and Haar V' stay well conditioned. The footnote's induction "
-               "thus depends on which orthogonal V' is taken."),
     Claim(id=K + "fn2.sliced_vprime",
-          where="Sec. 5.2, Footnote 2 with V' sliced from V (the formula, and the authors' improved_init)",
+          where="Sec. 5.2, Footnote 2 ('H_l is almost orthogonal ... thus Sigma_l is invertible'), with V' 'an orthogonal "
+                "matrix obtained by slicing V_l' (the text before it, and the authors' improved_init)",
           statement="In a ReLU MLP initialized by Eq. 6 with V' sliced from V, Sigma_l stays invertible at every layer "
                     "(cond(H_l) <= 10^6)",
           kind="inequality", recorded=H, measure=N.footnote2_measure, judge=NJ.judge_footnote2,
-          params={"variant": "printed"}, mutations=(Mutation("V' = -I", {"variant": "flipped"}, F),),
-          corrects=K + "fn2.orthogonal_vprime",
-          note="The authors' code (Figures_3_4.ipynb, cell 14, improved_init) slices V and uses Sigma^{-1}."),
+          params={"variant": "printed"},
+          mutations=(Mutation("V' = -I", {"variant": "flipped"}, F),
+                     Mutation("any orthogonal V' (V' = I, -I and Haar)", {"variant": ("orthogonal", "flipped", "haar")},
+                              F)),
+          note="The footnote's induction depends on which orthogonal V' is taken. The SVD fixes (u_k, v_k) only up to "
+               "a common sign, which flips row k of W H for V' = +-I, so the signs are fixed explicitly (each v_k sums "
+               "to >= 0; with LAPACK's own signs V' = I is what fails). With V' = I the rows of W H are the scaled "
+               "right singular vectors of H; after a ReLU layer the top one is >= 0 entrywise (Perron-Frobenius), so "
+               "with V' = -I ReLU zeroes a whole row and Sigma_3 is singular in every network (the mutations). The "
+               "text names the slice, and the authors' code (Figures_3_4.ipynb, cell 14, improved_init) slices V and "
+               "uses Sigma^{-1}."),
     Claim(id=K + "fn2.haar_vprime",
-          where="Sec. 5.2, Footnote 2 with a random orthogonal V' (corrected reading)",
+          where="Sec. 5.2, Footnote 2 with another orthogonal V' (random)",
           statement="In a ReLU MLP initialized by Eq. 6 with V' Haar-random (drawn afresh per layer), Sigma_l stays "
                     "invertible at every layer (cond(H_l) <= 10^6)",
           kind="inequality", recorded=H, measure=N.footnote2_measure, judge=NJ.judge_footnote2,
           params={"variant": "haar"}, mutations=(Mutation("V' = -I", {"variant": "flipped"}, F),),
-          corrects=K + "fn2.orthogonal_vprime",
           note="A Haar V' mixes the rows of Sigma^{1/2} V^T, so no row of W H is one-signed by construction and "
                "ReLU keeps the rank in every network drawn."),
 )

@@ -66,7 +66,7 @@ COVERAGE = (
          'Sec. 3.1', 'figure_panel',
          '|cos| of two samples vs layer, d = 32, 20 runs: BN chain from almost aligned inputs -> orthogonal (|cos| '
          'falls); vanilla linear chain from orthogonal inputs -> aligned (|cos| rises)',
-         claims=_c('fig1.bn_orthogonalizes', 'fig1.vanilla_aligns', 'fig1.vanilla_aligns_corrected')),
+         claims=_c('fig1.bn_orthogonalizes', 'fig1.vanilla_aligns', 'fig1.vanilla_rises')),
     Item('Eq. 2',
          'Sec. 3.2', 'definition',
          'V(H) = || H^T H/||H||_F^2 - I_n/n ||_F on R^{d x n} minus 0; range [0, sqrt(1 - 1/n)], 0 iff orthogonal '
@@ -220,9 +220,9 @@ COVERAGE = (
     Item('Footnote 2',
          'Sec. 5.2', 'footnote',
          'inductively H_l is almost orthogonal by the choice of W_1..W_{l-1}, hence Sigma_l is invertible',
-         claims=_c('fn2.orthogonal_vprime', 'fn2.sliced_vprime', 'fn2.haar_vprime'),
-         note="Fails for 'any orthogonal V'': V' = -I (SVD signs fixed so each v_k sums to >= 0) makes Sigma_3 "
-              "singular; holds with a Haar-random V' and with the slice the formula and the authors' code use."),
+         claims=_c('fn2.sliced_vprime', 'fn2.haar_vprime'),
+         note="Holds with the slice the text and the authors' code use, and with a Haar-random V'; not for every "
+              "orthogonal V': V' = -I (SVD signs fixed so each v_k sums to >= 0) makes Sigma_3 singular (a mutation)."),
     Item('Figure 5',
          'Sec. 5.2', 'figure_panel',
          'training loss after 30 epochs vs depth: Xavier (blue) vs iterative orthogonalization (red)',

@@ -71,8 +71,10 @@ def judge_fig1(m, ctx, variant: str = "bn", direction: str = "<"):
 
 
 def abs_cos_profile(x) -> dict:
-    """Mean |cos| of the two samples at layers 0, 1, 5, 10, ..., 50 (those drawn)."""
-    return {int(k): float(x[:, k].mean()) for k in (0, 1, 5, 10, 20, 30, 40, 50) if k < x.shape[1]}
+    """Mean |cos| of the two samples at layers 0, 1, 5, 10, ..., 50, 100, 200, 300, 400
+    (those drawn)."""
+    return {int(k): float(x[:, k].mean()) for k in (0, 1, 5, 10, 20, 30, 40, 50, 100, 200, 300, 400)
+            if k < x.shape[1]}
 
 
 def judge_variant_growth(m, ctx, variant: str = "vanilla", direction: str = ">"):

@@ -29,6 +29,26 @@ def _thm1(ell):
     return 2 * (1 - sp.Rational(2, 3) * _a) ** ell + 3 * _n / (_a * sp.sqrt(_d))
 
 
+#: alpha and batch size of the counterexample path of the intro display, and its depths.
+INTRO_PATH = {"alpha": sp.Rational(1, 2), "n": 1, "depths": (10, 50, 200)}
+
+
+def _intro_path() -> list:
+    """Eq. 3's bound over the printed rate's terms, (1 - alpha)^l + n/(alpha sqrt d), at
+    depth l and the width d_l = ceil(n / (alpha (1 - alpha)^l))^2 (a square, so the ratio
+    is an exact rational): there the width term is at most (1 - alpha)^l, so the ratio is
+    at least ((1 - 2 alpha/3) / (1 - alpha))^l, which tends to infinity. Exact rationals."""
+    a, n = INTRO_PATH["alpha"], INTRO_PATH["n"]
+    out = []
+    for ell in INTRO_PATH["depths"]:
+        root = sp.ceiling(n / (a * (1 - a) ** ell))
+        vals = {_a: a, _n: n, _d: root**2}
+        ratio = sp.nsimplify(_thm1(ell).subs(vals) / ((1 - a) ** ell + n / (a * root)))
+        lower = ((1 - sp.Rational(2, 3) * a) / (1 - a)) ** ell
+        out.append({"l": ell, "d": int(root**2), "ratio": ratio, "lower_bound": lower, "at_least": bool(ratio >= lower)})
+    return out
+
+
 def _w2sq_unnormalized(h: float, dps: int):
     """W_2^2(W H_0, G/sqrt(n)) for d = n = 1 and H_0 = [h]: W H_0 ~ N(0, h^2) and
     G ~ N(0, 1), so the distance is (|h| - 1)^2 (no normalization of H_0)."""
@@ -84,7 +104,8 @@ def steps_measure(ctx) -> dict:
     out["intro"] = {"ratio_limit": {str(v): sp.limit(ratio.subs(a0, v), _l, sp.oo)
                                     for v in (sp.Rational(1, 100), sp.Rational(1, 2), sp.Rational(9, 10))},
                     "renamed_minus_thm1": sp.expand((2 * (1 - a0) ** _l + 2 * _n / (a0 * sp.sqrt(_d)))
-                                                      .subs(a0, sp.Rational(2, 3) * _a) - _thm1(_l))}
+                                                      .subs(a0, sp.Rational(2, 3) * _a) - _thm1(_l)),
+                    "path": _intro_path()}
     k = sp.Symbol("k", integer=True)
     out["caption"] = {"terms": sp.summation(1, (k, 100, 600))}
     # Sec. 5.2: orthogonal W keeps H^T H (sympy for a 2 x 2 rotation; Haar draws in float64).
@@ -220,13 +241,27 @@ def judge_radius_rate(m, ctx, exponent: str = "1/2"):
 def judge_intro_rate(m, ctx, variant: str = "printed"):
     """Sec. 1, first display: E[gap] = O((1 - alpha)^depth + n/(alpha sqrt(width))) with
     Theorem 1's alpha. ``printed``: (1 - 2 alpha/3)^l = O((1 - alpha)^l) for alpha in
-    (0, 1) (the ratio tends to infinity); ``corrected``: with alpha' = 2 alpha/3 the
+    (0, 1) (the ratio tends to infinity), and Eq. 3's whole bound over the display's
+    terms along a path where the width grows with the depth (at fixed width both tend to
+    the width term and the ratio stays bounded, so the counterexample needs d = d_l:
+    :func:`_intro_path`); ``corrected``: with alpha' = 2 alpha/3 the
     display 2 (1 - alpha')^l + 2 n/(alpha' sqrt d) is exactly Eq. 3."""
     r = m["intro"]
     if variant == "printed":
         checks = [{"label": f"sympy: ((1 - 2a/3)/(1 - a))^l as l -> oo at a = {a}", "ok": v.is_finite is True,
                    "measured": str(v), "expected": "finite", "counterexample": {"alpha": a, "limit": str(v)}}
                   for a, v in r["ratio_limit"].items()]
+        path = r["path"]
+        a = INTRO_PATH["alpha"]
+        unbounded = all(p["at_least"] for p in path) and not any(c["ok"] for c in checks)
+        checks.insert(0, {"label": f"Eq. 3 / ((1 - a)^l + n/(a sqrt d)) at a = {a}, n = {INTRO_PATH['n']} on the path "
+                                   "d = ceil(n/(a (1 - a)^l))^2 (exact rationals; at least ((1 - 2a/3)/(1 - a))^l "
+                                   "there, whose limit the checks below take)",
+                          "ok": not unbounded, "expected": "bounded in l and d",
+                          "measured": {f"l={p['l']}": float(p["ratio"]) for p in path},
+                          "counterexample": {"alpha": str(a), "n": INTRO_PATH["n"],
+                                             "path": [{"l": p["l"], "d": f"{float(p['d']):.4g}",
+                                                       "ratio": f"{float(p['ratio']):.4g}"} for p in path]}})
     else:
         checks = [{"label": "sympy: display with alpha' = 2 alpha/3 minus Eq. 3", "ok": r["renamed_minus_thm1"] == 0,
                    "measured": str(r["renamed_minus_thm1"]), "expected": "0"}]

@@ -82,7 +82,11 @@ SEC51 = (
           note="W_l -> t W_l leaves G_l and the main term unchanged (positive homogeneity) but scales the printed "
                "O-term by 1/t^2, so its constant depends on the layer's own weight scale; x_0 -> t x_0 scales actual "
                "and main by t^4 and the printed O-term by t^2. The width-order statement is unaffected wherever "
-               "E[x_{l+1}^2] stays of order one (defazio_bottou.thm2.order_term)."),
+               "E[x_{l+1}^2] stays of order one (defazio_bottou.thm2.order_term). The sentence is read as 'depends "
+               "on the remainder of the network above the layer' and on nothing else (not on the layer's own weights "
+               "or the input scale); read without that 'only', it is not refuted, and the finding is that the printed "
+               "O-scale has the wrong degrees of homogeneity (2 in the input and -2 in W_l, against 4 and 0 for the "
+               "quantity it bounds), which the corrected claim mends."),
     Claim(id=P + "thm2.order_term_homogeneity_corrected",
           where="Sec. 5.1, Theorem 2 (error term, corrected scale)",
           statement="With the O-term scale n_l E[x_l^2]^2 / n_{l+1} (degree 4 in the input, 0 in W_l, as the actual "
@@ -143,7 +147,11 @@ SEC10_12 = (
     _step("sec7.output_scale", "Sec. 7 (output variances 0.01 to 0.1) and Sec. 10 ('Following Sect. 7', output "
           "standard deviation 0.05)",
           "Sec. 10's output scaling follows Sec. 7: an output standard deviation of 0.05 is an output variance in "
-          "[0.01, 0.1]", "sec7.output_scale", variant="printed", recorded=F, kind="inequality"),
+          "[0.01, 0.1]", "sec7.output_scale", variant="printed", recorded=F, kind="inequality",
+          note="Reads 'Following Sect. 7' as following Sec. 7's range. It can also be read as following Sec. 7's "
+               "procedure (check the output variance on a batch and correct it with a fixed scalar), which Sec. 10 "
+               "does; under that reading nothing printed is contradicted, and what remains is that Sec. 10's scale lies "
+               "outside the range Sec. 7 calls reasonable."),
     _step("sec7.output_scale_corrected", "Sec. 7 and Sec. 10 (corrected: the range read as standard deviations)",
           "Read as standard deviations, Sec. 7's range [0.01, 0.1] contains Sec. 10's output standard deviation 0.05",
           "sec7.output_scale", variant="corrected", corrects="sec7.output_scale",

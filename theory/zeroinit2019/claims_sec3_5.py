@@ -151,7 +151,8 @@ CLAIMS = (
           note="In the dense analogue the sqrt(1/2) recurrence keeps the stream's variance, and ||H|| grows from 3 to "
                "30 blocks instead of shrinking; 'prevents exponential growth' holds there (the mutation). The analogue "
                "has no downsampling groups (see zeroinit2019.table1.batchnorm_small), so this records that the "
-               "analogue does not reproduce the row's direction. Read literally, the factor 1/2 would halve the "
+               "analogue does not reproduce the row's direction; it does not show that the table's row, measured on "
+               "WRNs with CIFAR-10 and SVHN, is wrong. Read literally, the factor 1/2 would halve the "
                "variance per block and make ||H|| fall exponentially, far below the printed ratios."),
     Claim(id="zeroinit2019.table1.half_scaling_bounded",
           where="Sec. 4.1 and Table 1, 1/2-scaling row (corrected: what the analogue supports)",

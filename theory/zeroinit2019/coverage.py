@@ -160,5 +160,5 @@ COVERAGE = (
                    "eq11.omega_depth_fixed_scale")),
     Item("App. A.2, closing sentence", "App. A.2", "statement",
          "The gradient norm of a p.h. set is of order Omega(E[max_i z_i]) at initialization.",
-         claims=_c("eq11.omega_printed", "eq11.omega_corrected", "eq11.omega_depth_fixed_scale")),
+         claims=_c("eq11.omega_depth_fixed_scale", "eq11.omega_weight_scale")),
 )

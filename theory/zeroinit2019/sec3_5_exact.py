@@ -26,34 +26,41 @@ L_MAX = 4
 
 
 def eq1_measure(ctx) -> dict:
-    """With the blocks {F_1, ..., F_L} named in the text and the recursion
-    x_l = x_{l-1} + F_l(x_{l-1}) (the 1-based form the paper uses in Sec. 5): for
-    l = 1..L_MAX, the recursion's x_l, Eq. 1 as printed (x_0 + sum_{i=0}^{l-1} F_i(x_i))
-    and re-indexed (x_0 + sum_{i=1}^{l} F_i(x_{i-1})), as sympy expressions in
-    undefined functions F_i applied to symbols x_i."""
+    """Eq. 1 as printed, x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i), against Sec. 2's own
+    recursion x_{l+1} = x_l + F_l(x_l) (printed right after it), unrolled from x_0, for
+    l = 1..L_MAX: sympy expressions in undefined functions F_i applied to symbols x_i
+    (the activations), and the block labels each uses."""
     xs = sp.symbols(f"x0:{L_MAX + 1}")
     F = {i: sp.Function(f"F_{i}") for i in range(0, L_MAX + 1)}
-    rec = {l: xs[0] + sum(F[i](xs[i - 1]) for i in range(1, l + 1)) for l in range(1, L_MAX + 1)}
-    printed = {l: {"expr": xs[0] + sum(F[i](xs[i]) for i in range(0, l)), "uses": [f"F_{i}" for i in range(0, l)
-                                                                                  if i == 0 or i > L_MAX]}
-               for l in range(1, L_MAX + 1)}
-    corrected = {l: xs[0] + sum(F[i](xs[i - 1]) for i in range(1, l + 1)) for l in range(1, L_MAX + 1)}
-    return {"recursion": rec, "printed": printed, "corrected": corrected, "blocks": [f"F_{i}" for i in range(1, L_MAX + 1)]}
+    rec = {0: xs[0]}
+    for l in range(L_MAX):
+        rec[l + 1] = rec[l] + F[l](xs[l])
+    printed = {l: xs[0] + sum(F[i](xs[i]) for i in range(0, l)) for l in range(1, L_MAX + 1)}
+    return {"recursion": {l: rec[l] for l in range(1, L_MAX + 1)}, "printed": printed,
+            "uses": {l: list(range(0, l)) for l in range(1, L_MAX + 1)}}
 
 
-def judge_eq1(m, ctx, form: str = "printed"):
-    """Eq. 1 against the recursion, for l = 1..L_MAX: the two must be the same
-    expression and use only the blocks F_1..F_L the text introduces ('measured' is the
-    recursion, 'expected' the form under test)."""
-    check_choice("form", form, ("printed", "corrected"))
+#: The block labels of each reading, for a ResNet of L blocks: as the text names them
+#: ({F_1, ..., F_L}) and as Eq. 1 and Sec. 2's recursion use them ({F_0, ..., F_{L-1}}).
+EQ1_LABELS = {"printed": (1, 0), "zero_based": (0, -1)}
+
+
+def judge_eq1(m, ctx, labels: str = "printed"):
+    """Eq. 1 equals Sec. 2's recursion and uses only the blocks the text introduces, for
+    l = 1..L_MAX in a ResNet of L = L_MAX blocks: ``labels="printed"`` names them F_1..F_L
+    (the text before Eq. 1), ``"zero_based"`` F_0..F_{L-1} (the labels the recursion
+    x_{l+1} = x_l + F_l(x_l) uses; the correction)."""
+    check_choice("labels", labels, tuple(EQ1_LABELS))
+    first, shift = EQ1_LABELS[labels]
+    defined = set(range(first, L_MAX + 1 + shift))
     checks = []
     for l, rec in m["recursion"].items():
-        expr = m["printed"][l]["expr"] if form == "printed" else m["corrected"][l]
-        uses = m["printed"][l]["uses"] if form == "printed" else []
-        diff = sp.simplify(expr - rec)
-        checks.append({"label": f"l = {l}", "ok": diff == 0 and not uses, "measured": str(rec), "expected": str(expr),
-                       "counterexample": {"l": l, "printed": str(expr), "recursion": str(rec),
-                                          "undefined_blocks": uses}})
+        diff = sp.simplify(m["printed"][l] - rec)
+        undefined = [f"F_{i}" for i in m["uses"][l] if i not in defined]
+        checks.append({"label": f"l = {l}", "ok": diff == 0 and not undefined, "measured": str(m["printed"][l]),
+                       "expected": f"{rec}, with blocks among F_{min(defined)}..F_{max(defined)}",
+                       "counterexample": {"l": l, "eq1": str(m["printed"][l]), "recursion": str(rec),
+                                          "equal": bool(diff == 0), "undefined_blocks": undefined}})
     return judge_exact(checks, "sympy, blocks as undefined functions F_i of symbols x_i", "exact")
 
 

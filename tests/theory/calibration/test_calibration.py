@@ -1,6 +1,8 @@
 """The cheap part of the calibration, run in CI: the judges keep their promises on
 synthetic data with known truth (false alarms at most alpha, power at the resolution at
 least POWER), the vectorized tail statistic is the judges' statistic, flips are counted."""
+import json
+
 import numpy as np
 import pytest
 
@@ -225,3 +227,26 @@ def test_welch_rows_render_with_their_exact_controls_and_say_where_alpha_is_kept
     tails = [{"side": "lower", "rate": 6e-8}, {"side": "upper", "rate": 2e-8}]
     split = [dict(rows[0], welch_t=dict(rows[0]["welch_t"], tails=tails))] + rows[1:]
     assert "75.0% of it in the lower tail" in "\n".join(render_calibration({"tails_welch": split}))
+
+
+def test_stability_and_stress_test_of_some_claims_merge_into_the_recorded_runs(tmp_path):
+    """A run of some claims replaces their verdicts, keeps the other claims', drops
+    renamed ones, and records its code under its own key; the stress test refuses to
+    merge into a run at another factor."""
+    from theory.calibration import run_sensitivity, run_stability
+
+    cid, other = "daneshmand2021.fig1.vanilla_rises", "daneshmand2021.fig1.bn_orthogonalizes"
+    skewed = [{"alpha": 1e-8, "control": False, "both_t": {"interval": [0.0, 4.2e-8]}}]  # factor ceil(4.2) = 5
+    (tmp_path / "calibration.json").write_text(json.dumps({
+        "tails_is": skewed,
+        "stability": {"verdicts": {other: {"1": "holds"}, "gone.renamed": {"1": "fails"}}},
+        "sensitivity": {"factor": 5.0, "verdicts": {other: "fails", "gone.renamed": "holds"}}}))
+    data = run_stability(tmp_path, fast_seeds=(1, 2), slow_seeds=(), progress=False, claims=[cid])
+    assert data["stability"]["verdicts"] == {other: {"1": "holds"}, cid: {"1": "holds", "2": "holds"}}
+    assert f"stability ({cid})" in data["measured_at"] and "stability" not in data["measured_at"]
+    data = run_sensitivity(tmp_path, progress=False, claims=[cid])["sensitivity"]
+    assert data["verdicts"] == {other: "fails", cid: "holds"} and data["changed"] == {other: ["holds", "fails"]}
+    with pytest.raises(ValueError, match="same factor"):
+        run_sensitivity(tmp_path, factor=7, progress=False, claims=[cid])
+    with pytest.raises(ValueError, match="must be Monte-Carlo claims; not: arpit2019.thm3.range"):
+        run_stability(tmp_path, progress=False, claims=["arpit2019.thm3.range"])

@@ -30,11 +30,17 @@ def test_linear_decay_three_way():
         CS.judge_linear_decay(bent, ctx(), direction=">")
 
 
-def test_aligned_threshold():
+def test_aligned_threshold_and_layer():
+    """Almost aligned at the judged depth holds; Figure 1's last layer (|cos| near 0.72)
+    fails at 0.9 and holds at 0.5; a layer that was not drawn is refused by name."""
     g = np.random.default_rng(1)
-    x = np.zeros((40, 51))
-    x[:, -1] = np.clip(0.72 + g.normal(0, 0.05, 40), 0, 1)
+    x = np.zeros((40, CS.ALIGN_DEPTH + 1))
+    x[:, 50] = np.clip(0.72 + g.normal(0, 0.05, 40), 0, 1)
+    x[:, -1] = np.clip(0.97 + g.normal(0, 0.02, 40), 0, 1)
     m = Samples([Block((Row({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": x}),),
-                                   meta={"d": 32, "depth": 50})])
-    assert CS.judge_aligned(m, ctx()).verdict == F
-    assert CS.judge_aligned(m, ctx(), threshold=0.5).verdict == H
+                       meta={"d": 32, "depth": CS.ALIGN_DEPTH})])
+    assert CS.judge_aligned(m, ctx()).verdict == H
+    assert CS.judge_aligned(m, ctx(), layer=50).verdict == F
+    assert CS.judge_aligned(m, ctx(), layer=50, threshold=0.5).verdict == H
+    with pytest.raises(ValueError, match="layer must be in 0..400"):
+        CS.judge_aligned(m, ctx(), layer=401)

@@ -39,10 +39,22 @@ def test_theorem1_rows_include_tight_width_one_inputs():
 
 
 def test_eq1_printed_uses_an_undefined_block():
+    """Eq. 1 is the unrolled recursion (equal at every l) but uses F_0, which the text's
+    F_1..F_L lacks; with 0-based labels it holds."""
     m = E.eq1_measure(RUN)
     ev = E.judge_eq1(m, CTX, "printed")
     assert ev.verdict == F and ev.counterexample["l"] == 1 and ev.counterexample["undefined_blocks"] == ["F_0"]
-    assert E.judge_eq1(m, CTX, "corrected").verdict == H
+    assert ev.counterexample["equal"] is True
+    assert E.judge_eq1(m, CTX, "zero_based").verdict == H
+    with pytest.raises(ValueError, match="labels"):
+        E.judge_eq1(m, CTX, "corrected")
+
+
+def test_eq1_judge_sees_a_wrong_unrolling():
+    """A sum that is not the recursion fails even with the right labels."""
+    m = E.eq1_measure(RUN)
+    m["printed"][2] = m["printed"][2] + m["printed"][1]
+    assert E.judge_eq1(m, CTX, "zero_based").verdict == F
 
 
 def test_eq2_scalar_variance_closed_form():
