@@ -80,7 +80,7 @@ def judge_linear_decay(m, ctx, direction: str = "<", linear: bool = True, tol: f
 ALIGN_DEPTH = 400
 
 
-def vanilla_deep_block(ctx, block: int, d: int = 32, depth: int = ALIGN_DEPTH, runs: int = 40) -> Block:
+def vanilla_deep_block(ctx, block: int, d: int = 32, depth: int = ALIGN_DEPTH, runs: int = 100) -> Block:
     """Figure 1's vanilla chain (linear, d = 32, two orthogonal inputs) continued to
     ``depth`` layers: |cos| of the two samples at every layer, per run."""
     be = ctx.stream("daneshmand2021.vanilla_deep", block)
