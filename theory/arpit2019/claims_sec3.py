@@ -280,5 +280,7 @@ CLAIMS = (
                "error is drawn at a^L, the plotted quantity is the pre-activation gradient dl/da^i (the axis label "
                "says dh^i), and the panel shows i = 2..19 (cell 5 drops i = 1; i = 20 is never filled). With the "
                "forward gains the expected ratio is n_i/n_L, not 1: 'preserved' holds only on average over width "
-               "draws; the check divides by n_i/n_L given the widths."),
+               "draws; the check divides by n_i/n_L given the widths. At the panel's tolerance this claim cannot "
+               "tell n_i/n_L from 1 (over the width draws n_L/n_i averages close to 1); the factor itself is resolved "
+               "by arpit2019.sec3.gain_discrepancy."),
 )

@@ -98,8 +98,8 @@ def judge_aligned(m, ctx, variant: str = "vanilla", threshold: float = 0.9, laye
     angle of 26 degrees) is the loosest reading of 'almost aligned': the BN panel's
     'nearly aligned' start has |cos| = 1 - 5e-7, and at |cos| = 0.9 the second sample
     still has 1 - 0.9^2 = 19% of its squared norm off the first one's direction. The
-    depth is not printed; for a product of Gaussian matrices |cos| tends to 1 as the depth
-    grows, and the claim is judged at :data:`ALIGN_DEPTH` (Figure 1 shows 50 layers; the
+    sentence reports Figure 1, which stops at layer 50; for a product of Gaussian matrices
+    |cos| tends to 1 as the depth grows, and :data:`ALIGN_DEPTH` is a deeper witness (the
     per-layer means are in the details). One-sided Student-t: holds above, fails when
     the upper limit is below the threshold."""
     r = m.row(variant=variant)

@@ -156,8 +156,9 @@ CLAIMS = (
                "variance per block and make ||H|| fall exponentially, far below the printed ratios."),
     Claim(id="zeroinit2019.table1.half_scaling_bounded",
           where="Sec. 4.1 and Table 1, 1/2-scaling row (corrected: what the analogue supports)",
-          statement="sqrt(1/2)-scaling prevents exponential growth of ||H|| with depth (read: ratio within "
-          f"[1/{T.LARGE_RATIO:g}, {T.LARGE_RATIO:g}]); {SYNTH}",
+          statement="sqrt(1/2)-scaling prevents exponential growth of ||H|| with depth (read, as Table 1 reads its two "
+          f"depths: ratio within [1/{T.LARGE_RATIO:g}, {T.LARGE_RATIO:g}]; two depths alone cannot tell bounded from "
+          f"slow exponential growth); {SYNTH}",
           kind="approximation", recorded=H, measure=T.SAMPLINGS["half_scaling"], judge=T.judge_ratio,
           params={"band": "bounded"},
           mutations=(Mutation("read as shrinking (ratio <= 1/3)", {"band": "depth_affected_down"}),), slow=True,
