@@ -284,7 +284,9 @@ SEC6 = (
           note="Settings from Figure_5.ipynb (cells 3-6, paper_fig6a): torch BatchNorm1d (mean-centred, affine at "
                "identity), order ReLU -> Linear -> BN, width 100, batch 8, 30 layers, gap measured before each layer. "
                "CIFAR-10 batches are replaced by inputs with pairwise cosine about 0.8; from uncorrelated inputs the "
-               "BN gap rises to its level instead (sec6.relu_stability)."),
+               "BN gap rises to its level instead (sec6.relu_stability). The flatness band is the figure's "
+               "resolution (a factor 2 over its 30 layers); it does not exclude a slow drift as large as the vanilla "
+               "gap's late rise, whose growth this claim judges by its sign over the whole depth."),
     Claim(id=K + "fig6b.convnet",
           where="Sec. 6, Appendix Figure 6 (ConvNet panel): 'the gap decreases by adding BN layers and stabilizes at "
                 "a term that is constant with regard to depth'",
