@@ -125,8 +125,8 @@ def main(argv=None) -> int:
                 from .calibration import run_sensitivity
 
                 if ctx != RunContext() or a.paper:
-                    return _fail("calibrate --sensitivity runs the whole catalogue at the report's seed, scale and "
-                                 "backend (its verdicts are compared with the recorded ones): drop --seed, "
+                    return _fail("calibrate --sensitivity runs the catalogue (or the --claim ids) at the report's seed, "
+                                 "scale and backend (its verdicts are compared with the recorded ones): drop --seed, "
                                  "--mc-scale, --backend and --paper")
                 try:
                     data = run_sensitivity(a.out, jobs=a.jobs or default_jobs(), claims=a.claim)["sensitivity"]

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from ..core import RunContext, Verdict
 from ..stats import CLAIM_ALPHA
-from .measure import record_code
-from .stability import chosen_claims, current_verdicts, section_key, verdicts_at
+from .stability import chosen_claims, current_verdicts, record_section, verdicts_at
 from .tails import require_rules
 
 __all__ = ["worst_excess", "run_sensitivity", "changed_verdicts"]
@@ -74,6 +73,6 @@ def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress
     data["sensitivity"] = {"factor": factor, "factor_from": source, "base_alpha": CLAIM_ALPHA, "claim_alpha": alpha,
                            "verdicts": found,
                            "changed": changed_verdicts(recorded, found)}
-    record_code(data, section_key("sensitivity", None, claims))
+    record_section(data, "sensitivity", None, claims)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

@@ -12,7 +12,7 @@ from ..core.registry import claims as all_claims
 from ..core.registry import get
 
 __all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips", "verdicts_at", "current_verdicts", "chosen_claims",
-           "section_key"]
+           "section_key", "record_section"]
 
 FAST_SEEDS = tuple(range(1, 21))
 SLOW_SEEDS = (1, 2, 3)
@@ -29,7 +29,7 @@ def flips(verdicts: dict) -> dict:
 
 
 def current_verdicts(verdicts: dict) -> dict:
-    """The stored {claim id: {seed: verdict}} of the claims the catalogue still has as
+    """The stored {claim id: verdicts} (per seed, or one) of the claims the catalogue still has as
     Monte-Carlo claims (a renamed or removed claim's old verdicts are dropped; a run of
     one paper keeps the other papers')."""
     ids = {c.id for c in all_claims() if c.monte_carlo}
@@ -48,7 +48,7 @@ def chosen_claims(paper: str | None = None, ids=None) -> list:
     ``ids`` (a clear error for an id that is not a Monte-Carlo claim)."""
     if ids is None:
         return [c for c in all_claims(paper) if c.monte_carlo]
-    chosen = [get(cid) for cid in ids]
+    chosen = [get(cid) for cid in sorted(set(ids))]
     bad = [c.id for c in chosen if not c.monte_carlo]
     if bad:
         raise ValueError(f"claims must be Monte-Carlo claims; not: {', '.join(bad)}")
@@ -57,8 +57,25 @@ def chosen_claims(paper: str | None = None, ids=None) -> list:
 
 def section_key(section: str, paper: str | None, ids) -> str:
     """The ``measured_at`` key of a run of ``section`` over the whole catalogue, one
-    paper or some claims (each keeps the others' record)."""
-    return section if paper is None and ids is None else f"{section} ({paper or ', '.join(ids)})"
+    paper or some claims (sorted, each once; each keeps the others' record)."""
+    return section if paper is None and ids is None else f"{section} ({paper or ', '.join(sorted(set(ids)))})"
+
+
+def record_section(data: dict, section: str, paper: str | None = None, ids=None) -> None:
+    """Record the code a run of ``section`` was measured with (:func:`.measure.record_code`)
+    and drop the records it supersedes: a whole-catalogue run every partial one; a run
+    of one paper or some claims the earlier partial records whose claims it all reran
+    (and those naming claims the catalogue no longer has)."""
+    from .measure import record_code
+
+    known = {c.id for c in all_claims()} | {c.paper for c in all_claims()}
+    rerun = {c.id for c in chosen_claims(paper, ids)} | ({paper} if paper else set())
+    prefix = f"{section} ("
+    for key in [k for k in (data.get("measured_at") or {}) if k.startswith(prefix)]:
+        named = set(key[len(prefix):-1].split(", "))
+        if paper is None and ids is None or named <= rerun or not named <= known:
+            del data["measured_at"][key]
+    record_code(data, section_key(section, paper, ids))
 
 
 def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FAST_SEEDS, slow_seeds=SLOW_SEEDS,
@@ -66,7 +83,6 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     """Evaluate the Monte-Carlo claims (of one paper, or the ids in ``claims``, if given)
     at every seed, one seed per task on ``jobs`` processes; merge the verdicts into
     ``out``/calibration.json under ``stability``."""
-    from .measure import record_code
     from .pool import map_tasks
 
     chosen = [c for c in chosen_claims(paper, claims) if slow or not c.slow]
@@ -83,6 +99,6 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,
                          "flips": flips(verdicts),
                          "to_inconclusive": {k: v for k, v in verdicts.items() if "inconclusive" in v.values()}}
-    record_code(data, section_key("stability", paper, claims))  # the other claims' seeds keep theirs
+    record_section(data, "stability", paper, claims)  # the other claims' seeds keep theirs
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

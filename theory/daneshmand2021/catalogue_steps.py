@@ -253,7 +253,8 @@ SEC5 = (
                "a common sign, which flips row k of W H for V' = +-I, so the signs are fixed explicitly (each v_k sums "
                "to >= 0; with LAPACK's own signs V' = I is what fails). With V' = I the rows of W H are the scaled "
                "right singular vectors of H; after a ReLU layer the top one is >= 0 entrywise (Perron-Frobenius), so "
-               "with V' = -I ReLU zeroes a whole row and Sigma_3 is singular in every network (the mutations). The "
+               "with V' = -I ReLU zeroes a whole row and Sigma_l turns singular in every network (the mutations; "
+               "their counterexamples give the layer). The "
                "text names the slice, and the authors' code (Figures_3_4.ipynb, cell 14, improved_init) slices V and "
                "uses Sigma^{-1}."),
     Claim(id=K + "fn2.haar_vprime",

@@ -222,7 +222,7 @@ COVERAGE = (
          'inductively H_l is almost orthogonal by the choice of W_1..W_{l-1}, hence Sigma_l is invertible',
          claims=_c('fn2.sliced_vprime', 'fn2.haar_vprime'),
          note="Holds with the slice the text and the authors' code use, and with a Haar-random V'; not for every "
-              "orthogonal V': V' = -I (SVD signs fixed so each v_k sums to >= 0) makes Sigma_3 singular (a mutation)."),
+              "orthogonal V': V' = -I (SVD signs fixed so each v_k sums to >= 0) makes Sigma_l singular (a mutation)."),
     Item('Figure 5',
          'Sec. 5.2', 'figure_panel',
          'training loss after 30 epochs vs depth: Xavier (blue) vs iterative orthogonalization (red)',

@@ -1,6 +1,7 @@
 """Statistics for Monte-Carlo acceptance, in one place.
 
-Means and differences (:mod:`.means`: Student-t, Welch), fits (:mod:`.fits`: one
+Means and differences (:mod:`.means`: Student-t, Welch), means of bounded variables
+(:mod:`.bounded`: empirical-Bernstein limits, for any law on a known range), fits (:mod:`.fits`: one
 weighted least-squares helper with residual degrees of freedom), counts
 (:mod:`.counts`: chi-square goodness of fit, exact binomial intervals) and the
 sequential schedule of looks (:mod:`.sequential`).
@@ -12,6 +13,7 @@ claim, so adding a claim never changes another claim's verdicts or numbers; the
 family-wise bound of a paper or of the catalogue is the number of its Monte-Carlo
 claims times ``CLAIM_ALPHA`` (union bound), and the report prints it.
 """
+from .bounded import bernstein_limits
 from .counts import binomial_interval, detectable_noncentrality, goodness_of_fit
 from .fits import LACK_OF_FIT_ALPHA, Fit, limit, power_law, wls
 from .means import (POWER, MeanEstimate, TestResult, TooFewReplicates, detectable_deviation, difference, distance_lower_bound,
@@ -23,7 +25,7 @@ from .sequential import LookPlan, plan_looks
 CLAIM_ALPHA = 1e-6
 
 __all__ = [
-    "CLAIM_ALPHA", "POWER", "LACK_OF_FIT_ALPHA",
+    "CLAIM_ALPHA", "POWER", "LACK_OF_FIT_ALPHA", "bernstein_limits",
     "MeanEstimate", "TestResult", "TooFewReplicates", "estimate", "difference", "distance_lower_bound",
     "detectable_deviation", "t_quantile", "shortfall",
     "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",

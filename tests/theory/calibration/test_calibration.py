@@ -250,3 +250,21 @@ def test_stability_and_stress_test_of_some_claims_merge_into_the_recorded_runs(t
         run_sensitivity(tmp_path, factor=7, progress=False, claims=[cid])
     with pytest.raises(ValueError, match="must be Monte-Carlo claims; not: arpit2019.thm3.range"):
         run_stability(tmp_path, progress=False, claims=["arpit2019.thm3.range"])
+
+
+def test_a_run_drops_the_code_records_it_supersedes():
+    """measured_at keeps one record per run: a whole-catalogue run drops the partial
+    ones, a claim run drops earlier claim records it covers and records naming claims
+    the catalogue no longer has, ids are sorted and counted once."""
+    from theory.calibration.stability import record_section, section_key
+
+    a, b = "daneshmand2021.fig1.vanilla_rises", "daneshmand2021.fig1.bn_orthogonalizes"
+    assert section_key("stability", None, [b, a, b]) == f"stability ({', '.join(sorted({a, b}))})"
+    data = {"measured_at": {"stability": 1, f"stability ({a})": 2, "stability (gone.claim)": 3,
+                            f"stability ({', '.join(sorted({a, b}))})": 4, "sensitivity (gone.claim)": 5}}
+    record_section(data, "stability", None, [a])
+    keys = set(data["measured_at"])
+    assert keys == {"stability", f"stability ({a})", f"stability ({', '.join(sorted({a, b}))})",
+                    "sensitivity (gone.claim)"} and data["measured_at"][f"stability ({a})"] != 2
+    record_section(data, "stability")
+    assert set(data["measured_at"]) == {"stability", "sensitivity (gone.claim)"}

@@ -34,9 +34,9 @@ def test_aligned_threshold_and_layer():
     """Almost aligned at the judged depth holds; Figure 1's last layer (|cos| near 0.72)
     fails at 0.9 and holds at 0.5; a layer that was not drawn is refused by name."""
     g = np.random.default_rng(1)
-    x = np.zeros((40, CS.ALIGN_DEPTH + 1))
-    x[:, 50] = np.clip(0.72 + g.normal(0, 0.05, 40), 0, 1)
-    x[:, -1] = np.clip(0.97 + g.normal(0, 0.02, 40), 0, 1)
+    x = np.zeros((2000, CS.ALIGN_DEPTH + 1))
+    x[:, 50] = np.clip(0.72 + g.normal(0, 0.05, 2000), 0, 1)
+    x[:, -1] = np.clip(0.97 + g.normal(0, 0.02, 2000), 0, 1)
     m = Samples([Block((Row({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": x}),),
                        meta={"d": 32, "depth": CS.ALIGN_DEPTH})])
     assert CS.judge_aligned(m, ctx()).verdict == H
@@ -44,3 +44,18 @@ def test_aligned_threshold_and_layer():
     assert CS.judge_aligned(m, ctx(), layer=50, threshold=0.5).verdict == H
     with pytest.raises(ValueError, match="layer must be in 0..400"):
         CS.judge_aligned(m, ctx(), layer=401)
+
+
+def test_aligned_is_not_fooled_by_a_sample_that_misses_the_thin_tail():
+    """A pile just below 1 whose rare low values are absent from the sample: the Student-t
+    limit would confirm a mean above 0.98; the empirical-Bernstein limit does not at 100
+    runs (too few to rule out the tail), and it does at many."""
+    x = np.zeros((100, CS.ALIGN_DEPTH + 1))
+    x[:, -1] = 0.995 + np.linspace(-1e-3, 1e-3, 100)
+    m = Samples([Block((Row({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": x}),),
+                       meta={"d": 32, "depth": CS.ALIGN_DEPTH})])
+    assert CS.judge_aligned(m, ctx(), threshold=0.98).verdict == Verdict.INCONCLUSIVE
+    big = np.repeat(x, 30, axis=0)
+    m = Samples([Block((Row({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": big}),),
+                       meta={"d": 32, "depth": CS.ALIGN_DEPTH})])
+    assert CS.judge_aligned(m, ctx(), threshold=0.98).verdict == H
