@@ -259,7 +259,9 @@ def _render_measured_at(measured: dict | None) -> list:
     by_code = {}
     for key, state in measured.items():
         code = (state.get("commit") or "")[:7], bool(state.get("dirty"))
-        by_code.setdefault(code, []).append(_SECTIONS.get(key, key))
+        base, _, which = key.partition(" (")  # a run of one paper or some claims: "stability (ids)"
+        name = _SECTIONS.get(base, base) + (f" of {which[:-1]}" if which else "")
+        by_code.setdefault(code, []).append(name)
     parts = [f"{', '.join(names)} at " + (f"`{commit}`" if commit else "an unknown commit")
              + (" with uncommitted changes" if dirty else "") for (commit, dirty), names in by_code.items()]
     return ["Measured at: " + "; ".join(parts) + " (`python -m theory calibrate` records the commit of each section "

@@ -202,6 +202,9 @@ def test_each_section_records_the_code_it_was_measured_with(tmp_path):
     record_code(data, "stability")
     text = "\n".join(render_calibration({"measured_at": data["measured_at"]}))
     assert text.count("Measured at: ") == 1 and "the judges' cases, the seed stability at" in text
+    record_code(data, "sensitivity (p.a, p.b)")
+    text = "\n".join(render_calibration({"measured_at": data["measured_at"]}))
+    assert "the alpha stress test of p.a, p.b at" in text
 
 
 def test_welch_rows_render_with_their_exact_controls_and_say_where_alpha_is_kept():
