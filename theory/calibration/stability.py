@@ -61,19 +61,22 @@ def section_key(section: str, paper: str | None, ids) -> str:
     return section if paper is None and ids is None else f"{section} ({paper or ', '.join(sorted(set(ids)))})"
 
 
-def record_section(data: dict, section: str, paper: str | None = None, ids=None) -> None:
+def record_section(data: dict, section: str, paper: str | None = None, ids=None, ran=None) -> None:
     """Record the code a run of ``section`` was measured with (:func:`.measure.record_code`)
     and drop the records it supersedes: a whole-catalogue run every partial one; a run
     of one paper or some claims the earlier partial records whose claims it all reran
-    (and those naming claims the catalogue no longer has)."""
+    (and those naming claims the catalogue no longer has). ``ran``: the ids actually run,
+    where fewer than chosen (slow claims left out)."""
     from .measure import record_code
 
     known = {c.id for c in all_claims()} | {c.paper for c in all_claims()}
-    rerun = {c.id for c in chosen_claims(paper, ids)} | ({paper} if paper else set())
+    chosen = {c.id for c in chosen_claims(paper, ids)}
+    rerun = (chosen if ran is None else set(ran)) | ({paper} if paper and (ran is None or set(ran) >= chosen) else set())
     prefix = f"{section} ("
     for key in [k for k in (data.get("measured_at") or {}) if k.startswith(prefix)]:
         named = set(key[len(prefix):-1].split(", "))
-        if paper is None and ids is None or named <= rerun or not named <= known:
+        if (paper is None and ids is None and (ran is None or set(ran) >= chosen)) or named <= rerun \
+                or not named <= known:
             del data["measured_at"][key]
     record_code(data, section_key(section, paper, ids))
 
@@ -99,6 +102,6 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,
                          "flips": flips(verdicts),
                          "to_inconclusive": {k: v for k, v in verdicts.items() if "inconclusive" in v.values()}}
-    record_section(data, "stability", paper, claims)  # the other claims' seeds keep theirs
+    record_section(data, "stability", paper, claims, ran=[c.id for c in chosen])  # the others keep theirs
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

@@ -14,6 +14,7 @@ import numpy as np
 
 from simulations import initial_representation, simulate_chain
 from .. import stats
+from ..stats.bounded import bernstein_margin
 from ..core import Block, Evidence, Row, Sampling, Verdict
 from .figure_judges import abs_cos_profile, judge_sign
 from .montecarlo import per_run_slope
@@ -114,22 +115,28 @@ def judge_aligned(m, ctx, variant: str = "vanilla", threshold: float = 0.9, laye
     if not 0 <= layer < x.shape[1]:
         raise ValueError(f"layer must be in 0..{x.shape[1] - 1} (the layers drawn), got {layer!r}")
     alpha = ctx.split(1)
-    v = np.clip(x[:, layer], 0.0, 1.0)  # |cos| of rounded vectors can exceed 1 by an ulp
+    raw = x[:, layer]
+    if np.any(raw < 0) or np.any(raw > 1 + 1e-9):
+        raise ValueError(f"|cos| at layer {layer} must lie in [0, 1] (up to rounding), got values in "
+                         f"[{raw.min():.6g}, {raw.max():.6g}]")
+    v = np.clip(raw, 0.0, 1.0)  # |cos| of rounded vectors can exceed 1 by an ulp
     lo, hi = stats.bernstein_limits(v, alpha)
-    verdict = stats.inequality_verdict(lo, hi, threshold, ">")
+    verdict = stats.inequality_verdict(lo, hi, threshold, ">=")
     row = {"variant": variant, "start": r.start, "layer": layer, "mean": float(v.mean()),
            "sd": float(v.std(ddof=1)), "runs": int(v.size), "one_sided_limits": [lo, hi], "verdict": verdict.value}
-    margin = lo - threshold if verdict != Verdict.FAILS else threshold - hi
+    margin = lo - threshold if verdict != Verdict.FAILS else hi - threshold  # negative unless it holds
+    half = bernstein_margin(float(v.var(ddof=1)), int(v.size), alpha)
     return Evidence(
         verdict=verdict, measured={k: row[k] for k in ("layer", "mean", "sd", "runs", "one_sided_limits")},
         expected=f"E[|cos| at layer {layer}] >= {threshold:g}",
         method=f"independent chains, d = {m.meta['d']}, n = 2, linear activations; empirical-Bernstein one-sided limits "
                f"for a [0, 1] variable (Maurer & Pontil 2009), alpha = {alpha:.1e}",
-        resolution=f"half-width {(hi - lo) / 2:.3g} of the two limits at {v.size} runs",
+        resolution=f"one-sided margin {half:.3g} of the limits at {v.size} runs",
         margin=margin, margin_unit="distance of the deciding limit from the threshold (in |cos|)",
         counterexample=row if verdict == Verdict.FAILS else None,
         details=[row, {"mean_abs_cos_by_layer": abs_cos_profile(x),
                        "fraction_of_runs_at_or_above_threshold": float(np.mean(v >= threshold))}],
-        shortfall=(threshold - lo) if verdict == Verdict.INCONCLUSIVE else None,
+        shortfall=(stats.shortfall(row["mean"], (lo, hi), threshold, kind="bound")
+                   if verdict == Verdict.INCONCLUSIVE else None),
         plot={"kind": "means", "rows": [{"label": f"layer {layer}", "mean": row["mean"], "interval": [lo, hi],
                                          "target": threshold, "band": [threshold, 1.0]}]})

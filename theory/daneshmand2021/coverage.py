@@ -116,7 +116,7 @@ COVERAGE = (
     Item('Sec. 3.2, vanilla comparison: gap of vanilla networks increases, rank converges to one (Appendix D)',
          'Sec. 3.2', 'proof_step',
          'without BN, V(H_l) increases with depth; H_l -> rank one',
-         claims=_c('sec32.vanilla_gap_grows', 'fig1.vanilla_aligns')),
+         claims=_c('sec32.vanilla_gap_grows', 'fig1.vanilla_aligns_deeper')),
     Item('Figure 2 (left)',
          'Sec. 3.3', 'figure_panel',
          'log V(H_l) vs l from a diagonal H_0 with one large entry: linear decrease for l = 1..20, then wiggles '

@@ -113,17 +113,16 @@ def draw(claim_id: str, verdict: str, plot: dict, path: Path) -> None:
 
 
 def write_plots(records: list, root: Path) -> dict:
-    """Draw the plot of every record that has one, and remove the plots of claims no
-    longer among ``records`` (the whole catalogue: renamed or removed claims); returns
-    {claim id: relative path}."""
+    """Draw the plot of every record that has one, and remove every other plot (of a
+    claim renamed or removed, or whose record no longer has plot data; ``records`` is
+    always the whole catalogue); returns {claim id: relative path}."""
     out = {}
     for r in records:
         if r.get("plot"):
             rel = EVIDENCE_DIR / f"{r['id']}.png"
             draw(r["id"], r["verdict"], r["plot"], Path(root) / rel)
             out[r["id"]] = rel.as_posix()
-    ids = {r["id"] for r in records}
     for stale in sorted((Path(root) / EVIDENCE_DIR).glob("*.png")):
-        if stale.stem not in ids:
+        if stale.stem not in out:
             stale.unlink()
     return out

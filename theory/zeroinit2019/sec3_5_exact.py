@@ -4,8 +4,8 @@ and exact proportionality in float64), the unrolled 1/2-scaling recurrence of Se
 (sympy) and the arithmetic of Table 1's Ratio column (exact rationals).
 
 >>> m = eq1_measure(None)
->>> m["printed"][1]["uses"], m["blocks"][:2]
-(['F_0'], ['F_1', 'F_2'])
+>>> m["printed"][2], m["recursion"][2], m["uses"][2]
+(x0 + F_0(x0) + F_1(x1), x0 + F_0(x0) + F_1(x1), [0, 1])
 """
 from __future__ import annotations
 

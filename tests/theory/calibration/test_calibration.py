@@ -271,3 +271,6 @@ def test_a_run_drops_the_code_records_it_supersedes():
                     "sensitivity (gone.claim)"} and data["measured_at"][f"stability ({a})"] != 2
     record_section(data, "stability")
     assert set(data["measured_at"]) == {"stability", "sensitivity (gone.claim)"}
+    data = {"measured_at": {f"stability ({a})": 1, f"stability ({b})": 2}}
+    record_section(data, "stability", None, None, ran=[b])  # a run that left a out (slow claims skipped)
+    assert set(data["measured_at"]) == {"stability", f"stability ({a})"}

@@ -40,22 +40,33 @@ def test_aligned_threshold_and_layer():
     m = Samples([Block((Row({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": x}),),
                        meta={"d": 32, "depth": CS.ALIGN_DEPTH})])
     assert CS.judge_aligned(m, ctx()).verdict == H
-    assert CS.judge_aligned(m, ctx(), layer=50).verdict == F
+    failing = CS.judge_aligned(m, ctx(), layer=50)
+    assert failing.verdict == F and failing.margin < 0
     assert CS.judge_aligned(m, ctx(), layer=50, threshold=0.5).verdict == H
     with pytest.raises(ValueError, match="layer must be in 0..400"):
         CS.judge_aligned(m, ctx(), layer=401)
 
 
-def test_aligned_is_not_fooled_by_a_sample_that_misses_the_thin_tail():
-    """A pile just below 1 whose rare low values are absent from the sample: the Student-t
-    limit would confirm a mean above 0.98; the empirical-Bernstein limit does not at 100
-    runs (too few to rule out the tail), and it does at many."""
+def test_aligned_cannot_confirm_on_few_runs_where_student_t_would():
+    """A pile just below 1 (a sample in which the law's thin low tail is absent): the
+    one-sided Student-t limit would confirm a mean above 0.98 from 100 runs; the
+    empirical-Bernstein limit cannot at 100 runs (its 1/n term alone is about 0.3 there)
+    and says how far short it is; from many runs it confirms."""
+    from scipy import stats as st
+
     x = np.zeros((100, CS.ALIGN_DEPTH + 1))
     x[:, -1] = 0.995 + np.linspace(-1e-3, 1e-3, 100)
+    v = x[:, -1]
+    assert v.mean() - st.t.isf(1e-6, 99) * v.std(ddof=1) / 10 > 0.98
     m = Samples([Block((Row({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": x}),),
                        meta={"d": 32, "depth": CS.ALIGN_DEPTH})])
-    assert CS.judge_aligned(m, ctx(), threshold=0.98).verdict == Verdict.INCONCLUSIVE
+    ev = CS.judge_aligned(m, ctx(), threshold=0.98)
+    assert ev.verdict == Verdict.INCONCLUSIVE and ev.shortfall > 1
     big = np.repeat(x, 30, axis=0)
     m = Samples([Block((Row({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": big}),),
                        meta={"d": 32, "depth": CS.ALIGN_DEPTH})])
     assert CS.judge_aligned(m, ctx(), threshold=0.98).verdict == H
+    x[0, -1] = 1.5
+    with pytest.raises(ValueError, match=r"must lie in \[0, 1\]"):
+        CS.judge_aligned(Samples([Block((Row({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": x}),),
+                                        meta={"d": 32, "depth": CS.ALIGN_DEPTH})]), ctx())

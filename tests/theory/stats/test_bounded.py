@@ -9,7 +9,7 @@ from theory.stats.bounded import bernstein_margin
 
 
 def _skewed(g, size):
-    """Mostly near 1 with a thin tail towards 0 (Beta(40, 0.6); skewness about -4.6)."""
+    """Mostly near 1 with a thin tail towards 0 (Beta(40, 0.6); skewness about -2.5)."""
     return g.beta(40.0, 0.6, size=size)
 
 
