@@ -208,7 +208,8 @@ _CLAIMS = (
                "(defazio_bottou.thm2.main_same_order), so the check cannot tell the printed main term from none at all "
                "(the second mutation holds); it fails only if the error grows faster than the O-term with width (the "
                "first mutation). Holds approximately: the width grid excludes growth faster than w^0.5, not every "
-               "growth. The O-term's scale is also not homogeneous in the layer's own weights "
+               "growth; it scales n_l and n_{l+1} together, so a dependence on their ratio is not tested. The "
+               "O-term's scale is also not homogeneous in the layer's own weights "
                "(defazio_bottou.thm2.order_term_homogeneity)."),
     Claim(id="defazio_bottou.thm2.main_same_order",
           where="Sec. 5.1, Theorem 2 (main term against the error term)",
@@ -222,7 +223,7 @@ _CLAIMS = (
           mutations=(Mutation("main term larger by n_{l+1}", {"extra_power": 1.0}),),
           note="So Theorem 2's expansion fixes the order of magnitude of the average squared singular value, not its "
                "constant: an error of the main term's own size is within the printed O-term. Holds approximately: the "
-               "width grid excludes growth faster than w^0.5."),
+               "width grid excludes growth faster than w^0.5, with n_l and n_{l+1} scaled together."),
     # --- Figures 1-2: the strided LeNet (slow) ----------------------------------------------------
     Claim(id="defazio_bottou.fig1.lenet_ratio_printed",
           where="Sec. 5.1, Figure 1 (the scaling factor of the numbered Eq. 2)",
