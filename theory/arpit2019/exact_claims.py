@@ -78,9 +78,9 @@ def _kn_pairing_check(m, ctx, r3: str, r9: str, p9: str) -> dict:
             if abs(a[lo][i] - b[lo][i]) > tol or abs(a[hi][i] - b[hi][i]) > tol:
                 bad = {"n": n, "eq3": mpmath.nstr(a[lo][i], 15), "eq9": mpmath.nstr(b[lo][i], 15)}
                 break
-    return {"label": f"Eq. 3 (S_n: {r3}) vs Eq. 9 (S_n: {r9}, products: {p9}) at {lo} and {hi} digits, n in "
-            f"2..{N_GRID[-1]}", "ok": bad is None, "measured": bad or "equal on the grid", "expected": "equal",
-            "counterexample": bad}
+    reading = f"Eq. 3 (S_n: {r3}) vs Eq. 9 (S_n: {r9}, products: {p9})"
+    return {"reading": reading, "label": f"{reading} at {lo} and {hi} digits, n in 2..{N_GRID[-1]}", "ok": bad is None,
+            "measured": bad or "equal on the grid", "expected": "equal", "counterexample": bad}
 
 
 def judge_kn_consistent(m, ctx, readings=((("n_sphere", "pattern"), ("n_sphere", "pattern")),)):
@@ -97,16 +97,12 @@ def judge_kn_consistent(m, ctx, readings=((("n_sphere", "pattern"), ("n_sphere",
     'holds'
     """
     checks = [_kn_pairing_check(m, ctx, r3, r9, p9) for (r3, _), (r9, p9) in readings]
-    if len(checks) == 1:
-        return judge_exact(checks, "mpmath on the grid of n", f"1e-{ctx.precisions[0] - 5} absolute")
-    agree = [c for c in checks if c["ok"]]
-    names = [c["label"].split(" at ")[0] for c in checks]
+    agree = next((c for c in checks if c["ok"]), None)
     combined = {"label": f"at least one of {len(checks)} readings makes Eq. 3 and Eq. 9 equal on the grid of n",
-                "ok": bool(agree), "expected": "equal under one reading",
-                "measured": (f"equal under {names[checks.index(agree[0])]}" if agree else "every reading differs: " +
-                             "; ".join(f"{nm} at n = {c['counterexample']['n']}" for nm, c in zip(names, checks))),
-                "counterexample": None if agree else [dict(c["counterexample"], reading=nm)
-                                                      for nm, c in zip(names, checks)],
+                "ok": agree is not None, "expected": "equal under one reading",
+                "measured": (f"equal under {agree['reading']}" if agree else "every reading differs: " +
+                             "; ".join(f"{c['reading']} at n = {c['counterexample']['n']}" for c in checks)),
+                "counterexample": None if agree else [dict(c["counterexample"], reading=c["reading"]) for c in checks],
                 "readings": checks}
     return judge_exact([combined], "mpmath on the grid of n, every reading", f"1e-{ctx.precisions[0] - 5} absolute")
 

@@ -71,12 +71,14 @@ def record_section(data: dict, section: str, paper: str | None = None, ids=None,
 
     known = {c.id for c in all_claims()} | {c.paper for c in all_claims()}
     chosen = {c.id for c in chosen_claims(paper, ids)}
-    rerun = (chosen if ran is None else set(ran)) | ({paper} if paper and (ran is None or set(ran) >= chosen) else set())
+    rerun = chosen if ran is None else set(ran)
+    complete = rerun >= chosen  # every chosen claim was run (none left out as slow)
+    if paper and complete:
+        rerun = rerun | {paper}
     prefix = f"{section} ("
     for key in [k for k in (data.get("measured_at") or {}) if k.startswith(prefix)]:
         named = set(key[len(prefix):-1].split(", "))
-        if (paper is None and ids is None and (ran is None or set(ran) >= chosen)) or named <= rerun \
-                or not named <= known:
+        if (paper is None and ids is None and complete) or named <= rerun or not named <= known:
             del data["measured_at"][key]
     record_code(data, section_key(section, paper, ids))
 
