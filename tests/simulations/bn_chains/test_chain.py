@@ -164,14 +164,21 @@ def test_a_vanished_representation_is_reported_with_its_layer(backend_name, vari
 def test_a1_margin_stops_on_any_failure_or_runs_every_run_to_its_outcome(backend_name):
     """``stop="any"`` ends the batch at the first failed run (Figure 3's pixel); ``stop="all"``
     drops failed runs and carries the others on to the full depth, so every run's outcome
-    is known. Up to the first failure both modes draw the same numbers."""
+    is known. Up to the first failure both modes draw the same numbers.
+
+    Near Figure 3's boundary at n = 8 about 16% of runs fail within 200 layers (numpy,
+    6 seeds x 64 runs), so with 64 runs the premise "some fail, some hold" holds on any
+    backend's stream except with probability about 0.84^64 = 1e-5 (12 runs held on
+    numpy's stream and not on CuPy's in an H100 run on 2026-11-24)."""
     be = get_backend(backend_name, seed=3)
-    H0 = initial_representation(be, "gaussian", 12, 32, 8)  # near Figure 3's boundary at n = 8
+    runs = 64
+    H0 = initial_representation(be, "gaussian", runs, 32, 8)
     ratio_any, layers_any = a1_margin(be.child("a"), H0, 200, 0.1, chunk=10)
     ratio_all, layers_all = a1_margin(be.child("a"), H0, 200, 0.1, chunk=10, stop="all")
-    assert layers_any < layers_all == 200
-    assert 0 < np.sum(ratio_all < 0.1) < 12  # some runs fail, the others hold to the end
-    assert np.array_equal(ratio_any < 0.1, ratio_all < 0.1)  # here the one failure comes first
+    failed_any, failed_all = ratio_any < 0.1, ratio_all < 0.1
+    assert 0 < failed_all.sum() < runs  # the premise: some runs fail, the others hold to the end
+    assert layers_any < layers_all == 200 and layers_any % 10 == 0
+    assert failed_any.any() and np.all(failed_any <= failed_all)  # the first failures, seen by both
     assert np.all(ratio_all <= ratio_any)  # the same chains, run further
     with pytest.raises(ValueError, match="stop"):
         a1_margin(be, H0, 10, stop="some")
