@@ -13,7 +13,9 @@ a lent machine, so there run a few steps per call with ``--only``):
   into ``DIR/figures`` (the committed ``figures/`` are left as they are);
 - ``bench_1024``: the throughput benchmark at WN width 1024 with 8 networks batched
   (one 1024 product alone runs at about a third of the cuBLAS peak) and 8 x 64 BN chains;
-- ``bench_4096``: the WN and BN cases at width 4096, formed and factored Haar draws.
+- ``bench_4096``: the WN and BN cases at width 4096, formed and factored Haar draws;
+- ``bench_haar``: ``benchmarks/bench_haar.py``, each Haar construction and the triangular
+  inverses inside the reflector ones, by method, at the WN layers' shapes.
 
 Each step writes ``DIR/STEP.log`` (the benchmarks also ``DIR/STEP.json``) and the session
 writes ``DIR/session.json`` (each step's command, exit status and seconds). Steps run
@@ -35,8 +37,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-WN_BN_4096 = ("wn_mlp_he", "wn_mlp_orthogonal", "wn_mlp_orthogonal_factored", "wn_resnet_orthogonal",
-              "wn_resnet_orthogonal_factored", "bn_chain_gram")
+WN_BN_4096 = ("wn_mlp_he", "wn_mlp_orthogonal", "wn_mlp_orthogonal_reflectors", "wn_mlp_orthogonal_factored",
+              "wn_resnet_orthogonal", "wn_resnet_orthogonal_factored", "bn_chain_gram")
 
 
 def steps(out: Path, workers: int) -> dict:
@@ -55,6 +57,8 @@ def steps(out: Path, workers: int) -> dict:
                         "--json", str(out / "bench_1024.json")], 500),
         "bench_4096": ([py, bench, "--backend", "cupy", "--size", "4.096", *[f"--only={c}" for c in WN_BN_4096],
                         "--json", str(out / "bench_4096.json")], 500),
+        "bench_haar": ([py, str(ROOT / "benchmarks" / "bench_haar.py"), "--backend", "cupy",
+                        "--json", str(out / "bench_haar.json")], 300),
     }
 
 

@@ -1,7 +1,8 @@
 """Shared by every simulator: array backends and random streams (``backend``), the array
 namespace and dtype policy (``namespace``), input validation (``validation``) and random
 matrices with the project's one Haar sampler (``random_matrices``), and its draws kept
-as reflectors and applied without being formed (``haar_factor``)."""
+as reflectors and applied without being formed (``haar_factor``), with the inverses of
+their triangular blocks (``triangular``)."""
 # backends and random streams
 from .backend import Backend, cupy_available, get_backend, stream_key, to_host
 # provenance of generated artifacts
@@ -11,6 +12,7 @@ from .namespace import array_namespace, eps, tiny
 # random matrices
 from .haar_factor import HaarFactor, haar_factor
 from .random_matrices import CONTROL_LAWS, HAAR_METHODS, ISOTROPIC_LAWS, ROW_LAWS, haar_orthogonal, sample_rows
+from .triangular import TRIANGULAR_INVERSE_METHODS, upper_triangular_inverse
 # validation
 from .validation import check_choice, check_finite, check_int, check_positive, check_widths
 
@@ -20,5 +22,6 @@ __all__ = [
     "array_namespace", "eps", "tiny",
     "HaarFactor", "haar_factor",
     "CONTROL_LAWS", "HAAR_METHODS", "ISOTROPIC_LAWS", "ROW_LAWS", "haar_orthogonal", "sample_rows",
+    "TRIANGULAR_INVERSE_METHODS", "upper_triangular_inverse",
     "check_choice", "check_finite", "check_int", "check_positive", "check_widths",
 ]

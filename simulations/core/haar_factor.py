@@ -40,6 +40,7 @@ from typing import Any
 from .backend import Backend
 from .namespace import array_namespace
 from .random_matrices import _draw_reflectors, _reflector_blocks, q_from_reflectors, reflector_half_norms, ut_triangle
+from .triangular import upper_triangular_inverses
 from .validation import check_int
 
 __all__ = ["APPLY_BLOCK", "HaarFactor", "haar_factor"]
@@ -121,8 +122,8 @@ def haar_factor(be: Backend, reps: int, m: int, n: int, block: int | None = None
     v, signs = _draw_reflectors(be, reps, p, k)
     xp = be.xp
     half = reflector_half_norms(v, xp)
-    blocks = []
-    for j0, j1 in _reflector_blocks(k, block):
-        u = v[:, j0:, j0:j1]
-        blocks.append((j0, u, u @ xp.swapaxes(xp.linalg.inv(ut_triangle(u, half[:, j0:j1], xp)), -1, -2)))
-    return HaarFactor(m=m, n=n, reflectors=v, signs=signs, blocks=tuple(blocks))
+    ranges = _reflector_blocks(k, block)
+    inverses = upper_triangular_inverses([ut_triangle(v[:, j0:, j0:j1], half[:, j0:j1], xp) for j0, j1 in ranges], xp)
+    blocks = tuple((j0, v[:, j0:, j0:j1], v[:, j0:, j0:j1] @ xp.swapaxes(s_inv, -1, -2))
+                   for (j0, j1), s_inv in zip(ranges, inverses))
+    return HaarFactor(m=m, n=n, reflectors=v, signs=signs, blocks=blocks)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .backend import Backend
+from .triangular import upper_triangular_inverses
 from .validation import check_choice, check_int
 
 __all__ = ["ISOTROPIC_LAWS", "CONTROL_LAWS", "ROW_LAWS", "HAAR_METHODS", "sample_rows", "haar_orthogonal",
@@ -169,7 +170,10 @@ def q_from_reflectors(v, d, xp):
     block from the last, in compact WY form (LAPACK's ``orgqr`` order): the block of
     columns j0:j1 is ``I - U S^{-1} U^T`` with ``U = v[j0:, j0:j1]`` and
     ``S = diag(U^T U) / 2 + striu(U^T U)`` (Joffrain et al. 2006), and it only touches rows
-    and columns from j0 on. A zero column (probability 0) is the identity.
+    and columns from j0 on. A zero column (probability 0) is the identity. The blocks'
+    ``S^{-1}`` are computed together, a few batched calls for all blocks
+    (:func:`~simulations.core.triangular.upper_triangular_inverses`: LAPACK on numpy,
+    recursive doubling in matrix products elsewhere).
 
     >>> import numpy as np
     >>> v = np.array([[[1.0], [1.0]]])          # reflector across the line x = y
@@ -181,10 +185,12 @@ def q_from_reflectors(v, d, xp):
     idx = xp.arange(k)
     q = xp.zeros((reps, p, k), dtype=v.dtype)
     q[:, idx, idx] = d
-    for j0, j1 in reversed(_reflector_blocks(k)):
+    blocks = _reflector_blocks(k)
+    inverses = upper_triangular_inverses([ut_triangle(v[:, j0:, j0:j1], half[:, j0:j1], xp) for j0, j1 in blocks], xp)
+    for (j0, j1), s_inv in zip(reversed(blocks), reversed(inverses)):
         u = v[:, j0:, j0:j1]
         tail = q[:, j0:, j0:]
-        tail -= u @ (xp.linalg.inv(ut_triangle(u, half[:, j0:j1], xp)) @ (xp.swapaxes(u, -1, -2) @ tail))
+        tail -= u @ (s_inv @ (xp.swapaxes(u, -1, -2) @ tail))
     return q
 
 

@@ -17,13 +17,14 @@ session = importlib.import_module("gpu_session")
 
 def test_plan_covers_claims_figures_tests_and_benchmarks(tmp_path):
     plan = session.steps(tmp_path, workers=16)
-    assert list(plan) == ["info", "tests", "claims", "figures", "bench_1024", "bench_4096"]
+    assert list(plan) == ["info", "tests", "claims", "figures", "bench_1024", "bench_4096", "bench_haar"]
     argv = {name: " ".join(cmd) for name, (cmd, _) in plan.items()}
     assert "pytest theory --backend cupy" in argv["claims"] and "-n 16" in argv["claims"]
     assert "pytest tests -m gpu" in argv["tests"] and "-n 8" in argv["tests"]
     assert f"--out {tmp_path / 'figures'}" in argv["figures"]
     assert "--size 1.024 --networks 8" in argv["bench_1024"]
     assert all(f"--only={case}" in argv["bench_4096"] for case in session.WN_BN_4096)
+    assert "bench_haar.py --backend cupy" in argv["bench_haar"]
     for cmd, limit in plan.values():
         assert 0 < limit < 600  # each fits one 10-minute call of the lent machine, with time to spare
         assert all(str(tmp_path) in part for part in cmd if part.startswith("/") and "json" in part)

@@ -1,0 +1,88 @@
+"""Time of the Haar draws and of the triangular inverses inside them, by construction.
+
+    python benchmarks/bench_haar.py [--backend cupy] [--dtype float64] [--quick] [--json PATH]
+
+Two tables, best of 3 after a warm-up, with the matrix-multiply peak measured in the same
+run:
+
+- ``inverse``: ``upper_triangular_inverse`` of a batch of UT triangles of order 128
+  (``REFLECTOR_BLOCK``) and 256 (``APPLY_BLOCK``), by ``lapack`` (CuPy: cuBLAS
+  getrfBatched/getriBatched and two status reads) and ``doubling`` (batched products);
+- ``draw``: one Haar draw of ``reps`` p x p matrices by each construction of
+  ``haar_orthogonal`` and by ``haar_factor``, with its flops (``bench_throughput.haar_flops``)
+  as a fraction of the peak.
+
+The shapes are those of the throughput benchmark's WN layers: one network at width 4096
+and 8 networks at width 1024 (``--quick``: orders 32 and 64 and width 256, for a test).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+from bench_throughput import haar_flops
+from timing import best_time, matmul_peak
+
+from simulations import get_backend, haar_factor, haar_orthogonal
+from simulations.core.random_matrices import HAAR_METHODS, reflector_half_norms, ut_triangle
+from simulations.core.triangular import TRIANGULAR_INVERSE_METHODS, upper_triangular_inverse
+
+
+def _triangles(be, reps: int, n: int):
+    v = be.xp.tril(be.normal((reps, 2 * n, n)))
+    return ut_triangle(v, reflector_half_norms(v, be.xp), be.xp)
+
+
+def inverse_rows(be, orders, batches) -> list:
+    rows = []
+    for n in orders:
+        for reps in batches:
+            s = _triangles(be, reps, n)
+            for method in TRIANGULAR_INVERSE_METHODS:
+                t = best_time(lambda: upper_triangular_inverse(s, be.xp, method), be.xp)
+                rows.append({"table": "inverse", "order": n, "batch": reps, "method": method, "seconds": t})
+    return rows
+
+
+def draw_rows(be, shapes, peak: float) -> list:
+    rows = []
+    for reps, p in shapes:
+        for method in HAAR_METHODS + ("factored",):
+            if method == "factored":
+                fn = lambda: haar_factor(be, reps, p, p)  # noqa: E731
+            else:
+                fn = lambda: haar_orthogonal(be, reps, p, p, method)  # noqa: E731
+            t = best_time(fn, be.xp)
+            flops = reps * haar_flops(method, p, p)
+            rows.append({"table": "draw", "reps": reps, "p": p, "method": method, "seconds": t,
+                         "flops": flops, "fraction": flops / t / peak})
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--backend", default="numpy", choices=("numpy", "cupy"))
+    ap.add_argument("--dtype", default="float64", choices=("float64", "float32"))
+    ap.add_argument("--quick", action="store_true", help="small orders and widths (a test)")
+    ap.add_argument("--json", help="write the rows here")
+    a = ap.parse_args(argv)
+    be = get_backend(a.backend, seed=0, dtype=a.dtype)
+    peak = matmul_peak(be, 256 if a.quick else None)
+    orders, batches = ((32, 64), (1, 4)) if a.quick else ((128, 256), (1, 16, 64))
+    shapes = ((1, 256), (2, 128)) if a.quick else ((1, 4096), (8, 1024))
+    print(f"{a.dtype} ({a.backend}); matmul peak {peak / 1e9:.1f} GFLOP/s")
+    rows = inverse_rows(be, orders, batches)
+    for r in rows:
+        print(f"  inverse  order {r['order']:4d} batch {r['batch']:3d}  {r['method']:9s} {1e3 * r['seconds']:9.3f} ms")
+    drawn = draw_rows(be, shapes, peak)
+    for r in drawn:
+        print(f"  draw     {r['reps']} x {r['p']:4d}  {r['method']:11s} {1e3 * r['seconds']:9.1f} ms  "
+              f"{100 * r['fraction']:5.1f}% of the peak")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"backend": a.backend, "dtype": a.dtype, "peak": peak, "rows": rows + drawn}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

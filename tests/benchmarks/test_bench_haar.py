@@ -1,0 +1,30 @@
+"""The Haar benchmark (``benchmarks/bench_haar.py``) at its ``--quick`` size: one row per
+order, batch and inverse method and per shape and construction, with the flops of
+``bench_throughput.haar_flops``. Nothing here asserts a speed."""
+import importlib
+import json
+import sys
+from pathlib import Path
+
+from simulations.core.random_matrices import HAAR_METHODS
+from simulations.core.triangular import TRIANGULAR_INVERSE_METHODS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+bench = importlib.import_module("bench_haar")
+throughput = importlib.import_module("bench_throughput")
+
+
+def test_quick_run_writes_every_row(tmp_path, capsys):
+    out = tmp_path / "haar.json"
+    assert bench.main(["--quick", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["backend"] == "numpy" and data["peak"] > 0
+    inverse = {(r["order"], r["batch"], r["method"]) for r in data["rows"] if r["table"] == "inverse"}
+    assert inverse == {(n, b, m) for n in (32, 64) for b in (1, 4) for m in TRIANGULAR_INVERSE_METHODS}
+    draws = [r for r in data["rows"] if r["table"] == "draw"]
+    assert {(r["reps"], r["p"], r["method"]) for r in draws} == {
+        (reps, p, m) for reps, p in ((1, 256), (2, 128)) for m in HAAR_METHODS + ("factored",)}
+    for r in draws:
+        assert r["flops"] == r["reps"] * throughput.haar_flops(r["method"], r["p"], r["p"]) and r["fraction"] > 0
+    assert all(r["seconds"] > 0 for r in data["rows"])
+    assert capsys.readouterr().out.count("\n") == 1 + len(data["rows"])
