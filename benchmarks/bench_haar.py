@@ -6,8 +6,9 @@ Two tables, best of 3 after a warm-up, with the matrix-multiply peak measured in
 run:
 
 - ``inverse``: ``upper_triangular_inverse`` of a batch of UT triangles of order 128
-  (``REFLECTOR_BLOCK``) and 256 (``APPLY_BLOCK``), by ``lapack`` (CuPy: cuBLAS
-  getrfBatched/getriBatched and two status reads) and ``doubling`` (batched products);
+  (``REFLECTOR_BLOCK``) and 256 (``APPLY_BLOCK``), by ``linalg_inv`` (numpy: LAPACK LU
+  and solve; CuPy: cuBLAS getrfBatched and getriBatched) and ``doubling`` (batched
+  products), at batches 1, 16 (one 4096 draw's blocks of 256), 32 (its blocks of 128) and 64;
 - ``draw``: one Haar draw of ``reps`` p x p matrices by each construction of
   ``haar_orthogonal`` and by ``haar_factor``, with its flops (``bench_throughput.haar_flops``)
   as a fraction of the peak.
@@ -24,6 +25,7 @@ from bench_throughput import haar_flops
 from timing import best_time, matmul_peak
 
 from simulations import get_backend, haar_factor, haar_orthogonal
+from simulations.core import provenance
 from simulations.core.random_matrices import HAAR_METHODS, reflector_half_norms, ut_triangle
 from simulations.core.triangular import TRIANGULAR_INVERSE_METHODS, upper_triangular_inverse
 
@@ -67,8 +69,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write the rows here")
     a = ap.parse_args(argv)
     be = get_backend(a.backend, seed=0, dtype=a.dtype)
-    peak = matmul_peak(be, 256 if a.quick else None)
-    orders, batches = ((32, 64), (1, 4)) if a.quick else ((128, 256), (1, 16, 64))
+    peak = matmul_peak(be)
+    orders, batches = ((32, 64), (1, 4)) if a.quick else ((128, 256), (1, 16, 32, 64))
     shapes = ((1, 256), (2, 128)) if a.quick else ((1, 4096), (8, 1024))
     print(f"{a.dtype} ({a.backend}); matmul peak {peak / 1e9:.1f} GFLOP/s")
     rows = inverse_rows(be, orders, batches)
@@ -80,7 +82,8 @@ def main(argv=None) -> int:
               f"{100 * r['fraction']:5.1f}% of the peak")
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"backend": a.backend, "dtype": a.dtype, "peak": peak, "rows": rows + drawn}, f, indent=1)
+            json.dump({"backend": a.backend, "dtype": a.dtype, "peak": peak, "provenance": provenance(),
+                       "rows": rows + drawn}, f, indent=1)
     return 0
 
 

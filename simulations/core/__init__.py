@@ -12,7 +12,7 @@ from .namespace import array_namespace, eps, tiny
 # random matrices
 from .haar_factor import HaarFactor, haar_factor
 from .random_matrices import CONTROL_LAWS, HAAR_METHODS, ISOTROPIC_LAWS, ROW_LAWS, haar_orthogonal, sample_rows
-from .triangular import TRIANGULAR_INVERSE_METHODS, upper_triangular_inverse
+from .triangular import TRIANGULAR_INVERSE_METHODS, upper_triangular_inverse, upper_triangular_inverses
 # validation
 from .validation import check_choice, check_finite, check_int, check_positive, check_widths
 
@@ -22,6 +22,6 @@ __all__ = [
     "array_namespace", "eps", "tiny",
     "HaarFactor", "haar_factor",
     "CONTROL_LAWS", "HAAR_METHODS", "ISOTROPIC_LAWS", "ROW_LAWS", "haar_orthogonal", "sample_rows",
-    "TRIANGULAR_INVERSE_METHODS", "upper_triangular_inverse",
+    "TRIANGULAR_INVERSE_METHODS", "upper_triangular_inverse", "upper_triangular_inverses",
     "check_choice", "check_finite", "check_int", "check_positive", "check_widths",
 ]

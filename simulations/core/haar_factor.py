@@ -123,7 +123,7 @@ def haar_factor(be: Backend, reps: int, m: int, n: int, block: int | None = None
     xp = be.xp
     half = reflector_half_norms(v, xp)
     ranges = _reflector_blocks(k, block)
-    inverses = upper_triangular_inverses([ut_triangle(v[:, j0:, j0:j1], half[:, j0:j1], xp) for j0, j1 in ranges], xp)
-    blocks = tuple((j0, v[:, j0:, j0:j1], v[:, j0:, j0:j1] @ xp.swapaxes(s_inv, -1, -2))
-                   for (j0, j1), s_inv in zip(ranges, inverses))
+    us = [v[:, j0:, j0:j1] for j0, j1 in ranges]
+    inverses = upper_triangular_inverses([ut_triangle(u, half[:, j0:j1], xp) for u, (j0, j1) in zip(us, ranges)], xp)
+    blocks = tuple((j0, u, u @ xp.swapaxes(s_inv, -1, -2)) for (j0, _), u, s_inv in zip(ranges, us, inverses))
     return HaarFactor(m=m, n=n, reflectors=v, signs=signs, blocks=blocks)

@@ -56,10 +56,11 @@ def draw_layer(be: Backend, n_networks: int, fan_in: int, fan_out: int,
     if haar_method is not None:
         check_choice("haar_method", haar_method, WN_HAAR_METHODS)
     factor = None
-    if directions == "orthogonal" and haar_method == "factored":
+    if directions == "orthogonal" and haar_method == "factored" and fan_out <= fan_in:
         factor, v = haar_factor(be, n_networks, fan_out, fan_in), None
-        if not factor.rows_orthonormal:  # WN divides by V's row norms: form it
-            factor, v = None, factor.dense()
+    elif directions == "orthogonal" and haar_method == "factored":
+        # WN divides by V's row norms: form V, the factor's dense() from the same stream
+        v = haar_orthogonal(be, n_networks, fan_out, fan_in, "reflectors")
     elif directions == "orthogonal":
         v = haar_orthogonal(be, n_networks, fan_out, fan_in, haar_method)
     elif directions == "pytorch_uniform":
