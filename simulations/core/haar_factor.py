@@ -39,8 +39,8 @@ from typing import Any
 
 from .backend import Backend
 from .namespace import array_namespace
-from .random_matrices import _draw_reflectors, _reflector_blocks, q_from_reflectors, reflector_half_norms, ut_triangle
-from .triangular import upper_triangular_inverses
+from .random_matrices import (_draw_reflectors, _reflector_blocks, block_triangle_inverses, q_from_reflectors,
+                              reflector_half_norms)
 from .validation import check_int
 
 __all__ = ["APPLY_BLOCK", "HaarFactor", "haar_factor"]
@@ -123,7 +123,8 @@ def haar_factor(be: Backend, reps: int, m: int, n: int, block: int | None = None
     xp = be.xp
     half = reflector_half_norms(v, xp)
     ranges = _reflector_blocks(k, block)
-    us = [v[:, j0:, j0:j1] for j0, j1 in ranges]
-    inverses = upper_triangular_inverses([ut_triangle(u, half[:, j0:j1], xp) for u, (j0, j1) in zip(us, ranges)], xp)
-    blocks = tuple((j0, u, u @ xp.swapaxes(s_inv, -1, -2)) for (j0, _), u, s_inv in zip(ranges, us, inverses))
-    return HaarFactor(m=m, n=n, reflectors=v, signs=signs, blocks=blocks)
+    blocks = []
+    for (j0, j1), s_inv in zip(ranges, block_triangle_inverses(v, half, ranges, xp)):
+        u = v[:, j0:, j0:j1]
+        blocks.append((j0, u, u @ xp.swapaxes(s_inv, -1, -2)))
+    return HaarFactor(m=m, n=n, reflectors=v, signs=signs, blocks=tuple(blocks))

@@ -186,8 +186,7 @@ def q_from_reflectors(v, d, xp):
     q = xp.zeros((reps, p, k), dtype=v.dtype)
     q[:, idx, idx] = d
     blocks = _reflector_blocks(k)
-    inverses = upper_triangular_inverses([ut_triangle(v[:, j0:, j0:j1], half[:, j0:j1], xp) for j0, j1 in blocks], xp)
-    for (j0, j1), s_inv in zip(reversed(blocks), reversed(inverses)):
+    for (j0, j1), s_inv in zip(reversed(blocks), reversed(block_triangle_inverses(v, half, blocks, xp))):
         u = v[:, j0:, j0:j1]
         tail = q[:, j0:, j0:]
         tail -= u @ (s_inv @ (xp.swapaxes(u, -1, -2) @ tail))
@@ -199,6 +198,14 @@ def reflector_half_norms(v, xp):
     (probability 0), which :func:`ut_triangle` then makes the identity."""
     half = 0.5 * xp.sum(v * v, axis=-2)
     return xp.where(half == 0, 1, half)
+
+
+def block_triangle_inverses(v, half, blocks, xp) -> list:
+    """``S^{-1}`` of the :func:`ut_triangle` of each block ``v[:, j0:j1 columns]`` of the
+    reflectors v, for the column ranges ``blocks`` ((j0, j1) pairs), with ``half`` from
+    :func:`reflector_half_norms`; all blocks in one call per block width
+    (:func:`~simulations.core.triangular.upper_triangular_inverses`)."""
+    return upper_triangular_inverses([ut_triangle(v[:, j0:, j0:j1], half[:, j0:j1], xp) for j0, j1 in blocks], xp)
 
 
 def ut_triangle(u, half, xp):
