@@ -9,7 +9,7 @@ blocks = st.integers(min_value=1, max_value=10**4)
 small_blocks = st.integers(min_value=1, max_value=4)
 isotropic_laws = st.sampled_from(ISOTROPIC_LAWS)
 precisions = st.sampled_from([30, 50])
-#: Orders of triangular matrices: every padding case of the doubling inverse up to 2^7.
+#: Orders of triangular matrices for the doubling inverse: every padded order up to 128, and 129-130 (padded to 256).
 triangle_orders = st.integers(min_value=1, max_value=130)
 
 
