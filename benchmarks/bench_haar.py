@@ -11,7 +11,11 @@ run:
   products), at batches 1, 16 (one 4096 draw's blocks of 256), 32 (its blocks of 128) and 64;
 - ``draw``: one Haar draw of ``reps`` p x p matrices by each construction of
   ``haar_orthogonal`` and by ``haar_factor``, with its flops (``bench_throughput.haar_flops``)
-  as a fraction of the peak.
+  as a fraction of the peak;
+- ``formation``: the formation step of ``reflectors`` alone (``q_from_reflectors``) on the
+  same drawn reflectors, by formation block (64, 128 = ``REFLECTOR_BLOCK``, the default, 256
+  and 512): any block gives the same Q up to rounding, wider ones launch fewer, wider
+  products for a few more flops.
 
 The shapes are those of the throughput benchmark's WN layers: one network at width 4096
 and 8 networks at width 1024 (``--quick``: orders 32 and 64 and width 256, for a test).
@@ -26,7 +30,8 @@ from timing import best_time, matmul_peak
 
 from simulations import get_backend, haar_factor, haar_orthogonal
 from simulations.core import provenance
-from simulations.core.random_matrices import HAAR_METHODS, reflector_half_norms, ut_triangle
+from simulations.core.random_matrices import (HAAR_METHODS, _draw_reflectors, q_from_reflectors, reflector_half_norms,
+                                             ut_triangle)
 from simulations.core.triangular import TRIANGULAR_INVERSE_METHODS, upper_triangular_inverse
 
 
@@ -61,6 +66,18 @@ def draw_rows(be, shapes, peak: float) -> list:
     return rows
 
 
+def formation_rows(be, shapes, blocks, peak: float) -> list:
+    rows = []
+    for reps, p in shapes:
+        v, d = _draw_reflectors(be, reps, p, p)
+        flops = reps * haar_flops("reflectors", p, p)
+        for block in blocks:
+            t = best_time(lambda: q_from_reflectors(v, d, be.xp, block=block), be.xp)
+            rows.append({"table": "formation", "reps": reps, "p": p, "block": block, "seconds": t,
+                         "fraction": flops / t / peak})
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--backend", default="numpy", choices=("numpy", "cupy"))
@@ -80,10 +97,14 @@ def main(argv=None) -> int:
     for r in drawn:
         print(f"  draw     {r['reps']} x {r['p']:4d}  {r['method']:11s} {1e3 * r['seconds']:9.1f} ms  "
               f"{100 * r['fraction']:5.1f}% of the peak")
+    formed = formation_rows(be, shapes, (16, 32) if a.quick else (64, 128, 256, 512), peak)
+    for r in formed:
+        print(f"  formation {r['reps']} x {r['p']:4d}  block {r['block']:3d}   {1e3 * r['seconds']:9.1f} ms  "
+              f"{100 * r['fraction']:5.1f}% of the peak (the reflectors draw's flops)")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"backend": a.backend, "dtype": a.dtype, "peak": peak, "provenance": provenance(),
-                       "rows": rows + drawn}, f, indent=1)
+                       "rows": rows + drawn + formed}, f, indent=1)
     return 0
 
 

@@ -15,7 +15,8 @@ a lent machine, so there run a few steps per call with ``--only``):
   (one 1024 product alone runs at about a third of the cuBLAS peak) and 8 x 64 BN chains;
 - ``bench_4096``: the WN and BN cases at width 4096, formed and factored Haar draws;
 - ``bench_haar``: ``benchmarks/bench_haar.py``, each Haar construction and the triangular
-  inverses inside the reflector ones, by method, at the WN layers' shapes.
+  inverses inside the reflector ones, by method, and the formation of Q by formation
+  block, at the WN layers' shapes.
 
 Each step writes ``DIR/STEP.log`` (the benchmarks also ``DIR/STEP.json``) and the session
 writes ``DIR/session.json`` (each step's command, exit status and seconds). Steps run

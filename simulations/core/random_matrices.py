@@ -164,28 +164,33 @@ def _reflector_q(be: Backend, reps: int, p: int, k: int):
     return q_from_reflectors(v, d, be.xp)
 
 
-def q_from_reflectors(v, d, xp):
+def q_from_reflectors(v, d, xp, block: int = REFLECTOR_BLOCK):
     """``H_1 ... H_k [diag(d); 0]`` for the reflectors ``H_j = I - 2 v_j v_j^T / v_j^T v_j``
-    held in the columns of the lower-trapezoidal ``v`` (reps, p, k), applied block by
-    block from the last, in compact WY form (LAPACK's ``orgqr`` order): the block of
-    columns j0:j1 is ``I - U S^{-1} U^T`` with ``U = v[j0:, j0:j1]`` and
+    held in the columns of the lower-trapezoidal ``v`` (reps, p, k), applied ``block``
+    columns at a time from the last, in compact WY form (LAPACK's ``orgqr`` order): the
+    block of columns j0:j1 is ``I - U S^{-1} U^T`` with ``U = v[j0:, j0:j1]`` and
     ``S = diag(U^T U) / 2 + striu(U^T U)`` (Joffrain et al. 2006), and it only touches rows
     and columns from j0 on. A zero column (probability 0) is the identity. The blocks'
     ``S^{-1}`` are computed together, a few batched calls for all blocks
     (:func:`~simulations.core.triangular.upper_triangular_inverses`: LAPACK on numpy,
     recursive doubling in matrix products elsewhere).
 
+    Any ``block`` gives the same Q up to rounding (the blocks only group the reflectors'
+    product); the default, ``REFLECTOR_BLOCK``, is the partition of the draw, and the
+    numbers ``haar_orthogonal`` returns.
+
     >>> import numpy as np
     >>> v = np.array([[[1.0], [1.0]]])          # reflector across the line x = y
     >>> q_from_reflectors(v, np.array([[1.0]]), np)[0, :, 0].tolist()
     [0.0, -1.0]
     """
+    block = check_int("block", block, low=1)
     reps, p, k = v.shape
     half = reflector_half_norms(v, xp)
     idx = xp.arange(k)
     q = xp.zeros((reps, p, k), dtype=v.dtype)
     q[:, idx, idx] = d
-    blocks = _reflector_blocks(k)
+    blocks = _reflector_blocks(k, block)
     for (j0, j1), s_inv in zip(reversed(blocks), reversed(block_triangle_inverses(v, half, blocks, xp))):
         u = v[:, j0:, j0:j1]
         tail = q[:, j0:, j0:]

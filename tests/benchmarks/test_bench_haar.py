@@ -1,5 +1,5 @@
 """The Haar benchmark (``benchmarks/bench_haar.py``) at its ``--quick`` size: one row per
-order, batch and inverse method and per shape and construction, with the flops of
+order, batch and inverse method, per shape and construction, and per shape and formation block, with the flops of
 ``bench_throughput.haar_flops``. Nothing here asserts a speed."""
 import importlib
 import json
@@ -26,5 +26,7 @@ def test_quick_run_writes_every_row(tmp_path, capsys):
         (reps, p, m) for reps, p in ((1, 256), (2, 128)) for m in HAAR_METHODS + ("factored",)}
     for r in draws:
         assert r["flops"] == r["reps"] * throughput.haar_flops(r["method"], r["p"], r["p"]) and r["fraction"] > 0
+    formed = {(r["reps"], r["p"], r["block"]) for r in data["rows"] if r["table"] == "formation"}
+    assert formed == {(reps, p, b) for reps, p in ((1, 256), (2, 128)) for b in (16, 32)}
     assert all(r["seconds"] > 0 for r in data["rows"])
     assert capsys.readouterr().out.count("\n") == 1 + len(data["rows"])

@@ -11,7 +11,7 @@ from scipy import linalg, stats
 from simulations import HAAR_METHODS, ROW_LAWS, get_backend, haar_orthogonal, sample_rows, to_host
 from simulations.core.random_matrices import (GPU_HOUSEHOLDER_MAX_REPS, _draw_reflectors, default_haar_method,
                                              q_from_reflectors, reflector_draw_shapes)
-from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
+from tests.support.precision import U64, assert_float32, float32_tolerance, rounded_backend, rounding_tolerance
 
 #: Significance of each statistical test function below (split over its sub-tests).
 ALPHA = 1e-6
@@ -85,6 +85,32 @@ def test_reflector_formation_equals_lapack(p, k):
     q, r2 = np.linalg.qr(g)
     np.testing.assert_allclose(q_from_reflectors(v[None], d[None], np)[0], q * np.sign(np.diag(r2)),
                                rtol=0, atol=10 * k * p * np.finfo(float).eps)
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 256, 300])
+def test_reflector_formation_any_block_gives_the_same_q(backend_name, block):
+    """The blocks of the formation only group the product of the same reflectors, so any
+    ``block`` forms the same Q as the draw's partition (``REFLECTOR_BLOCK``) up to
+    rounding: both apply k reflectors of length <= p, so by the bound of the previous test
+    they differ by at most ``rounding_tolerance(k, p, U64)`` per column (and a block
+    wider than k is one block). The default is the partition of the draw, the numbers
+    ``haar_orthogonal`` returns, to the bit."""
+    reps, p, k = 2, 300, 260
+    be = get_backend(backend_name, seed=11)
+    v, d = _draw_reflectors(be, reps, p, k)
+    xp = be.xp
+    ref = to_host(q_from_reflectors(v, d, xp))
+    np.testing.assert_array_equal(ref, to_host(haar_orthogonal(get_backend(backend_name, seed=11), reps, k, p,
+                                                               "reflectors")).swapaxes(1, 2))
+    q = to_host(q_from_reflectors(v, d, xp, block=block))
+    assert np.linalg.norm(q - ref, axis=1).max() <= 2 * rounding_tolerance(k, p, U64)
+
+
+def test_reflector_formation_checks_its_block():
+    v, d = _draw_reflectors(get_backend(seed=1), 1, 5, 3)
+    for bad in (0, -2, 2.5, True):
+        with pytest.raises(ValueError, match="block"):
+            q_from_reflectors(v, d, np, block=bad)
 
 
 def _haar_pvalues(q, q_rows):
