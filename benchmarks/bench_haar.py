@@ -17,8 +17,10 @@ run:
   and 512): any block gives the same Q up to rounding, wider ones launch fewer, wider
   products for a few more flops.
 
-The shapes are those of the throughput benchmark's WN layers: one network at width 4096
-and 8 networks at width 1024 (``--quick``: orders 32 and 64 and width 256, for a test).
+The shapes are those of the throughput benchmark's WN layers, one network at width 4096
+and 8 networks at width 1024, and those of Figure 1 of Arpit et al., which draws one
+network at a time at widths near 200 and 1000 (``--quick``: orders 32 and 64 and widths
+256 and 128, for a test).
 """
 from __future__ import annotations
 
@@ -88,7 +90,7 @@ def main(argv=None) -> int:
     be = get_backend(a.backend, seed=0, dtype=a.dtype)
     peak = matmul_peak(be)
     orders, batches = ((32, 64), (1, 4)) if a.quick else ((128, 256), (1, 16, 32, 64))
-    shapes = ((1, 256), (2, 128)) if a.quick else ((1, 4096), (8, 1024))
+    shapes = ((1, 256), (2, 128)) if a.quick else ((1, 4096), (8, 1024), (1, 1000), (1, 200))
     print(f"{a.dtype} ({a.backend}); matmul peak {peak / 1e9:.1f} GFLOP/s")
     rows = inverse_rows(be, orders, batches)
     for r in rows:
