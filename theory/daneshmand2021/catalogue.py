@@ -205,7 +205,10 @@ _PORTED = (
           statement="With ReLU, the BN gap stabilizes at a depth-independent level below the vanilla gap, which "
                     "increases with depth",
           kind="empirical", recorded=H, measure=M.VARIANTS, judge=FJ.judge_relu,
-          mutations=(Mutation("BN gap above the vanilla gap", {"order": "bn_above"}),),
+          mutations=(Mutation("BN gap above the vanilla gap", {"order": "bn_above"}),
+                     Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"}),
+                     Mutation("the BN level still moves by 0.1 (twice the band) from the third to the last quarter",
+                              {"flat_target": 0.1})),
           note="The BN-ReLU plateau does not vanish with width (non-negative activations keep samples correlated). "
                "Uncentred BN and Gaussian inputs here; the authors' code (Figure_5.ipynb, paper_fig6a) uses torch "
                "BatchNorm1d (mean-centred), width 100, batch 8, 30 layers, CIFAR-10 inputs."),

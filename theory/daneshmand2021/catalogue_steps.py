@@ -281,7 +281,9 @@ SEC6 = (
           kind="empirical", recorded=H, measure=M.FIG6A, judge=NJ.judge_fig6,
           params={"flat_log_tol": FIG6_FLAT_LOG_TOL},
           mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}),
-                     Mutation("the BN level doubles every five layers", {"flat_target": 1.0})),
+                     Mutation("the BN level doubles every five layers", {"flat_target": 1.0}),
+                     Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"}),
+                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"})),
           note="Settings from Figure_5.ipynb (cells 3-6, paper_fig6a): torch BatchNorm1d (mean-centred, affine at "
                "identity), order ReLU -> Linear -> BN, width 100, batch 8, 30 layers, gap measured before each layer. "
                "CIFAR-10 batches are replaced by inputs with pairwise cosine about 0.8; from uncorrelated inputs the "
@@ -297,7 +299,9 @@ SEC6 = (
           kind="empirical", recorded=INC, measure=N.CONVNET, judge=NJ.judge_fig6,
           params={"bn": "bn", "vanilla": "vanilla", "flat_log_tol": FIG6_FLAT_LOG_TOL},
           mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}),
-                     Mutation("the BN level doubles every five layers", {"flat_target": 1.0})),
+                     Mutation("the BN level doubles every five layers", {"flat_target": 1.0}),
+                     Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"}),
+                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"})),
           slow=True,
           note="Settings from Figure_5.ipynb (cells 3-4, 7): padding is 'reflect' (ConvNet2D's default; "
                "default_convnet's padding_mode='zero' is never passed on), stride 1, 100 channels, batch 8. Inputs: "

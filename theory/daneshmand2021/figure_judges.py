@@ -278,12 +278,15 @@ def judge_centered(m, ctx, variant: str = "printed", tol: float = 0.02, scale: f
     return ev
 
 
-def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05):
+def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05, vanilla_direction: str = ">",
+               flat_target: float = 0.0):
     """Sec. 6 / Figure 6 (ReLU MLP panel): per width, (i) the BN-ReLU plateau is below
     the vanilla-ReLU plateau (Welch; ``order="bn_above"`` is the reversed mutation),
-    (ii) the vanilla-ReLU gap increases with depth, (iii) the BN-ReLU gap is depth-
-    independent: the per-run difference of its means over the last and the third
-    quarter of the layers is 0 within +-flat_tol (in units of V, as in fig6a)."""
+    (ii) the vanilla-ReLU gap increases with depth (``vanilla_direction="<"``, that it
+    decreases, is a mutation), (iii) the BN-ReLU gap is depth-independent: the per-run
+    difference of its means over the last and the third quarter of the layers is
+    ``flat_target`` (0; another value is a mutation: a level still moving) within
+    +-flat_tol, in units of V, whose range is [0, sqrt(1 - 1/n)]."""
     widths = sorted({r.width for r in m.rows})
     sub = sub_context(ctx, 3)
     pairs = []
@@ -295,10 +298,10 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05):
     comp = judge_comparison(pairs, ">", f"plateaus over layers {m.meta['depth'] // 2}..{m.meta['depth']} from "
                             "Gaussian H_0", sub,
                             what="vanilla_minus_bn" if order == "bn_below" else "bn_minus_vanilla")
-    grow = judge_variant_growth(m, sub, "vanilla_relu", ">")
+    grow = judge_variant_growth(m, sub, "vanilla_relu", vanilla_direction)
     alpha = sub.split(len(widths))
     flat = [stats.mean_within(m.row(variant="bn_relu", width=w)["late_b"] - m.row(variant="bn_relu", width=w)["late_a"],
-                              0.0, alpha, flat_tol, relative=False, ok=H) for w in widths]
+                              flat_target, alpha, flat_tol, relative=False, ok=H) for w in widths]
     verdict = combine([comp.verdict, grow.verdict] + [t.verdict for t in flat])
     details = comp.details + [{"part": "vanilla-ReLU growth", **d} for d in grow.details] + \
         [{"part": "BN-ReLU depth-independent", **t.row(width=w)} for w, t in zip(widths, flat)]
@@ -309,7 +312,7 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05):
     comp.expected = "BN-ReLU plateau < vanilla-ReLU plateau; vanilla grows; BN-ReLU flat"
     comp.counterexample = next((d for d in details if d.get("verdict") == "fails"), None)
     comp.plot = {"kind": "means", "rows": [
-        {"label": f"BN-ReLU late difference, d={w}", "mean": t.estimate, "interval": list(t.interval), "target": 0.0,
+        {"label": f"BN-ReLU late difference, d={w}", "mean": t.estimate, "interval": list(t.interval), "target": flat_target,
          "band": list(t.band)} for w, t in zip(widths, flat)]}
     return comp
 

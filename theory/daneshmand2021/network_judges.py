@@ -55,20 +55,23 @@ def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10):
 
 
 def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_relu", bn_direction: str = "<",
-               flat_tol: float = 0.05, flat_log_tol: float | None = None, flat_target: float = 0.0):
+               flat_tol: float = 0.05, flat_log_tol: float | None = None, flat_target: float = 0.0,
+               vanilla_direction: str = ">", below: str = ">"):
     """Appendix Figure 6 and Sec. 6: for vanilla networks the gap increases with depth
-    (last - first > 0); with BN it decreases (last - first < 0; ``bn_direction=">"``
-    is the mutation) and stabilizes at a level constant in depth (mean over layers
-    25..30 minus mean over 20..25 = 0 within +-flat_tol, in units of V, whose range is
-    [0, sqrt(1 - 1/n)]: the figure's resolution; a drift inside the band does not refute
-    the statement, so the part fails only when the data put it outside), below the
-    vanilla gap (Welch). With ``flat_log_tol`` the level is judged relative to itself:
+    (last - first > 0; ``vanilla_direction="<"`` is a mutation); with BN it decreases
+    (last - first < 0; ``bn_direction=">"`` is the mutation) and stabilizes at a level
+    constant in depth (mean over layers 25..30 minus mean over 20..25 = 0 within
+    +-flat_tol, in units of V, whose range is [0, sqrt(1 - 1/n)]: the figure's
+    resolution; a drift inside the band does not refute the statement, so the part fails
+    only when the data put it outside), below the vanilla gap at the last layer (Welch:
+    vanilla - BN ``below`` 0; ``below="<"``, BN above vanilla, is a mutation). With ``flat_log_tol`` the level is judged relative to itself:
     per network log(mean V over 25..30) - log(mean V over 20..25) = log(1 + flat_target)
     within +-flat_log_tol (``flat_target`` != 0 is a mutation: a level still changing
     by that fraction over five layers)."""
     sub = sub_context(ctx, 4)
     a, b = m.row(variant=bn), m.row(variant=vanilla)
-    grow = judge_sign([({"variant": vanilla}, b["last"] - b["first"])], ">", "E[V(H_L) - V(H_0)]", "vanilla", sub)
+    grow = judge_sign([({"variant": vanilla}, b["last"] - b["first"])], vanilla_direction, "E[V(H_L) - V(H_0)]",
+                      "vanilla", sub)
     fall = judge_sign([({"variant": bn}, a["last"] - a["first"])], bn_direction, "E[V(H_L) - V(H_0)]", "BN", sub)
     if flat_log_tol is None:
         flat = stats.mean_within(a["late"] - a["early"], 0.0, sub.alpha, flat_tol, relative=False, ok=H)
@@ -77,7 +80,7 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
         flat = stats.mean_within(np.log(a["late"]) - np.log(a["early"]), math.log1p(flat_target), sub.alpha,
                                  flat_log_tol, relative=False, ok=H)
         flat_what, band_text = "log(late) - log(early)", f"{math.log1p(flat_target):g} within +-{flat_log_tol:g}"
-    below = judge_comparison([({"layer": m.meta["depth"]}, b["last"], a["last"])], ">", "V at the last layer", sub,
+    below = judge_comparison([({"layer": m.meta["depth"]}, b["last"], a["last"])], below, "V at the last layer", sub,
                              what="vanilla_minus_bn")
     verdict = combine([grow.verdict, fall.verdict, flat.verdict, below.verdict])
     details = ([{"part": "vanilla gap grows", **d} for d in grow.details]

@@ -210,6 +210,16 @@ def test_relu_order():
     assert FJ.judge_relu(_relu(0.3, 0.86), ctx(), order="bn_above").verdict == F
 
 
+def test_relu_each_part_can_fail_alone():
+    """The vanilla growth and the BN flatness each turn the verdict to fails on their
+    own, the other parts holding."""
+    m = _relu(0.3, 0.86)
+    ev = FJ.judge_relu(m, ctx(), vanilla_direction="<")
+    assert ev.verdict == F and ev.counterexample["part"] == "vanilla-ReLU growth"
+    ev = FJ.judge_relu(m, ctx(), flat_target=0.1)
+    assert ev.verdict == F and ev.counterexample["part"] == "BN-ReLU depth-independent"
+
+
 def test_relu_shortfall_is_the_largest_of_its_undecided_parts():
     """Plateaus 0.003 apart and a vanilla growth of 0.0002: comparison and growth are
     both undecided, the growth much further from deciding; the judge reports the growth's

@@ -106,6 +106,16 @@ def test_fig6_three_way():
     assert NJ.judge_fig6(_fig6(0.75, reps=3), ctx()).verdict == INC  # no change, three networks
 
 
+def test_fig6_each_part_can_fail_alone():
+    """The vanilla growth and the BN-below-vanilla comparison each turn the verdict to
+    fails on their own, the other parts holding."""
+    m = _fig6(0.19)
+    ev = NJ.judge_fig6(m, ctx(), vanilla_direction="<")
+    assert ev.verdict == F and ev.counterexample["part"] == "vanilla gap grows"
+    ev = NJ.judge_fig6(m, ctx(), below="<")
+    assert ev.verdict == F and ev.counterexample["part"] == "BN below vanilla"
+
+
 def test_fig6_shortfall_comes_from_the_undecided_part():
     """The flat part decided, the BN fall not (it sits just below 0 with three networks):
     the shortfall is the fall's, the one-sided limit's extent over the distance to 0."""
