@@ -20,6 +20,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from simulations.core import check_choice
+
 from . import stats
 from .core.evidence import Evidence
 from .core.verdicts import Verdict, band_verdict, combine
@@ -199,7 +201,8 @@ def judge_exponent(fits: Sequence[tuple[dict, stats.Fit]], index: int, claimed: 
 
 
 def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: str, ctx,
-                error: str = "rms", width: str = "width", order: float = 1.0) -> Evidence:
+                error: str = "rms", width: str = "width", order: float = 1.0,
+                rms_direction: str = "<") -> Evidence:
     """Asymptotic claim X_w -> target as the width w grows.
 
     Two parts, alpha split between them: (i) the limit c of the fitted
@@ -210,7 +213,11 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
     >= 0 (no decay); holds approximately when the limit's interval lies within
     target +- tol*|target| and (for rms) the exponent's interval lies below 0;
     inconclusive otherwise. ``error="mean"`` claims only the average converges.
+    ``rms_direction`` is the stated sign of the RMS exponent p: ``"<"`` (p < 0, each
+    network concentrates at ``target``; as stated) or ``">"`` (p > 0, single networks
+    do not concentrate; fails when the exponent's interval lies at or below 0).
     """
+    check_choice("rms_direction", rms_direction, ("<", ">"))
     alpha = ctx.split(2 if error == "rms" else 1)
     widths, means, ses, rms, rms_se, dfs = [], [], [], [], [], []
     for r in rows:
@@ -233,7 +240,10 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
     if error == "rms":
         efit = stats.power_law(widths, rms, rms_se, point_df)
         e_lo, e_hi = efit.interval(1, alpha)
-        parts["rms_decay"] = HA if e_hi < 0 else (F if e_lo >= 0 else INC)
+        if rms_direction == "<":
+            parts["rms_decay"] = HA if e_hi < 0 else (F if e_lo >= 0 else INC)
+        else:
+            parts["rms_decay"] = HA if e_lo > 0 else (F if e_hi <= 0 else INC)
     verdict = combine(parts.values(), HA)
     room = tol * abs(target) - abs(c - target)
     shortfall = stats.shortfall(c, (c_lo, c_hi), target, band) if parts["limit"] == INC else None
@@ -248,6 +258,8 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
         margin_unit="distance from the target to the nearer end of the limit's interval (negative: excluded)",
         method=f"{method}; limit of mean(w) = c + a w^-{order:g} by weighted least squares over widths "
                f"{[int(w) for w in widths]}" + ("; RMS error of single networks fitted as A w^p" if error == "rms" else "")
+               + ("; stated p > 0 (single networks do not concentrate)" if error == "rms" and rms_direction == ">"
+                  else "")
                + f"; alpha = {alpha:.2e} per part",
         resolution=f"limit interval half-width {(c_hi - c_lo) / 2:.3g} (tolerance +-{tol * abs(target):.3g}); parts: "
                    + ", ".join(f"{k} {v.value}" for k, v in parts.items()),

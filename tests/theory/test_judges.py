@@ -57,3 +57,29 @@ def test_undecided_shortfall_is_the_largest_inconclusive_part_s_or_none():
     assert undecided_shortfall(parts, INC) == 5.0
     assert undecided_shortfall(parts, F) is None
     assert undecided_shortfall(parts + [Part(verdict=INC, shortfall=None)], INC) is None
+
+
+def test_limit_rms_direction_judges_the_sign_of_the_rms_exponent():
+    """judge_limit's RMS part: the stated sign of the exponent p of the single-network
+    RMS error. Networks concentrating (p = -1/2): "<" (the default) holds
+    approximately, ">" fails on that part alone; an unknown direction is refused."""
+    import pytest
+
+    ctx = JudgeContext(RunContext(), 1e-6)
+    g = np.random.default_rng(5)
+    rows = []
+    for w in (8, 16, 32, 64, 128):
+        x = g.standard_normal(4000)
+        rows.append({"width": w, "v": 1.0 + 0.3 / w + 0.5 / np.sqrt(w) * (x - x.mean()) / x.std(ddof=1)})
+    from theory.judges import judge_limit
+
+    ev = judge_limit(rows, "v", 1.0, 0.02, "synthetic", ctx)
+    assert ev.verdict == Verdict.HOLDS_APPROXIMATELY and "p > 0" not in ev.method
+    ev = judge_limit(rows, "v", 1.0, 0.02, "synthetic", ctx, rms_direction=">")
+    assert ev.verdict == Verdict.FAILS
+    assert ev.resolution.endswith("parts: limit holds_approximately, rms_decay fails")
+    assert "stated p > 0" in ev.method
+    assert judge_limit(rows, "v", 1.0, 0.02, "synthetic", ctx, error="mean", rms_direction=">").verdict == \
+        Verdict.HOLDS_APPROXIMATELY
+    with pytest.raises(ValueError, match="rms_direction must be one of"):
+        judge_limit(rows, "v", 1.0, 0.02, "synthetic", ctx, rms_direction="decays")

@@ -155,7 +155,9 @@ CLAIMS = (
           "rejected; Rademacher rows (not isotropic, symmetric, identity covariance) satisfy it",
           kind="empirical", recorded=H, measure=mc.CONTROLS, judge=judges.judge_controls,
           mutations=(Mutation("claim Rademacher is rejected",
-                              {"rejected": ("rademacher",), "accepted": ("shifted_gaussian",)}),)),
+                              {"rejected": ("rademacher",), "accepted": ("shifted_gaussian",)}),
+                     Mutation("anisotropic Gaussian accepted",
+                              {"rejected": ("shifted_gaussian",), "accepted": ("rademacher", "anisotropic_gaussian")}))),
     Claim(id="arpit2019.thm2.monte_carlo",
           where="Sec. 3, Theorem 2 (App. C, Theorem 6)",
           statement="For isotropic iid or Haar-orthogonal rows and z iid Bernoulli(1/2), "
@@ -183,7 +185,8 @@ CLAIMS = (
           statement="The cross term sum_{i != j} u_i u_j cos(phi_ij) of Eq. 39-41 has mean 0 for iid isotropic rows and "
           "is 0 on every draw for orthogonal rows",
           kind="identity", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_cross_term,
-          mutations=(Mutation("mean 0.02 ||u||^2 (the tolerance)", {"mean": 0.02}),),
+          mutations=(Mutation("mean 0.02 ||u||^2 (the tolerance)", {"mean": 0.02}),
+                     Mutation("orthogonal rows: 0.02 ||u||^2 on every draw", {"orthogonal_value": 0.02})),
           note="Orthogonal rows exist for m <= n only; for m > n the Haar rows are re-normalized columns and the cross "
                "term is random with mean 0."),
     Claim(id="arpit2019.fn8.deterministic",
@@ -248,7 +251,8 @@ CLAIMS = (
           "backward one by n_in/n_out per layer; g = sqrt(2) preserves the backward one and scales the forward "
           "one by n_out/n_in",
           kind="identity", recorded=H, measure=mc.GAINS, judge=judges.judge_gains,
-          mutations=(Mutation("swapped ratio n_out/n_in", {"backward_ratio": "out/in"}),)),
+          mutations=(Mutation("swapped ratio n_out/n_in", {"backward_ratio": "out/in"}),
+                     Mutation("preserved pass scaled by 1.02 (the tolerance)", {"preserved": 1.02}))),
     # --- Figure 1, top: the MLP panels -----------------------------------------------------
     Claim(id="arpit2019.fig1.mlp_forward",
           where="Fig. 1 top left; Sec. 3 after Theorem 1; App. A.1",

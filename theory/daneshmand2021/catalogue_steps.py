@@ -136,7 +136,9 @@ SEC32 = (
           statement="E[V(H_+) | H] <= (1 - 2 sigma_min(H)/3) V(H) + 2 n/sqrt(d) for fixed H: the one-step drift whose "
                     "iteration gives Eq. 3",
           kind="inequality", recorded=H, measure=M.ONE_STEP, judge=NJ.judge_one_step,
-          mutations=(Mutation("no drift constant K", {"drift_term": False}),),
+          mutations=(Mutation("no drift constant K", {"drift_term": False}),
+                     Mutation("contraction 1 - 2 sigma_min(H) (constant 2, three times the printed 2/3)",
+                              {"contraction": 2.0})),
           note="A reconstruction: Appendix Eq. 12 is not transcribed. As printed the display constrains nothing "
                "(L in [0, 1] makes gamma = 0, K = 1 always work); the constants here are the ones that iterate to "
                "Theorem 1 (K/(2 alpha/3) = 3 n/(alpha sqrt d))."),
@@ -317,5 +319,6 @@ SEC6 = (
           statement="Layer normalization (each sample scaled over its features, no centring) does not orthogonalize: "
                     "its |cos| path equals the vanilla chain's, and from orthogonal inputs |cos| rises",
           kind="empirical", recorded=H, measure=M.LAYER_NORM, judge=NJ.judge_layer_norm,
-          mutations=(Mutation("LN orthogonalizes (|cos| falls)", {"direction": "<"}),)),
+          mutations=(Mutation("LN orthogonalizes (|cos| falls)", {"direction": "<"}),
+                     Mutation("the LN |cos| path differs from the vanilla one by 1e-3", {"path_difference": 1e-3}))),
 )

@@ -45,7 +45,8 @@ def decay_shape_block(ctx, block: int, widths=(32, 512), n: int = 4, depth: int 
 DECAY_SHAPE = Sampling(draw=decay_shape_block, first=1, budget=8, threads=1)
 
 
-def judge_linear_decay(m, ctx, direction: str = "<", linear: bool = True, tol: float = 0.5):
+def judge_linear_decay(m, ctx, direction: str = "<", linear: bool = True, tol: float = 0.5,
+                       upper_tol: float | None = None):
     """Sec. 3.3: log V(H_l) decreases over layers 1..20 (per-run slope s over 1..20
     below 0; ``direction=">"``: the mutation) and, if ``linear``, decreases linearly:
     every 5-layer stretch k falls at the overall rate, s_k = s, within the relative
@@ -55,7 +56,12 @@ def judge_linear_decay(m, ctx, direction: str = "<", linear: bool = True, tol: f
     twice as fast does not. Each side is a one-sided Student-t test of a per-run
     linear combination (s_k - (1 - tol) s < 0 and (1 + tol) s - s_k < 0), so no ratio
     of noisy slopes is formed; the stretch leaves the band (fails) when the data
-    reject either side."""
+    reject either side. ``upper_tol``: the upper side's tolerance alone (no stretch
+    falls faster than (1 + upper_tol) s; None: ``tol``, one symmetric band as stated;
+    another value is a mutation)."""
+    up = tol if upper_tol is None else upper_tol
+    if not up >= 0:
+        raise ValueError(f"upper_tol must be None or a number >= 0, got {upper_tol!r}")
     items = [({"d": r.d, "part": "decrease over 1..20"}, r["slope_all"]) for r in m.rows]
     if linear:
         for r in m.rows:
@@ -64,13 +70,14 @@ def judge_linear_decay(m, ctx, direction: str = "<", linear: bool = True, tol: f
                 sk = r[f"slope_{a}_{b}"]
                 items.append(({"d": r.d, "part": f"layers {a}..{b} fall at >= {1 - tol:g} x the rate"},
                               sk - (1 - tol) * s))
-                items.append(({"d": r.d, "part": f"layers {a}..{b} fall at <= {1 + tol:g} x the rate"},
-                              (1 + tol) * s - sk))
+                items.append(({"d": r.d, "part": f"layers {a}..{b} fall at <= {1 + up:g} x the rate"},
+                              (1 + up) * s - sk))
     if direction != "<" and linear:
         raise ValueError("an increase (direction '>') is judged without the linearity part (linear=False)")
     method = (f"per-run OLS slopes of log V (layers 1..20{' and its 5-layer stretches' if linear else ''}), BN chain, "
               f"n = {m.meta['n']}, diagonal-spike H_0 (1e-6, H_0[0,0] = 1)"
-              + (f"; linearity band: each stretch within +-{tol:g} of the overall rate" if linear else ""))
+              + ((f"; linearity band: each stretch within +-{tol:g} of the overall rate" if up == tol else
+                  f"; linearity band: each stretch falls at {1 - tol:g} to {1 + up:g} x the overall rate") if linear else ""))
     ev = judge_sign(items, direction, "E[slope of log V over 1..20]" + (" and the stretch-vs-overall combinations"
                                                                          if linear else ""), method, ctx)
     ev.details.append({"mean_slopes": {f"d={r.d}": {k: float(np.mean(r[k])) for k in r.data if k.startswith("slope")}

@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+from simulations.core import check_choice
+
 from .. import stats
 from ..core import Evidence, Verdict, combine
 from ..judges import judge_comparison, judge_exponent, judge_limit, one_sided_shortfall, undecided_shortfall
@@ -122,10 +124,12 @@ def _power_plot(widths, means, ses, fit, lo, hi, label, scale=1.0, ylabel=""):
 
 
 def judge_plateau(m, ctx, exponent: float = -0.5, tol: float = 0.05, key: str = "caption_avg",
-                  flat_tol: float = 2e-4, check_flat: bool = True):
+                  flat_tol: float = 2e-4, check_flat: bool = True, flat_target: float = 0.0):
     """Figure 2 (right), Theorem 1's 1/sqrt(d): the plateau (mean V over layers 100..600)
     scales as d^exponent within +-tol (holds approximately), and V is flat there (per-run
-    slopes of log V over 100..600 equal 0 within +-flat_tol per layer)."""
+    slopes of log V over 100..600 equal ``flat_target`` within +-flat_tol per layer;
+    ``flat_target`` is 0 as stated, another value is a mutation: V still moving by that
+    much per layer)."""
     parts = 2 if check_flat else 1
     sub = sub_context(ctx, parts)
     fit, widths, means, ses = width_fit(m.rows, key)
@@ -141,10 +145,15 @@ def judge_plateau(m, ctx, exponent: float = -0.5, tol: float = 0.05, key: str = 
                           "notebook_layers_1_500_exponent": float(notebook.coef[1])})
     if check_flat:
         slopes = np.concatenate([r["tail_slope"] for r in m.rows])
-        flat = stats.mean_within(slopes, 0.0, sub.alpha, flat_tol, relative=False, ok=HA)
-        ev.details.append({"part": "flat over layers 100..600", **flat.row()})
+        flat = stats.mean_within(slopes, flat_target, sub.alpha, flat_tol, relative=False, ok=HA)
+        row = {"part": "flat over layers 100..600", **flat.row()}
+        ev.details.append(row)
         ev.verdict = combine([ev.verdict, flat.verdict], HA)
-        ev.method += f"; flatness: Student-t interval of per-run slopes of log V inside +-{flat_tol:g} per layer"
+        ev.method += ("; flatness: Student-t interval of per-run slopes of log V inside "
+                      + (f"{flat_target:g} " if flat_target != 0 else "") + f"+-{flat_tol:g} per layer")
+        if flat.verdict == F:
+            ev.shortfall = None
+            ev.counterexample = ev.counterexample or row
     return ev
 
 
@@ -261,7 +270,8 @@ def judge_centered(m, ctx, variant: str = "printed", tol: float = 0.02, scale: f
     per-run plateau of V^2 (its mean over the second half of the layers) is fitted as
     c + a/d. ``printed``: like Eq. 1, the gap vanishes as the width grows (c = 0).
     ``corrected``: c = 1/(n(n-1)), the floor (times ``scale``, for mutations) within
-    +-tol (relative)."""
+    +-tol (relative). Either way the floor identity ||P/(n-1) - I/n||_F^2 =
+    scale/(n(n-1)) is checked in sympy for symbolic n (exact; fails unless ``scale`` = 1)."""
     from simulations import centered_gap_floor
 
     from .formulas import centered_floor_symbolic
@@ -270,11 +280,13 @@ def judge_centered(m, ctx, variant: str = "printed", tol: float = 0.02, scale: f
     target = scale * centered_gap_floor(n) ** 2 if variant == "corrected" else 0.0
     ev = judge_limit(m.rows, "plateau_sq", target, tol, f"mean-corrected BN chains, n = {n}, plateau of V^2 over "
                      f"layers {m.meta['depth'] // 2}..{m.meta['depth']}, Gaussian H_0", ctx, error="mean")
-    sym = centered_floor_symbolic()
-    ev.details.append({"label": "sympy: ||P/(n-1) - I/n||_F^2 - 1/(n(n-1)) for symbolic n", "residual": str(sym),
-                       "floor_of_V": centered_gap_floor(n), "floor_of_V_squared": centered_gap_floor(n) ** 2})
+    sym = centered_floor_symbolic(scale)
+    row = {"label": f"sympy: ||P/(n-1) - I/n||_F^2 - {scale:g}/(n(n-1)) for symbolic n", "residual": str(sym),
+           "floor_of_V": centered_gap_floor(n), "floor_of_V_squared": centered_gap_floor(n) ** 2}
+    ev.details.append(row)
     if sym != 0:
-        ev.verdict = F
+        ev.verdict, ev.shortfall = F, None
+        ev.counterexample = ev.counterexample or {"part": "floor identity (sympy)", **row}
     return ev
 
 
@@ -287,6 +299,8 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05, vanilla_
     difference of its means over the last and the third quarter of the layers is
     ``flat_target`` (0; another value is a mutation: a level still moving) within
     +-flat_tol, in units of V, whose range is [0, sqrt(1 - 1/n)]."""
+    check_choice("order", order, ("bn_below", "bn_above"))
+    check_choice("vanilla_direction", vanilla_direction, ("<", ">"))
     widths = sorted({r.width for r in m.rows})
     sub = sub_context(ctx, 3)
     pairs = []

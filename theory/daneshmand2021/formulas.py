@@ -152,15 +152,21 @@ def chi_mean(d: int, dps: int = 50):
     return _rounded(out, dps)
 
 
-def centered_floor_symbolic() -> sp.Expr:
-    """||P/(n-1) - I/n||_F^2 - 1/(n(n-1)) for symbolic n, P = I - 11^T/n (0 = proved).
+def centered_floor_symbolic(scale=1) -> sp.Expr:
+    """||P/(n-1) - I/n||_F^2 - scale/(n(n-1)) for symbolic n, P = I - 11^T/n (0 = proved
+    for the stated floor, ``scale`` = 1; another scale, taken as an exact rational, is a
+    mutation and leaves a non-zero residual).
 
     P/(n-1) - I/n has diagonal 1/(n(n-1)) (n entries) and off-diagonal -1/(n(n-1))
-    (n(n-1) entries)."""
+    (n(n-1) entries).
+
+    >>> centered_floor_symbolic(1.04)
+    -1/(25*n*(n - 1))
+    """
     n = sp.Symbol("n", integer=True, positive=True)
     diag = (1 - 1 / n) / (n - 1) - 1 / n
     off = -1 / (n * (n - 1))
-    return sp.simplify(n * diag**2 + n * (n - 1) * off**2 - 1 / (n * (n - 1)))
+    return sp.simplify(n * diag**2 + n * (n - 1) * off**2 - sp.nsimplify(scale) / (n * (n - 1)))
 
 
 def frobenius_identity_symbolic() -> sp.Expr:

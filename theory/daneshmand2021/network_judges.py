@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 
+from simulations.core import check_choice
+
 from .. import stats
 from ..core import Evidence, Verdict, combine
 from ..judges import judge_bounds, judge_comparison, judge_exact, undecided_shortfall
@@ -26,7 +28,8 @@ def judge_one_step(m, ctx, drift_term: bool = True, contraction: float = 2 / 3):
     """Reconstructed one-step drift (Sec. 3.2's drift condition with L = V; Appendix
     Eq. 12 is not transcribed): E[V(H_+) | H] <= (1 - (2/3) sigma_min(H)) V(H) + 2 n/sqrt(d)
     for fixed H, the constants that iterate to Eq. 3 (K/(2 alpha/3) = 3 n/(alpha sqrt d)).
-    Informative where the bound is below sqrt(1 - 1/n)."""
+    Informative where the bound is below sqrt(1 - 1/n). ``contraction``: the constant
+    2/3 of sigma_min (another value is a mutation); ``drift_term=False`` drops 2 n/sqrt(d)."""
     def bound(r):
         gap, smin = float(r["gap_H"][0]), float(r["smin_H"][0])
         return (1 - contraction * smin) * gap + (2 * r.n / math.sqrt(r.d) if drift_term else 0.0)
@@ -36,21 +39,27 @@ def judge_one_step(m, ctx, drift_term: bool = True, contraction: float = 2 / 3):
                         attainable=lambda r: max_gap(r.n), what="E[V(H_+) | H]")
 
 
-def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10):
+def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10, path_difference: float = 0.0):
     """Sec. 6 (Lubana et al.): layer normalization (each sample scaled to unit norm over
     its features, no centring) does not orthogonalize: driven by the same weights, its
     |cos| path equals the vanilla chain's (column scaling keeps cosines), so from
-    orthogonal inputs |cos| rises. ``direction="<"`` (the mutation): it falls."""
+    orthogonal inputs |cos| rises. ``direction="<"`` (the mutation): it falls.
+    ``path_difference``: the stated largest |cos_LN - cos_vanilla| over all runs and
+    layers (0: equal paths, as stated; another value is a mutation), matched within
+    +-tol (float64 rounding)."""
     r = m.rows[0]
     sub = sub_context(ctx, 2)
     worst = float(np.max(r["max_path_difference"]))
     ev = judge_sign([({"d": r.d}, r["ln_change"])], direction, f"E[|cos| at layer {m.meta['depth']} - at layer 0]",
                     f"LN chain from orthogonal inputs (n = 2, d = {r.d}), same weights as a vanilla chain", sub)
-    ident = worst <= tol
-    ev.details.append({"part": "same |cos| path as the vanilla chain", "max_difference": worst, "ok": ident})
+    ident = abs(worst - path_difference) <= tol
+    row = {"part": "same |cos| path as the vanilla chain", "max_difference": worst, "ok": ident}
+    if path_difference != 0:
+        row["stated"] = path_difference
+    ev.details.append(row)
     if not ident:
         ev.verdict, ev.shortfall = F, None
-        ev.counterexample = {"max |cos_LN - cos_vanilla|": worst}
+        ev.counterexample = {"part": row["part"], "max |cos_LN - cos_vanilla|": worst, "stated": path_difference}
     return ev
 
 
@@ -68,6 +77,8 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
     per network log(mean V over 25..30) - log(mean V over 20..25) = log(1 + flat_target)
     within +-flat_log_tol (``flat_target`` != 0 is a mutation: a level still changing
     by that fraction over five layers)."""
+    for name, value in (("bn_direction", bn_direction), ("vanilla_direction", vanilla_direction), ("below", below)):
+        check_choice(name, value, ("<", ">"))
     sub = sub_context(ctx, 4)
     a, b = m.row(variant=bn), m.row(variant=vanilla)
     grow = judge_sign([({"variant": vanilla}, b["last"] - b["first"])], vanilla_direction, "E[V(H_L) - V(H_0)]",

@@ -13,11 +13,13 @@ import math
 
 import numpy as np
 
+from simulations.core import check_choice
+
 from .. import stats
 from ..core import Evidence, JudgeContext, Verdict, combine
 from ..judges import judge_limit, judge_means
 
-__all__ = ["THM1_REQUIRED", "MINIBATCH_REQUIRED", "per_group", "limit_and_concentration", "judge_thm1_networks",
+__all__ = ["THM1_REQUIRED", "MINIBATCH_REQUIRED", "SPREADS", "per_group", "limit_and_concentration", "judge_thm1_networks",
            "judge_minibatch_layers"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -68,43 +70,56 @@ def _abs_deviations(x) -> np.ndarray:
     return np.abs(x - np.median(x))
 
 
-def limit_and_concentration(rows, value: str, target: float, tol: float, method: str, ctx) -> Evidence:
+#: Values of ``spread`` in :func:`limit_and_concentration`: how the spread of single
+#: networks changes from the smallest to the largest width.
+SPREADS = ("shrinks", "grows")
+
+
+def limit_and_concentration(rows, value: str, target: float, tol: float, method: str, ctx,
+                            spread: str = "shrinks") -> Evidence:
     """X_w -> target as width w grows, for one row per width: (i) the limit of the
     mean by :func:`theory.judges.judge_limit` (``error="mean"``: the fitted
     c + a/w); (ii) single networks concentrate: the spread at the largest width is
     below that at the smallest (Brown-Forsythe: Welch interval of the difference of
     mean absolute deviations from the median, robust to the heavy tails of small
-    widths). Alpha split over the two parts. (A power law fitted to the RMS error is
-    not used: it mixes the 1/w bias with the spread, the power law then misfits, and
-    a fit on 3 residual degrees of freedom at the claim's alpha says nothing.)"""
+    widths); ``spread="grows"``, the spread at the largest width above that at the
+    smallest, is the mutation. Alpha split over the two parts. (A power law fitted to
+    the RMS error is not used: it mixes the 1/w bias with the spread, the power law
+    then misfits, and a fit on 3 residual degrees of freedom at the claim's alpha says
+    nothing.)"""
+    check_choice("spread", spread, SPREADS)
     sub = JudgeContext(ctx.run, ctx.split(2), ctx.look, ctx.looks)
     ev = judge_limit(rows, value, target, tol, method, sub, error="mean")
     ordered = sorted(rows, key=lambda r: r.labels["width"] if hasattr(r, "labels") else r["width"])
     small, big = _abs_deviations(ordered[0][value]), _abs_deviations(ordered[-1][value])
     diff = stats.difference(small, big)
     lo, hi = diff.interval(sub.alpha, sides=1)
-    conc = stats.inequality_verdict(lo, hi, 0.0, ">", ok=HA)
+    conc = stats.inequality_verdict(lo, hi, 0.0, ">" if spread == "shrinks" else "<", ok=HA)
     parts = {"limit": ev.verdict, "concentration": conc}
     ev.verdict = combine(parts.values(), HA)
-    spread = {"mean_abs_deviation_smallest_width": float(small.mean()),
-              "mean_abs_deviation_largest_width": float(big.mean())}
-    ev.measured.update(spread)
+    spreads = {"mean_abs_deviation_smallest_width": float(small.mean()),
+               "mean_abs_deviation_largest_width": float(big.mean())}
+    ev.measured.update(spreads)
     ev.resolution += f"; concentration {conc.value}"
     ev.method += ("; concentration: Welch interval of the mean absolute deviation from the median, smallest vs "
-                  "largest width")
+                  "largest width" + ("" if spread == "shrinks" else " (claimed: the spread grows)"))
     if ev.verdict == F and ev.counterexample is None:
-        ev.counterexample = spread
+        ev.counterexample = {"part": "concentration", **spreads}
     if ev.verdict != INC:
         ev.shortfall = None
     return ev
 
 
-def judge_thm1_networks(m, ctx, target: float = 1.0, tol: float = THM1_REQUIRED):
+def judge_thm1_networks(m, ctx, target: float = 1.0, tol: float = THM1_REQUIRED, spread: str = "shrinks"):
     """Theorem 1 on networks: per interior layer, nu_l/gamma_l -> ``target`` as the
-    width grows (:func:`limit_and_concentration`), the alpha split over the layers."""
+    width grows and single networks concentrate (``spread``: "shrinks" from the smallest
+    to the largest width; "grows" is the mutation) (:func:`limit_and_concentration`),
+    the alpha split over the layers."""
+    check_choice("spread", spread, SPREADS)
     method = (f"geometric-init ReLU MLPs [w, w, 2w, w, 10], batch {m.meta['batch']} (per-example gradients), random "
               "quadratic loss; replicate = one network")
-    return per_group(_by(m, "layer"), lambda rows, c: limit_and_concentration(rows, "ratio", target, tol, method, c),
+    return per_group(_by(m, "layer"),
+                     lambda rows, c: limit_and_concentration(rows, "ratio", target, tol, method, c, spread),
                      ctx, "layer")
 
 

@@ -52,7 +52,8 @@ CLAIMS = (
           "2 E<x_l - x_0, F(x_l)> vanishes, and by positive homogeneity E||F(x)||^2 = kappa ||x||^2 with kappa "
           "independent of x (kappa = 2 for He/He branches, 1 when the last layer has variance 1/n)",
           kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_eq2_step,
-          mutations=(Mutation("kappa off by the tolerance (x 1.05)", {"kappa_scale": 1.05}),)),
+          mutations=(Mutation("kappa off by the tolerance (x 1.05)", {"kappa_scale": 1.05}),
+                     Mutation("cross term 0.1 of the increment (twice the tolerance)", {"cross": 0.1}))),
     Claim(id="zeroinit2019.eq2.doubling",
           where="Sec. 2, Eq. 2 and the sentence before it",
           statement="Combined with He initialization the residual branch's output variance is about its input's, so the "

@@ -82,25 +82,27 @@ def judge_variance_fixed_input(m, ctx, scale: float = 1.0):
                        f"Monte Carlo over the weights with a fixed input direction, width {m.meta['width']}", ctx)
 
 
-def judge_eq2_step(m, ctx, kappa_scale: float = 1.0):
+def judge_eq2_step(m, ctx, kappa_scale: float = 1.0, cross: float = 0.0):
     """The total-variance step before Eq. 2 and its first equality: per block,
     E||F(x_{l-1})||^2 / ||x_{l-1}||^2 = kappa (the p.h. pull-out; relative tolerance) and
     the cross term 2 E<x_{l-1} - x_0, F(x_{l-1})> = 0 (E[F | x] = 0), shown within
-    TOL of the increment kappa (1 + kappa)^(l-1) ||x_0||^2."""
+    TOL of the increment kappa (1 + kappa)^(l-1) ||x_0||^2. ``kappa_scale`` multiplies
+    the stated kappa; ``cross`` is the stated value of cross term / increment (0: it
+    vanishes; another value is a mutation)."""
     rows = _growth_rows(m, ("he_fan_in", "linear_fan_in"), "kappa", lambda r, l: kappa_scale * r.kappa)
     for r in rows:
         r["part"] = "kappa"
-    for r in _growth_rows(m, ("he_fan_in", "linear_fan_in"), "cross", lambda r, l: 0.0):
+    for r in _growth_rows(m, ("he_fan_in", "linear_fan_in"), "cross", lambda r, l: cross):
         inc = r["kappa"] * (1 + r["kappa"]) ** (r["block"] - 1)
-        rows.append({**r, "x": r["x"] / inc, "part": "cross / increment", "t": 0.0})
+        rows.append({**r, "x": r["x"] / inc, "part": "cross / increment", "t": cross})
     alpha_rows = len(rows)
     kap = [r for r in rows if r["part"] == "kappa"]
-    cross = [r for r in rows if r["part"] != "kappa"]
+    cross_rows = [r for r in rows if r["part"] != "kappa"]
     sub = type(ctx)(ctx.run, ctx.alpha * len(kap) / alpha_rows, ctx.look, ctx.looks)
     a = judge_means(kap, lambda r: r["x"], lambda r: r["t"], ("branch", "block", "part"), TOL,
                     "Monte Carlo, fixed input direction, one network per replicate", sub)
-    sub2 = type(ctx)(ctx.run, ctx.alpha * len(cross) / alpha_rows, ctx.look, ctx.looks)
-    b = judge_means(cross, lambda r: r["x"], lambda r: 0.0, ("branch", "block", "part"), TOL,
+    sub2 = type(ctx)(ctx.run, ctx.alpha * len(cross_rows) / alpha_rows, ctx.look, ctx.looks)
+    b = judge_means(cross_rows, lambda r: r["x"], lambda r: r["t"], ("branch", "block", "part"), TOL,
                     "cross term over the increment", sub2, relative=False)
     a.verdict = combine([a.verdict, b.verdict])
     a.details += b.details
@@ -199,20 +201,23 @@ def judge_naive_growth(m, ctx, direction: str = ">"):
     return ev
 
 
-def judge_output_scale(m, ctx, exponent: float = 0.0):
-    """Principle (a) under ZeroInit: z = 0 exactly at initialization, and after a few
-    SGD steps E[max_i z_i] does not depend on depth: the mean of the families'
+def judge_output_scale(m, ctx, exponent: float = 0.0, at_init: float = 0.0):
+    """Principle (a) under ZeroInit: z = ``at_init`` (0) exactly at initialization
+    (fails unless max |z_init - at_init| = 0; another value is a mutation), and after a
+    few SGD steps E[max_i z_i] does not depend on depth: the mean of the families'
     log-log slopes in depth is ``exponent`` (0) within +-EXPONENT_TOLERANCE."""
     r = m.rows[0]
     init = float(np.max(np.abs(r["max_z_init"])))
+    off = float(np.max(np.abs(np.asarray(r["max_z_init"], float) - at_init)))
     ev = slope_evidence(r["slope"], r["max_z"], m.meta["depths"], exponent, EXPONENT_TOLERANCE, ctx,
                         f"ZeroInit classifiers (width {m.meta['width']}, scalar biases and multiplier, zero classifier), "
                         f"{m.meta['steps']} SGD steps at lr {m.meta['lr']} on random-label batches; one replicate = one "
                         "network per depth sharing random numbers", "E[max_i z_i]")
-    ev.details.append({"quantity": "max |z| at initialization", "value": init, "expected": 0.0,
-                       "verdict": "holds" if init == 0.0 else "fails"})
-    if init != 0.0:
-        ev.verdict, ev.counterexample = F, {"max_abs_z_at_init": init}
+    ev.details.append({"quantity": "max |z| at initialization", "value": init, "expected": at_init,
+                       "verdict": "holds" if off == 0.0 else "fails"})
+    if off != 0.0:
+        ev.verdict, ev.counterexample = F, {"part": "z at initialization", "max_abs_z_at_init": init,
+                                            "stated": at_init, "max_abs_deviation": off}
     return ev
 
 

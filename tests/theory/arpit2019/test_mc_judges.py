@@ -159,3 +159,138 @@ def test_norm_scaling_limit():
     rec = _rec(rows)
     assert J.judge_norm_scaling(rec, CTX).verdict == HA
     assert J.judge_norm_scaling(rec, CTX, scale=1.05).verdict == F
+
+
+# --- every part of a multi-part statement can fail alone ---------------------------------
+
+
+def _controls_rows(means, n=200_000):
+    return _rec([({"law": law, "n": nn, "m": m}, {"thm1": _normal(means[law], 0.5, n, 10 * i + j) * m / (2 * nn)})
+                 for i, law in enumerate(means) for j, (nn, m) in enumerate(SHAPES)])
+
+
+def test_controls_fail_when_the_anisotropic_law_satisfies_the_identity():
+    """Shifted Gaussian rejected and Rademacher accepted as stated, but the anisotropic
+    law satisfies the identity on every shape: the 'anisotropic rejected' part alone fails."""
+    rec = _controls_rows({"anisotropic_gaussian": 1.0, "shifted_gaussian": 2.0, "rademacher": 1.0})
+    ev = J.judge_controls(rec, CTX)
+    assert ev.verdict == F
+    assert ev.counterexample == {"anisotropic_gaussian": "fails"}
+    assert ev.measured == {"anisotropic_gaussian": "fails", "shifted_gaussian": "holds", "rademacher": "holds"}
+    # the statement the mutation makes (anisotropic accepted) fails on data where it is rejected
+    rec = _controls_rows({"anisotropic_gaussian": 2.0, "shifted_gaussian": 2.0, "rademacher": 1.0})
+    ev = J.judge_controls(rec, CTX, rejected=("shifted_gaussian",), accepted=("rademacher", "anisotropic_gaussian"))
+    assert ev.verdict == F and ev.counterexample == {"anisotropic_gaussian": "fails"}
+
+
+def _cross_term_rec(n=200_000):
+    """Haar rows exact (cross term 0 on every draw, m <= n) and iid Gaussian rows whose
+    cross term has mean 0."""
+    rows = [({"law": "haar_orthogonal", "n": 8, "m": 8}, {"thm2": np.full(n, 0.5)}),
+            ({"law": "haar_orthogonal", "n": 16, "m": 4}, {"thm2": np.full(n, 0.5)})]
+    rows += [({"law": "gaussian", "n": nn, "m": m}, {"thm2": _normal(0.5, 0.3, n, j)}) for j, (nn, m) in enumerate(SHAPES)]
+    return _rec(rows)
+
+
+def test_cross_term_orthogonal_value_fails_alone():
+    """The mean part holds on every row; a stated orthogonal value other than 0 fails
+    through the orthogonal rows alone, which the counterexample names."""
+    rec = _cross_term_rec()
+    assert J.judge_cross_term(rec, CTX).verdict == H
+    ev = J.judge_cross_term(rec, CTX, orthogonal_value=0.02)
+    assert all(d["verdict"] == "holds" for d in ev.details if "verdict" in d)
+    assert ev.verdict == F
+    assert ev.counterexample["orthogonal rows, max |cross term|"] == {"haar_orthogonal (8, 8)": 0.0,
+                                                                       "haar_orthogonal (16, 4)": 0.0}
+    assert ev.counterexample["stated value"] == 0.02
+
+
+def test_cross_term_exact_orthogonal_value_holds():
+    """Orthogonal rows whose cross term is c on every draw hold for orthogonal_value = c
+    (the check compares each draw with the stated value, not with 0; c = 1/4 is exact
+    in floating point)."""
+    x = np.full(100, 0.5 + 0.25 / 2)
+    rec = _rec([({"law": "haar_orthogonal", "n": 8, "m": 8}, {"thm2": x})])
+    assert J.judge_cross_term(rec, CTX, mean=0.25, orthogonal_value=0.25).verdict == H
+    assert J.judge_cross_term(rec, CTX, mean=0.25).verdict == F
+
+
+def _gains_rec(preserved=1.0, ratio_off=1.0, n=200_000):
+    """One WN layer per shape: the forward gain's forward pass and the backward gain's
+    backward pass at ``preserved``, the scaled passes at ``ratio_off`` times the stated ratio."""
+    rows = []
+    for j, (n_in, n_out) in enumerate(((16, 8), (8, 16))):
+        # E[fwd] 2 n_in/n_out = preserved; E[bwd] 2 n_in/n_out = ratio_off n_in/n_out, and
+        # E[bwd] 2 = preserved must agree: choose each pass's mean to satisfy its preserved row
+        f = _normal(preserved, 0.4, n, j) * n_out / (2 * n_in)
+        b = _normal(preserved, 0.4, n, 5 + j) / 2
+        rows.append(({"law": "gaussian", "n_in": n_in, "n_out": n_out}, {"fwd": f, "bwd": b}))
+    return _rec(rows)
+
+
+def test_gains_preserved_part_fails_alone():
+    """Data as stated: a preserved factor of 1.02 (the tolerance) fails on exactly the
+    preserved rows (gain = pass); the scaled rows still hold."""
+    rec = _gains_rec()
+    assert J.judge_gains(rec, CTX).verdict == H
+    ev = J.judge_gains(rec, CTX, preserved=1.02)
+    assert ev.verdict == F
+    failing = [d for d in ev.details if d["verdict"] == "fails"]
+    assert failing and all(d["gain"] == d["pass"] for d in failing)
+    assert all(d["verdict"] == "holds" for d in ev.details if d["gain"] != d["pass"])
+    assert ev.counterexample["gain"] == ev.counterexample["pass"]
+
+
+@pytest.mark.parametrize("param,value", [("hanin_base", 0.82), ("pytorch_rate", 1 / 16), ("pytorch_divisor", 2.9)])
+def test_multistage_each_scheme_fails_alone(param, value):
+    """Networks as stated: perturbing one scheme's printed constant fails that scheme's
+    row alone (the counterexample), the other two still hold."""
+    dims, blocks = (8, 16, 24), (3, 6)
+    rows = [({"init": init}, {"fwd": _normal(J._stage_targets(init, dims, blocks), 0.4 * J._stage_targets(init, dims, blocks),
+                                             200_000, k)})
+            for k, init in enumerate(("proposed_orthogonal", "hanin_stagewise", "pytorch_default"))]
+    rec = _rec(rows, {"dims": dims, "blocks": blocks})
+    assert J.judge_multistage(rec, CTX).verdict == H
+    ev = J.judge_multistage(rec, CTX, **{param: value})
+    assert ev.verdict == F
+    scheme = "hanin_stagewise" if param == "hanin_base" else "pytorch_default"
+    assert ev.counterexample["init"] == scheme
+    assert {d["init"]: d["verdict"] for d in ev.details if d["init"] != scheme} == {
+        i: "holds" for i in ("proposed_orthogonal", "hanin_stagewise", "pytorch_default") if i != scheme}
+
+
+def test_stage_targets_defaults_are_the_printed_formulas():
+    dims, blocks = (8, 16, 24), (3, 6)
+    assert J._stage_targets("hanin_stagewise", dims, blocks) == float(np.prod([1 + 0.81**b for b in range(1, 4)])) * \
+        float(np.prod([1 + 0.81**b for b in range(1, 7)]))
+    assert J._stage_targets("pytorch_default", dims, blocks) == (16 / (3.0 * 8)) * (19 / 18) ** 3 * (24 / (3.0 * 16)) * \
+        (19 / 18) ** 6
+
+
+def _ladder(rms_power, sd=0.5):
+    """Width ladder whose mean converges to (1 + 1/4)^2 as c + a/w, single-network
+    errors scaling as sd w^rms_power."""
+    target = 1.25**2
+    return _rec([({"width": w, "B": 4}, {"fwd": _normal(target + 0.3 / w, sd * w**rms_power, 4000, w),
+                                         "bwd": _normal(target + 0.3 / w, sd * w**rms_power, 4000, w + 1)})
+                 for w in (8, 16, 32, 64, 128)])
+
+
+def test_norm_scaling_rms_part_fails_alone():
+    """Limit right, single networks not concentrating (RMS error growing with the
+    width): the RMS part alone fails; with concentrating networks the mutated direction
+    ("single networks do not concentrate") fails on the RMS part alone."""
+    for key in ("fwd", "bwd"):
+        ev = J.judge_norm_scaling(_ladder(0.25, 0.1), CTX, key=key)
+        assert ev.verdict == F
+        assert ev.resolution.endswith("parts: limit holds_approximately, rms_decay fails")
+        assert ev.measured["rms_exponent_interval"][0] > 0
+        ev = J.judge_norm_scaling(_ladder(-0.5), CTX, key=key, rms_direction=">")
+        assert ev.verdict == F
+        assert ev.resolution.endswith("parts: limit holds_approximately, rms_decay fails")
+        assert J.judge_norm_scaling(_ladder(0.25, 0.1), CTX, key=key, rms_direction=">").verdict == HA
+
+
+def test_norm_scaling_rejects_an_unknown_rms_direction():
+    with pytest.raises(ValueError, match="rms_direction"):
+        J.judge_norm_scaling(_ladder(-0.5), CTX, rms_direction="decays")

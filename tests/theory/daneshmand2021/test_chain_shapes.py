@@ -30,6 +30,23 @@ def test_linear_decay_three_way():
         CS.judge_linear_decay(bent, ctx(), direction=">")
 
 
+def test_linear_decay_upper_side_can_fail_alone():
+    """Every stretch within the stated band (0.5 to 1.5 x the rate): holds. The second
+    stretch falls at 1.4 x the rate: a 10% upper side fails on that stretch's upper row
+    alone (every lower row holds), named in the counterexample."""
+    m = _decay([-0.08, -0.14, -0.09, -0.09])
+    assert CS.judge_linear_decay(m, ctx()).verdict == H
+    ev = CS.judge_linear_decay(m, ctx(), upper_tol=0.1)
+    failing = [d["part"] for d in ev.details if d.get("verdict") == "fails"]
+    assert ev.verdict == F and failing == ["layers 6..10 fall at <= 1.1 x the rate"]
+    assert ev.counterexample["part"] == failing[0]
+    assert all(d["verdict"] == "holds" for d in ev.details if ">=" in d.get("part", ""))
+    assert "falls at 0.5 to 1.1 x the overall rate" in ev.method
+    assert "within +-0.5 of the overall rate" in CS.judge_linear_decay(m, ctx(), upper_tol=0.5).method
+    with pytest.raises(ValueError, match="upper_tol must be None or a number >= 0"):
+        CS.judge_linear_decay(m, ctx(), upper_tol=-0.1)
+
+
 def test_aligned_threshold_and_layer():
     """Almost aligned at the judged depth holds; Figure 1's last layer (|cos| near 0.72)
     fails at 0.9 and holds at 0.5; a layer that was not drawn is refused by name."""

@@ -50,6 +50,7 @@ def test_exact_values():
         exact = 1 - mpmath.exp(-(mpmath.sqrt(2) - 1) ** 2 / 2)
         assert abs(f.chi_violation_probability(2, 40) - exact) < mpmath.mpf(10) ** -35
     assert f.centered_floor_symbolic() == 0
+    assert f.centered_floor_symbolic(1.0) == 0 and f.centered_floor_symbolic(1.04) != 0  # a floor off by 4%
     assert f.frobenius_identity_symbolic() == 0
 
 

@@ -147,6 +147,18 @@ def test_plateau_exponent_three_way():
     assert FJ.judge_plateau(_ladder(-0.5, 3, rel_sd=0.05), ctx()).verdict == INC
 
 
+def test_plateau_flatness_can_fail_alone():
+    """The exponent part holds approximately on a d^-1/2 ladder; a stated slope of log V
+    of 4e-4 per layer (twice the band) fails on the flatness part alone, which the
+    counterexample names."""
+    m = _ladder(-0.5, 30)
+    ev = FJ.judge_plateau(m, ctx(), flat_target=4e-4)
+    assert ev.verdict == F and ev.details[0]["verdict"] == "holds_approximately"
+    assert ev.counterexample["part"] == "flat over layers 100..600" and ev.counterexample["target"] == 4e-4
+    assert ev.shortfall is None and "inside 0.0004 +-0.0002 per layer" in ev.method
+    assert "inside +-0.0002 per layer" in FJ.judge_plateau(m, ctx()).method
+
+
 def test_plateau_lack_of_fit_widens_instead_of_failing():
     m = _ladder(-0.5, 30, rel_sd=0.002)
     # a bump the model cannot absorb: the residual-dof interval is wide, never a rejection
@@ -177,8 +189,8 @@ def test_radius_of_the_papers_ball():
 
 
 # --- mean-corrected chain, ReLU, drift, phase diagram ------------------------------------
-def _centered(excess, reps=40, seed=0):
-    floor2 = centered_gap_floor(4) ** 2
+def _centered(excess, reps=40, seed=0, floor_scale=1.0):
+    floor2 = floor_scale * centered_gap_floor(4) ** 2
     g = rng(seed)
     rows = [({"variant": "bn_centered", "width": d},
              {"plateau_sq": floor2 + excess / d + g.normal(0, 1e-3, reps)}) for d in (32, 64, 128, 256, 512)]
@@ -190,6 +202,19 @@ def test_centered_printed_fails_corrected_holds():
     assert FJ.judge_centered(m, ctx(), "printed").verdict == F
     assert FJ.judge_centered(m, ctx(), "corrected").verdict == HA
     assert FJ.judge_centered(m, ctx(), "corrected", scale=1.04).verdict == F
+
+
+def test_centered_floor_identity_can_fail_alone():
+    """Chains whose plateau tends to 1.01/(n(n-1)): with scale 1.01 the limit part holds
+    approximately, and the sympy identity ||P/(n-1) - I/n||^2 = 1.01/(n(n-1)) fails alone
+    (residual -1/(100 n (n-1))), named in the counterexample."""
+    m = _centered(0.5, floor_scale=1.01)
+    ev = FJ.judge_centered(m, ctx(), "corrected", scale=1.01)
+    assert ev.verdict == F and "parts: limit holds_approximately" in ev.resolution
+    assert ev.counterexample["part"] == "floor identity (sympy)"
+    assert ev.counterexample["residual"] == "-1/(100*n*(n - 1))" and ev.shortfall is None
+    sym = FJ.judge_centered(_centered(0.5), ctx(), "corrected").details[-1]
+    assert sym["residual"] == "0" and sym["label"] == "sympy: ||P/(n-1) - I/n||_F^2 - 1/(n(n-1)) for symbolic n"
 
 
 def _relu(bn_level, va_level, reps=40, seed=0):
@@ -218,6 +243,9 @@ def test_relu_each_part_can_fail_alone():
     assert ev.verdict == F and ev.counterexample["part"] == "vanilla-ReLU growth"
     ev = FJ.judge_relu(m, ctx(), flat_target=0.1)
     assert ev.verdict == F and ev.counterexample["part"] == "BN-ReLU depth-independent"
+    for bad in ({"order": "below"}, {"vanilla_direction": ">="}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            FJ.judge_relu(m, ctx(), **bad)
 
 
 def test_relu_shortfall_is_the_largest_of_its_undecided_parts():

@@ -90,6 +90,33 @@ def test_layer_norm_identity_and_sign():
     assert ev.verdict == F and ev.shortfall is None and ev.details[0]["verdict"] == "inconclusive"
 
 
+def test_one_step_contraction_constant_can_fail():
+    """A linear start (gap 0.42, sigma_min 0.45, n = 2, d = 1024): E[V(H_+)] = 0.24 is
+    below the printed bound (1 - (2/3) 0.45) 0.42 + 0.125 = 0.42 and above the one with
+    constant 2, (1 - 2 x 0.45) 0.42 + 0.125 = 0.17; the drift term is kept."""
+    g = np.random.default_rng(3)
+    m = _one_step(g.uniform(0.23, 0.25, 200), gap_h=0.424, smin=0.447)
+    assert NJ.judge_one_step(m, ctx()).verdict == H
+    ev = NJ.judge_one_step(m, ctx(), contraction=2.0)
+    assert ev.verdict == F and ev.counterexample["bound"] < ev.counterexample["interval"][0]
+
+
+def test_layer_norm_each_part_can_fail_alone():
+    """Equal paths and a clear rise: holds. A stated path difference of 1e-3 fails on the
+    path part alone (the sign part still holds), and the counterexample names it."""
+    g = np.random.default_rng(2)
+    m = samples([({"d": 32}, {"max_path_difference": np.full(20, 7e-15), "ln_change": g.normal(0.7, 0.05, 20)})],
+                d=32, depth=50)
+    assert NJ.judge_layer_norm(m, ctx()).verdict == H
+    ev = NJ.judge_layer_norm(m, ctx(), path_difference=1e-3)
+    assert ev.verdict == F and ev.details[0]["verdict"] == "holds"
+    assert ev.counterexample["part"] == "same |cos| path as the vanilla chain" and ev.counterexample["stated"] == 1e-3
+    assert ev.details[-1] == {"part": "same |cos| path as the vanilla chain", "max_difference": 7e-15, "ok": False,
+                              "stated": 1e-3}
+    # a path difference stated as what was measured is matched within tol
+    assert NJ.judge_layer_norm(m, ctx(), path_difference=1e-12).verdict == H
+
+
 def _fig6(bn_last, reps=25, seed=0):
     g = np.random.default_rng(seed)
     bn = {"first": np.full(reps, 0.75) + g.normal(0, 0.01, reps), "last": bn_last + g.normal(0, 0.01, reps)}
@@ -114,6 +141,9 @@ def test_fig6_each_part_can_fail_alone():
     assert ev.verdict == F and ev.counterexample["part"] == "vanilla gap grows"
     ev = NJ.judge_fig6(m, ctx(), below="<")
     assert ev.verdict == F and ev.counterexample["part"] == "BN below vanilla"
+    for bad in ({"below": "<="}, {"vanilla_direction": "up"}, {"bn_direction": None}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            NJ.judge_fig6(m, ctx(), **bad)
 
 
 def test_fig6_shortfall_comes_from_the_undecided_part():

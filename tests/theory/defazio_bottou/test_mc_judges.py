@@ -52,6 +52,31 @@ def test_thm1_no_concentration_is_not_shown():
     assert ev.verdict == INC
 
 
+def test_thm1_concentration_fails_alone_when_the_spread_grows():
+    """The limit holds but single networks spread out with width: the concentration
+    part alone fails the claim, and the counterexample names it."""
+    rng = np.random.default_rng(4)
+    rows = [Row({"width": w, "layer": layer}, {"ratio": 1.0 + 6.0 / w + w / 1000 * rng.standard_normal(400)})
+            for w in WIDTHS for layer in (1, 2)]
+    ev = judge_thm1_networks(Samples([Block(rows, meta={"batch": 32})]), CTX)
+    assert ev.verdict == F and ev.counterexample["part"] == "concentration"
+    assert "limit holds_approximately" in ev.resolution and "concentration fails" in ev.resolution
+
+
+def test_thm1_spread_grows_mutation_fails_on_concentrating_networks():
+    """The mutation 'the spread grows' on networks that do concentrate (limit exact):
+    fails by the concentration part only."""
+    ev = judge_thm1_networks(_thm1(), CTX, spread="grows")
+    assert ev.verdict == F and ev.counterexample["part"] == "concentration"
+    assert "limit holds_approximately" in ev.resolution and "(claimed: the spread grows)" in ev.method
+    assert judge_thm1_networks(_thm1(), CTX, spread="shrinks").verdict == HA
+
+
+def test_thm1_spread_is_validated():
+    with pytest.raises(ValueError, match="spread must be one of"):
+        judge_thm1_networks(_thm1(), CTX, spread="constant")
+
+
 def test_per_group_splits_alpha_over_groups():
     seen = []
 

@@ -14,7 +14,7 @@ CTX = JudgeContext(RunContext(), 1e-6 / 3)
 H, F, INC = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE
 
 
-def _growth(n, seed, sd=0.05, bias=1.0):
+def _growth(n, seed, sd=0.05, bias=1.0, cross=0.0):
     g = np.random.default_rng(seed)
     rows = []
     for branch, kappa in (("he_fan_in", 2.0), ("linear_fan_in", 1.0)):
@@ -24,7 +24,7 @@ def _growth(n, seed, sd=0.05, bias=1.0):
             data[f"ratio_{l}"] = t * (1 + g.normal(0, sd, n))
             data[f"dev_{l}"] = (t - 1) * (1 + g.normal(0, sd, n))
             data[f"kappa_{l}"] = kappa * (1 + g.normal(0, sd, n))
-            data[f"cross_{l}"] = kappa * (1 + kappa) ** (l - 1) * g.normal(0, sd, n)
+            data[f"cross_{l}"] = kappa * (1 + kappa) ** (l - 1) * (cross + g.normal(0, sd, n))
         rows.append(Row({"branch": branch, "kappa": kappa}, data))
     return Samples([Block(rows, meta={"blocks": 3, "width": 16, "inputs": 1})])
 
@@ -39,6 +39,22 @@ def test_growth_judges_on_known_truth(seed):
     assert J.judge_eq2_step(m, CTX).verdict == H
     assert J.judge_eq2_step(m, CTX, kappa_scale=1.05).verdict == F
     assert J.judge_growth(_growth(20, seed, sd=0.5), CTX, None, ("he_fan_in",)).verdict == INC
+
+
+def _failing_part(ev):
+    assert ev.verdict == F
+    return ev.counterexample["part"], {d["part"] for d in ev.details if d["verdict"] == "fails"}
+
+
+def test_eq2_step_cross_term_fails_alone():
+    """Kappa rows exact, the cross term 0.2 of the increment: fails by the cross rows;
+    and the mutation 'cross term 0.1 of the increment' fails on exact data by them."""
+    ev = J.judge_eq2_step(_growth(2000, 0, cross=0.2), CTX)
+    assert _failing_part(ev) == ("cross / increment", {"cross / increment"})
+    assert all(d["verdict"] == "holds" for d in ev.details if d["part"] == "kappa")
+    ev = J.judge_eq2_step(_growth(2000, 1), CTX, cross=2 * J.TOL)
+    assert _failing_part(ev) == ("cross / increment", {"cross / increment"})
+    assert J.judge_eq2_step(_growth(2000, 2, cross=0.2), CTX, cross=0.2).verdict == H
 
 
 def _few_steps(n, seed, slope=0.0, sd=0.01):
@@ -117,6 +133,16 @@ def test_output_scale_judge_on_known_truth():
     assert J.judge_output_scale(_output(100, 0, 0.0, 0.01), CTX).verdict == H
     assert J.judge_output_scale(_output(100, 1, 0.2, 0.01), CTX).verdict == F
     assert J.judge_output_scale(_output(100, 2, 0.0, 0.01, init=1e-3), CTX).verdict == F
+
+
+def test_output_scale_value_at_init_fails_alone():
+    """Depth exponent exact: z = 1e-3 stated at initialization fails (z is 0 there), by
+    the initialization row; z stated at its actual value holds."""
+    ev = J.judge_output_scale(_output(100, 3, 0.0, 0.01), CTX, at_init=1e-3)
+    assert ev.verdict == F and ev.counterexample["part"] == "z at initialization"
+    assert [d["quantity"] for d in ev.details if d.get("verdict") == "fails"] == ["max |z| at initialization"]
+    assert J.judge_output_scale(_output(100, 4, 0.0, 0.01, init=1e-3), CTX, at_init=1e-3).verdict == H
+    assert J.judge_output_scale(_output(100, 5, 0.0, 0.01, init=-1e-3), CTX, at_init=1e-3).verdict == F
 
 
 def _dense(n, seed, mean):
