@@ -215,7 +215,8 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
     inconclusive otherwise. ``error="mean"`` claims only the average converges.
     ``rms_direction`` is the stated sign of the RMS exponent p: ``"<"`` (p < 0, each
     network concentrates at ``target``; as stated) or ``">"`` (p > 0, single networks
-    do not concentrate; fails when the exponent's interval lies at or below 0).
+    do not concentrate; fails when the exponent's interval lies at or below 0); it is
+    not used with ``error="mean"``, which has no RMS part.
     """
     check_choice("rms_direction", rms_direction, ("<", ">"))
     alpha = ctx.split(2 if error == "rms" else 1)

@@ -155,7 +155,8 @@ def reflector_draw_shapes(reps: int, p: int, k: int) -> list:
 
 def _reflector_blocks(k: int, block: int = REFLECTOR_BLOCK) -> list:
     """Column ranges ``(j0, j1)`` of the ``block``-wide blocks of k reflectors, first to
-    last (drawn in this order, applied in the reverse)."""
+    last (applied in the reverse; with the default block, also the blocks in which they
+    are drawn)."""
     return [(j0, min(j0 + block, k)) for j0 in range(0, k, block)]
 
 

@@ -59,9 +59,10 @@ def judge_linear_decay(m, ctx, direction: str = "<", linear: bool = True, tol: f
     reject either side. ``upper_tol``: the upper side's tolerance alone (no stretch
     falls faster than (1 + upper_tol) s; None: ``tol``, one symmetric band as stated;
     another value is a mutation)."""
-    up = tol if upper_tol is None else upper_tol
-    if not up >= 0:
+    if upper_tol is not None and (isinstance(upper_tol, bool) or not isinstance(upper_tol, (int, float))
+                                  or not upper_tol >= 0):
         raise ValueError(f"upper_tol must be None or a number >= 0, got {upper_tol!r}")
+    up = tol if upper_tol is None else upper_tol
     items = [({"d": r.d, "part": "decrease over 1..20"}, r["slope_all"]) for r in m.rows]
     if linear:
         for r in m.rows:

@@ -317,13 +317,16 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05, vanilla_
     flat = [stats.mean_within(m.row(variant="bn_relu", width=w)["late_b"] - m.row(variant="bn_relu", width=w)["late_a"],
                               flat_target, alpha, flat_tol, relative=False, ok=H) for w in widths]
     verdict = combine([comp.verdict, grow.verdict] + [t.verdict for t in flat])
-    details = comp.details + [{"part": "vanilla-ReLU growth", **d} for d in grow.details] + \
+    details = comp.details + [{"part": f"vanilla-ReLU {'growth' if vanilla_direction == '>' else 'decline'}", **d}
+                              for d in grow.details] + \
         [{"part": "BN-ReLU depth-independent", **t.row(width=w)} for w, t in zip(widths, flat)]
     comp.shortfall = undecided_shortfall([comp, grow, *flat], verdict)
     comp.verdict, comp.details = verdict, details
     comp.method = ("chains H_(l+1) = BN(W ReLU(H_l)) / sqrt(d) and W ReLU(H_l), Gaussian H_0, n = "
                    f"{m.meta['n']}; Welch comparison, one-sided Student-t growth, Student-t difference of late means")
-    comp.expected = "BN-ReLU plateau < vanilla-ReLU plateau; vanilla grows; BN-ReLU flat"
+    comp.expected = (f"BN-ReLU plateau {'<' if order == 'bn_below' else '>'} vanilla-ReLU plateau; vanilla "
+                     f"{'grows' if vanilla_direction == '>' else 'shrinks'}; BN-ReLU "
+                     + ("flat" if flat_target == 0 else f"late difference {flat_target:g}"))
     comp.counterexample = next((d for d in details if d.get("verdict") == "fails"), None)
     comp.plot = {"kind": "means", "rows": [
         {"label": f"BN-ReLU late difference, d={w}", "mean": t.estimate, "interval": list(t.interval), "target": flat_target,

@@ -73,10 +73,11 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
     +-flat_tol, in units of V, whose range is [0, sqrt(1 - 1/n)]: the figure's
     resolution; a drift inside the band does not refute the statement, so the part fails
     only when the data put it outside), below the vanilla gap at the last layer (Welch:
-    vanilla - BN ``below`` 0; ``below="<"``, BN above vanilla, is a mutation). With ``flat_log_tol`` the level is judged relative to itself:
-    per network log(mean V over 25..30) - log(mean V over 20..25) = log(1 + flat_target)
-    within +-flat_log_tol (``flat_target`` != 0 is a mutation: a level still changing
-    by that fraction over five layers)."""
+    vanilla - BN ``below`` 0; ``below="<"``, BN above vanilla, is a mutation). Each
+    part's label follows its direction. With ``flat_log_tol`` the level is judged
+    relative to itself: per network log(mean V over 25..30) - log(mean V over 20..25) =
+    log(1 + flat_target) within +-flat_log_tol (``flat_target`` != 0 is a mutation: a
+    level still changing by that fraction over five layers)."""
     for name, value in (("bn_direction", bn_direction), ("vanilla_direction", vanilla_direction), ("below", below)):
         check_choice(name, value, ("<", ">"))
     sub = sub_context(ctx, 4)
@@ -91,14 +92,14 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
         flat = stats.mean_within(np.log(a["late"]) - np.log(a["early"]), math.log1p(flat_target), sub.alpha,
                                  flat_log_tol, relative=False, ok=H)
         flat_what, band_text = "log(late) - log(early)", f"{math.log1p(flat_target):g} within +-{flat_log_tol:g}"
-    below = judge_comparison([({"layer": m.meta["depth"]}, b["last"], a["last"])], below, "V at the last layer", sub,
-                             what="vanilla_minus_bn")
-    verdict = combine([grow.verdict, fall.verdict, flat.verdict, below.verdict])
-    details = ([{"part": "vanilla gap grows", **d} for d in grow.details]
+    last = judge_comparison([({"layer": m.meta["depth"]}, b["last"], a["last"])], below, "V at the last layer", sub,
+                            what="vanilla_minus_bn")
+    verdict = combine([grow.verdict, fall.verdict, flat.verdict, last.verdict])
+    details = ([{"part": f"vanilla gap {'grows' if vanilla_direction == '>' else 'shrinks'}", **d} for d in grow.details]
                + [{"part": f"BN gap {'falls' if bn_direction == '<' else 'rises'}", **d} for d in fall.details]
                + [{"part": f"BN gap constant in depth ({flat_what})", "relative_change":
                    float(np.mean(a["late"]) / np.mean(a["early"]) - 1), **flat.row()}]
-               + [{"part": "BN below vanilla", **d} for d in below.details])
+               + [{"part": f"BN {'below' if below == '>' else 'above'} vanilla", **d} for d in last.details])
     return Evidence(
         verdict=verdict, measured={"bn_first": float(a["first"].mean()), "bn_last": float(a["last"].mean()),
                                    "vanilla_first": float(b["first"].mean()), "vanilla_last": float(b["last"].mean())},
@@ -107,7 +108,7 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
                f"equivalence test for {flat_what} ({band_text}), Welch for the comparison; alpha = {sub.alpha:.1e} per part",
         resolution=f"{flat_what} interval half-width {(flat.interval[1] - flat.interval[0]) / 2:.3g}",
         counterexample=next((d for d in details if d.get("verdict") == "fails"), None), details=details,
-        shortfall=undecided_shortfall((grow, fall, flat, below), verdict),
+        shortfall=undecided_shortfall((grow, fall, flat, last), verdict),
         plot={"kind": "means", "rows": [
             {"label": "vanilla: last - first", "mean": grow.details[0]["mean"],
              "interval": grow.details[0]["one_sided_limits"], "target": 0.0,

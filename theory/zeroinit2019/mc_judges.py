@@ -86,13 +86,16 @@ def judge_eq2_step(m, ctx, kappa_scale: float = 1.0, cross: float = 0.0):
     """The total-variance step before Eq. 2 and its first equality: per block,
     E||F(x_{l-1})||^2 / ||x_{l-1}||^2 = kappa (the p.h. pull-out; relative tolerance) and
     the cross term 2 E<x_{l-1} - x_0, F(x_{l-1})> = 0 (E[F | x] = 0), shown within
-    TOL of the increment kappa (1 + kappa)^(l-1) ||x_0||^2. ``kappa_scale`` multiplies
-    the stated kappa; ``cross`` is the stated value of cross term / increment (0: it
-    vanishes; another value is a mutation)."""
+    TOL of the increment kappa (1 + kappa)^(l-1) ||x_0||^2, from block 2 on (at block 1
+    the cross term is 0 by construction, x_0 - x_0 = 0: no test). ``kappa_scale``
+    multiplies the stated kappa; ``cross`` is the stated value of cross term /
+    increment (0: it vanishes; another value is a mutation)."""
     rows = _growth_rows(m, ("he_fan_in", "linear_fan_in"), "kappa", lambda r, l: kappa_scale * r.kappa)
     for r in rows:
         r["part"] = "kappa"
     for r in _growth_rows(m, ("he_fan_in", "linear_fan_in"), "cross", lambda r, l: cross):
+        if r["block"] == 1:
+            continue
         inc = r["kappa"] * (1 + r["kappa"]) ** (r["block"] - 1)
         rows.append({**r, "x": r["x"] / inc, "part": "cross / increment", "t": cross})
     alpha_rows = len(rows)

@@ -91,10 +91,11 @@ def test_reflector_formation_equals_lapack(p, k):
 def test_reflector_formation_any_block_gives_the_same_q(backend_name, block):
     """The blocks of the formation only group the product of the same reflectors, so any
     ``block`` forms the same Q as the draw's partition (``REFLECTOR_BLOCK``) up to
-    rounding: both apply k reflectors of length <= p, so by the bound of the previous test
-    they differ by at most ``rounding_tolerance(k, p, U64)`` per column (and a block
-    wider than k is one block). The default is the partition of the draw, the numbers
-    ``haar_orthogonal`` returns, to the bit."""
+    rounding: each applies k reflectors of length <= p, a column's error at most
+    ``rounding_tolerance(k, p, U64)`` (``tests/support/precision.py``), so the two differ
+    by at most twice that per column (a block wider than k is one block). Another block
+    does change the bits (so the parameter is used), and the default is the partition of
+    the draw, the numbers ``haar_orthogonal`` returns, to the bit."""
     reps, p, k = 2, 300, 260
     be = get_backend(backend_name, seed=11)
     v, d = _draw_reflectors(be, reps, p, k)
@@ -104,6 +105,7 @@ def test_reflector_formation_any_block_gives_the_same_q(backend_name, block):
                                                                "reflectors")).swapaxes(1, 2))
     q = to_host(q_from_reflectors(v, d, xp, block=block))
     assert np.linalg.norm(q - ref, axis=1).max() <= 2 * rounding_tolerance(k, p, U64)
+    assert not np.array_equal(q, ref)
 
 
 def test_reflector_formation_checks_its_block():

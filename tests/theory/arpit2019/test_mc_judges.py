@@ -215,13 +215,12 @@ def test_cross_term_exact_orthogonal_value_holds():
     assert J.judge_cross_term(rec, CTX, mean=0.25).verdict == F
 
 
-def _gains_rec(preserved=1.0, ratio_off=1.0, n=200_000):
-    """One WN layer per shape: the forward gain's forward pass and the backward gain's
-    backward pass at ``preserved``, the scaled passes at ``ratio_off`` times the stated ratio."""
+def _gains_rec(preserved=1.0, n=200_000):
+    """One WN layer per shape with the passes' means as stated, the forward gain's forward
+    pass and the backward gain's backward pass at ``preserved`` (the scaled passes then
+    follow: E[fwd] 2 = preserved n_out/n_in, E[bwd] 2 n_in/n_out = preserved n_in/n_out)."""
     rows = []
     for j, (n_in, n_out) in enumerate(((16, 8), (8, 16))):
-        # E[fwd] 2 n_in/n_out = preserved; E[bwd] 2 n_in/n_out = ratio_off n_in/n_out, and
-        # E[bwd] 2 = preserved must agree: choose each pass's mean to satisfy its preserved row
         f = _normal(preserved, 0.4, n, j) * n_out / (2 * n_in)
         b = _normal(preserved, 0.4, n, 5 + j) / 2
         rows.append(({"law": "gaussian", "n_in": n_in, "n_out": n_out}, {"fwd": f, "bwd": b}))

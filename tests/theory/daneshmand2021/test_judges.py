@@ -239,10 +239,12 @@ def test_relu_each_part_can_fail_alone():
     """The vanilla growth and the BN flatness each turn the verdict to fails on their
     own, the other parts holding."""
     m = _relu(0.3, 0.86)
-    ev = FJ.judge_relu(m, ctx(), vanilla_direction="<")
-    assert ev.verdict == F and ev.counterexample["part"] == "vanilla-ReLU growth"
-    ev = FJ.judge_relu(m, ctx(), flat_target=0.1)
-    assert ev.verdict == F and ev.counterexample["part"] == "BN-ReLU depth-independent"
+    for params, part in (({"vanilla_direction": "<"}, "vanilla-ReLU decline"),
+                         ({"flat_target": 0.1}, "BN-ReLU depth-independent")):
+        ev = FJ.judge_relu(m, ctx(), **params)
+        assert ev.verdict == F and ev.counterexample["part"] == part
+        assert {d.get("part") for d in ev.details if d["verdict"] == "fails"} == {part}
+        assert {d["verdict"] for d in ev.details if d.get("part") != part} == {"holds"}
     for bad in ({"order": "below"}, {"vanilla_direction": ">="}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             FJ.judge_relu(m, ctx(), **bad)

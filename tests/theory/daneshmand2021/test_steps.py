@@ -137,10 +137,11 @@ def test_fig6_each_part_can_fail_alone():
     """The vanilla growth and the BN-below-vanilla comparison each turn the verdict to
     fails on their own, the other parts holding."""
     m = _fig6(0.19)
-    ev = NJ.judge_fig6(m, ctx(), vanilla_direction="<")
-    assert ev.verdict == F and ev.counterexample["part"] == "vanilla gap grows"
-    ev = NJ.judge_fig6(m, ctx(), below="<")
-    assert ev.verdict == F and ev.counterexample["part"] == "BN below vanilla"
+    for params, part in (({"vanilla_direction": "<"}, "vanilla gap shrinks"), ({"below": "<"}, "BN above vanilla")):
+        ev = NJ.judge_fig6(m, ctx(), **params)
+        assert ev.verdict == F and ev.counterexample["part"] == part
+        assert {d["part"] for d in ev.details if d["verdict"] == "fails"} == {part}
+        assert {d["verdict"] for d in ev.details if d["part"] != part} == {"holds"}
     for bad in ({"below": "<="}, {"vanilla_direction": "up"}, {"bn_direction": None}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             NJ.judge_fig6(m, ctx(), **bad)

@@ -48,12 +48,15 @@ def _failing_part(ev):
 
 def test_eq2_step_cross_term_fails_alone():
     """Kappa rows exact, the cross term 0.2 of the increment: fails by the cross rows;
-    and the mutation 'cross term 0.1 of the increment' fails on exact data by them."""
+    and the mutation 'cross term 0.1 of the increment' fails on exact data by them, from
+    block 2 on."""
     ev = J.judge_eq2_step(_growth(2000, 0, cross=0.2), CTX)
     assert _failing_part(ev) == ("cross / increment", {"cross / increment"})
     assert all(d["verdict"] == "holds" for d in ev.details if d["part"] == "kappa")
     ev = J.judge_eq2_step(_growth(2000, 1), CTX, cross=2 * J.TOL)
     assert _failing_part(ev) == ("cross / increment", {"cross / increment"})
+    # block 1's cross term is 0 by construction (x_0 - x_0): no row tests it
+    assert {d["block"] for d in ev.details if d["part"] == "cross / increment"} == {2, 3}
     assert J.judge_eq2_step(_growth(2000, 2, cross=0.2), CTX, cross=0.2).verdict == H
 
 
