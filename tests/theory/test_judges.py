@@ -1,8 +1,9 @@
 """The generic judges of theory/judges.py beyond what the calibration measures."""
 import numpy as np
+import pytest
 
 from theory.core import JudgeContext, RunContext, Verdict
-from theory.judges import judge_bounds
+from theory.judges import judge_bounds, judge_limit
 
 
 def _rows(means):
@@ -29,8 +30,6 @@ def test_bounds_that_cannot_fail_turn_a_rejection_inconclusive():
 def test_an_undecided_comparison_says_how_far_it_is_from_deciding():
     """Welch's one-sided limit straddles 0: the shortfall is its extent from the estimate
     over the estimate's distance to 0 (stats.shortfall, kind "bound"); decided, none."""
-    import pytest
-
     from theory import stats
     from theory.judges import judge_comparison
 
@@ -63,16 +62,12 @@ def test_limit_rms_direction_judges_the_sign_of_the_rms_exponent():
     """judge_limit's RMS part: the stated sign of the exponent p of the single-network
     RMS error. Networks concentrating (p = -1/2): "<" (the default) holds
     approximately, ">" fails on that part alone; an unknown direction is refused."""
-    import pytest
-
     ctx = JudgeContext(RunContext(), 1e-6)
     g = np.random.default_rng(5)
     rows = []
     for w in (8, 16, 32, 64, 128):
         x = g.standard_normal(4000)
         rows.append({"width": w, "v": 1.0 + 0.3 / w + 0.5 / np.sqrt(w) * (x - x.mean()) / x.std(ddof=1)})
-    from theory.judges import judge_limit
-
     ev = judge_limit(rows, "v", 1.0, 0.02, "synthetic", ctx)
     assert ev.verdict == Verdict.HOLDS_APPROXIMATELY and "p > 0" not in ev.method
     ev = judge_limit(rows, "v", 1.0, 0.02, "synthetic", ctx, rms_direction=">")

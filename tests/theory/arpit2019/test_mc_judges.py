@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from simulations import ISOTROPIC_LAWS
+from theory import get
 from theory.arpit2019 import mc_judges as J
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
 
@@ -240,10 +241,18 @@ def test_gains_preserved_part_fails_alone():
     assert ev.counterexample["gain"] == ev.counterexample["pass"]
 
 
-@pytest.mark.parametrize("param,value", [("hanin_base", 0.82), ("pytorch_rate", 1 / 16), ("pytorch_divisor", 2.9)])
+_SCHEME_MUTATIONS = [next(iter(m.params.items())) for m in get("arpit2019.sec4.shortcut_stagewise").mutations
+                     if set(m.params) & {"hanin_base", "pytorch_rate", "pytorch_divisor"}]
+
+
+def test_every_scheme_has_a_mutation():
+    assert {p for p, _ in _SCHEME_MUTATIONS} == {"hanin_base", "pytorch_rate", "pytorch_divisor"}
+
+
+@pytest.mark.parametrize("param,value", _SCHEME_MUTATIONS)
 def test_multistage_each_scheme_fails_alone(param, value):
-    """Networks as stated: perturbing one scheme's printed constant fails that scheme's
-    row alone (the counterexample), the other two still hold."""
+    """Networks as stated: the catalogue's perturbation of one scheme's printed constant
+    fails that scheme's row alone (the counterexample), the other two still hold."""
     dims, blocks = (8, 16, 24), (3, 6)
     rows = [({"init": init}, {"fwd": _normal(J._stage_targets(init, dims, blocks), 0.4 * J._stage_targets(init, dims, blocks),
                                              200_000, k)})
