@@ -15,6 +15,8 @@ from . import sec3_5_exact as E
 
 H, F = Verdict.HOLDS, Verdict.FAILS
 EPS = "1 + 1e-11 (ten times the float64 rounding bound)"
+#: The coefficient of H(p) in Eq. 3, 4 and 8 moved alone by ten times the rounding bound.
+H_LOW = Mutation("H(p) times 1 - 1e-11 (the bound raised where l - H is tight)", {"entropy": 1 - 1e-11})
 
 CLAIMS = (
     Claim(id="zeroinit2019.sec2.ph_examples",
@@ -23,13 +25,18 @@ CLAIMS = (
           "(fixed mask) and ReLU are positively homogeneous; a layer with a bias, softmax and tanh are not (controls)",
           kind="identity", recorded=H, measure=P.examples_measure, judge=P.judge_examples,
           mutations=(Mutation("a layer with a bias counted as p.h.", {"claimed": P.PH_EXAMPLES + ("linear_with_bias",),
-                                                                     "controls": ("softmax", "tanh")}),)),
+                                                                     "controls": ("softmax", "tanh")}),
+                     Mutation("ReLU listed among the non-p.h. controls", {"controls": P.CONTROLS + ("relu",)}),
+                     Mutation(f"degree {EPS} instead of first degree", {"power": 1 + 1e-11}))),
     Claim(id="zeroinit2019.prop1.ph_composition",
           where="Sec. 2, Definitions 1-2 and Proposition 1",
           statement="A composition of positively homogeneous functions is positively homogeneous (bias-free ReLU nets, "
           "in the input and in one layer's weights)",
           kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_prop1,
-          mutations=(Mutation("degree 1 + 1e-11", {"power": 1 + 1e-11}),)),
+          mutations=(Mutation("degree 1 + 1e-11", {"power": 1 + 1e-11}),
+                     Mutation("degree 1 + 1e-11 in the input alone (the weights' degree 1)", {"input_power": 1 + 1e-11}),
+                     Mutation("degree 1 + 1e-11 in one layer's weights alone (the input's degree 1)",
+                              {"weight_power": 1 + 1e-11}))),
     Claim(id="zeroinit2019.eq1.index_printed",
           where="Sec. 2, Eq. 1, the sentence before it and the recursion after it",
           statement="In a ResNet with the residual blocks {F_1, ..., F_L} introduced before it, Eq. 1 "
@@ -45,7 +52,10 @@ CLAIMS = (
           statement="With the blocks labelled {F_0, ..., F_{L-1}}, Eq. 1 x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i) is the "
           "recursion x_{l+1} = x_l + F_l(x_l) unrolled, for every l",
           kind="identity", recorded=H, measure=E.eq1_measure, judge=E.judge_eq1, params={"labels": "zero_based"},
-          mutations=(Mutation("the text's labels F_1..F_L", {"labels": "printed"}),), corrects="zeroinit2019.eq1.index_printed"),
+          mutations=(Mutation("the text's labels F_1..F_L", {"labels": "printed"}),
+                     Mutation("sum to l instead of l - 1 (one block too many)", {"upper": 1}),
+                     Mutation("sum to l - 2 instead of l - 1 (one block too few)", {"upper": -1})),
+          corrects="zeroinit2019.eq1.index_printed"),
     Claim(id="zeroinit2019.eq2.total_variance_step",
           where="Sec. 2, the total-variance step before Eq. 2 and Eq. 2's first equality",
           statement="With x_0 fixed and zero-mean blocks, Var[x_{l+1}] = E[Var[F(x_l) | x_l]] + Var[x_l]: the cross term "
@@ -100,7 +110,7 @@ CLAIMS = (
           where="Sec. 2, Theorem 1, Eq. 3 (reconstructed), Euclidean norm",
           statement="||dl/dx_{i-1}||_2 >= (l(z, y) - H(p)) / ||x_{i-1}||_2 for every block input of a bias-free ReLU net",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "l2"},
-          mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}),),
+          mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW),
           note="Width-1 block inputs are on the grid: there the gradient is parallel to the input and the bound is an "
                "equality, so the check could fail."),
     Claim(id="zeroinit2019.thm1.any_norm",
@@ -115,14 +125,17 @@ CLAIMS = (
           statement="||dl/dx||_* >= (l - H(p)) / ||x|| with ||.||_* the dual norm of ||.|| (l1 gradient / linf input)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "dual_l1_linf"},
           mutations=(Mutation("same max-norm on both sides", {"norm": "linf"}),
-                     Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11})),
+                     Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW,
+                     Mutation("the other dual pair (linf gradient, l1 input)", {"norm": "dual_linf_l1"}, H)),
           corrects="zeroinit2019.thm1.any_norm"),
     Claim(id="zeroinit2019.eq6.euler_identity",
           where="App. A.1, proof of Theorem 1, Eq. 6-7",
           statement="d/d eps l((1 + eps) z, y) at eps = 0 equals -y^T z + p^T z = l(z, y) - H(p) (c = 2, 3, 4 classes, "
           "first and last label), and d/dt l(f(x + t x/||x||)) = (1/||x||) d/d eps l(f((1 + eps) x)) (Eq. 7)",
           kind="identity", recorded=H, measure=S.eq6_measure, judge=S.judge_eq6,
-          mutations=(Mutation("l + H(p) instead of l - H(p)", {"entropy_sign": -1}),)),
+          mutations=(Mutation("l + H(p) instead of l - H(p)", {"entropy_sign": -1}),
+                     Mutation("the derivative taken at eps = 1/2 instead of 0 (first equality alone)", {"at_eps": "1/2"}),
+                     Mutation("Eq. 7 without the factor 1/||x|| (d/dt = d/d eps)", {"chain_power": 0}))),
     Claim(id="zeroinit2019.thm1.greater_than_printed",
           where="App. A.1, proof of Theorem 1, the step before Eq. 7",
           statement="The gradient's L2 norm 'must be greater than' the directional derivative "
@@ -136,25 +149,30 @@ CLAIMS = (
           statement="||dl/dx||_2 >= (l - H(p))/||x||_2 = d/dt l(f(x + t x/||x||)), with equality attained (width-1 "
           "block inputs)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": False},
-          mutations=(Mutation("strictly greater", {"strict": True}),), corrects="zeroinit2019.thm1.greater_than_printed"),
+          mutations=(Mutation("strictly greater", {"strict": True}),
+                     Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}),
+                     Mutation("bound times 1 - 1e-11 (equality then never attained)", {"factor": 1 - 1e-11})),
+          corrects="zeroinit2019.thm1.greater_than_printed"),
     Claim(id="zeroinit2019.sec2.entropy_bound",
           where="Sec. 2 after Theorem 1 ('H(p) is upper bounded by log(c)') and App. A.2 before Eq. 11",
           statement="H(p) <= log(c) for every probability vector p over c classes, with equality at the uniform law",
           kind="inequality", recorded=H, measure=S.entropy_measure, judge=S.judge_entropy,
-          mutations=(Mutation("strict inequality H(p) < log c", {"strict": True}),)),
+          mutations=(Mutation("strict inequality H(p) < log c", {"strict": True}),
+                     Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}))),
     Claim(id="zeroinit2019.thm2.ph_set",
           where="Sec. 2, Theorem 2, Eq. 4 (reconstructed) and App. A.2, Eq. 9",
           statement="For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m (l_m - H(p_m)) / "
           "||theta||_F =: G(theta)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm2,
-          mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}),),
+          mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW),
           note="A 1 x 1 weight matrix is on the grid, where the bound is an equality."),
     Claim(id="zeroinit2019.eq8.batch_euler",
           where="App. A.2, proof of Theorem 2, Eq. 8",
           statement="d/d eps l_avg(D_M; (1 + eps) theta_ph) at 0 = <d l_avg/d theta_ph, theta_ph> = "
           "(1/M) sum_m (l(z^(m), y^(m)) - H(p^(m))) for every layer's weights",
           kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_eq8,
-          mutations=(Mutation(f"right-hand side times {EPS}", {"factor": 1 + 1e-11}),)),
+          mutations=(Mutation(f"right-hand side times {EPS}", {"factor": 1 + 1e-11}),
+                     Mutation("H(p) times 1 + 1e-11 (ten times the float64 rounding bound)", {"entropy": 1 + 1e-11}))),
     Claim(id="zeroinit2019.thm2.ph_set_examples",
           where="Sec. 2, the three p.h. sets after Eq. 5, and the sentence after the assumptions",
           statement="In a bias-free ResNet without normalization (1) the first layer before max pooling, (2) a downsampling "
@@ -163,7 +181,10 @@ CLAIMS = (
           "not",
           kind="identity", recorded=H, measure=P.resnet_sets_measure, judge=P.judge_resnet_sets,
           mutations=(Mutation("an identity block's branch layer counted as a p.h. set",
-                              {"claimed": P.PH_SETS + ("identity_branch_layer",), "not_sets": ("skip_alone",)}),),
+                              {"claimed": P.PH_SETS + ("identity_branch_layer",), "not_sets": ("skip_alone",)}),
+                     Mutation("the layer before the softmax listed as not a p.h. set (a control)",
+                              {"not_sets": P.NOT_PH_SETS + ("classifier",)}),
+                     Mutation(f"degree {EPS} instead of first degree", {"power": 1 + 1e-11})),
           note="Dense analogue (post-activation blocks as in Figure 1, left, without normalization). In the authors' "
                "public Fixup code the CIFAR shortcut is parameter-free (average pooling plus zero channels, "
                "cifar/models/fixup_resnet_cifar.py), so example (2) applies to its ImageNet model only "
@@ -173,7 +194,8 @@ CLAIMS = (
           statement="logsumexp(z) > max_i z_i for every logit vector z (so l(z, y) >= max z - z_y pointwise), and "
           "logsumexp(z) - max z <= log c",
           kind="inequality", recorded=H, measure=S.lse_measure, judge=S.judge_lse,
-          mutations=(Mutation("logsumexp(z) >= max z + 1e-3", {"shift": 1e-3}),)),
+          mutations=(Mutation("logsumexp(z) >= max z + 1e-3", {"shift": 1e-3}),
+                     Mutation("logsumexp(z) - max z <= log c - 1e-30 (ties reach log c)", {"upper_shift": 1e-30}))),
     Claim(id="zeroinit2019.eq10.logits_symmetric",
           where="App. A.2, before Eq. 10 ('z has a symmetric probability density function with mean 0')",
           statement="With iid zero-mean symmetric weights, the logits of a bias-free ReLU net have mean 0 and a symmetric "
@@ -210,14 +232,18 @@ CLAIMS = (
           statement="E[G(theta_ph) | ||theta_ph|| = r] >= (E[max_i z_i | r] - log(c)) / r for every r > 0 (c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "conditional"},
-          mutations=(Mutation("realized-norm reading", {"reading": "realized_norm"}),),
+          mutations=(Mutation("realized-norm reading", {"reading": "realized_norm"}),
+                     Mutation("without '- log c' (E[G | r] >= E[max z | r]/r)", {"log_c_term": 0.0})),
           corrects="zeroinit2019.eq5.realized_norm_printed"),
     Claim(id="zeroinit2019.eq11.omega_weight_scale",
           where="App. A.2, Eq. 11, with the logits grown through the p.h. set's own weight scale",
           statement="E||d l/d theta_ph|| >= E[(max_i z_i - log c) / ||theta_ph||] at every weight scale sigma, a bound "
           "that stays Theta(1) as sigma grows (c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq11_toy, params={"form": "corrected"},
-          mutations=(Mutation("Omega(E[max z]) with ||theta_ph|| growing with sigma", {"form": "printed"}),),
+          mutations=(Mutation("Omega(E[max z]) with ||theta_ph|| growing with sigma", {"form": "printed"}),
+                     Mutation("bound times 1.58 (above pi/2, the gradient norm's ratio to the bound's supremum)",
+                              {"bound_factor": 1.58}),
+                     Mutation("bound times 1.62 (then also above at sigma = 100)", {"bound_factor": 1.62})),
           note="The sentence after Eq. 11 ('the gradient norm of a p.h. set is of the order Omega(E[max z])') is "
                "checked in the paper's scenario, ||theta_ph|| fixed while the logits grow with depth: "
                "zeroinit2019.eq11.omega_depth_fixed_scale. Here the logits grow through ||theta_ph|| itself, Eq. 11's "

@@ -69,7 +69,12 @@ CLAIMS = (
           "and the branch scales its input by a factor proportional to alpha^(2m-2) (m = 2, 3), so alpha = L^(1/(2-2m)) "
           "gives 1/L",
           kind="identity", recorded=H, measure=E.alpha_measure, judge=E.judge_alpha,
-          mutations=(Mutation("update proportional to alpha^m", {"update_exponent": "m"}),),
+          mutations=(Mutation("update proportional to alpha^m", {"update_exponent": "m"}),
+                     Mutation("update proportional to alpha^m, the branch scale's alpha^(2m-2) kept (the update alone)",
+                              {"update_exponent": "m", "scale_exponent": "2m-2"}),
+                     Mutation("branch scale proportional to alpha^(2m-1) (the scale alone)", {"scale_exponent": "2m-1"}),
+                     Mutation("alpha = L^(1/(4-4m)) (principle (b)'s printed variance O(1/L) taken as the scale)",
+                              {"alpha_exponent": "1/(4-4m)"})),
           note="Exact in float64: the same random numbers for every alpha, so positive homogeneity makes the "
                "proportionality exact, not only asymptotic."),
     Claim(id="zeroinit2019.principle_c.few_updates",
@@ -102,7 +107,11 @@ CLAIMS = (
           "digits (reading: truncated), for both datasets and all five methods",
           kind="identity", recorded=H, measure=E.table1_arithmetic_measure, judge=E.judge_table1_arithmetic,
           params={"reading": "truncated"},
-          mutations=(Mutation("rounded instead of truncated", {"reading": "rounded"}),),
+          mutations=(Mutation("rounded instead of truncated", {"reading": "rounded"}),
+                     Mutation("CIFAR-10 LSUV Ratio 4.34 (one unit of its last digit up)",
+                              {"ratios": (("CIFAR-10", "LSUV", "4.34"),)}),
+                     Mutation("CIFAR-10 ZeroInit Ratio 1.22 (one unit of its last digit down)",
+                              {"ratios": (("CIFAR-10", "ZeroInit", "1.22"),)})),
           note="The paper does not say how the ratio is formed. Truncating the quotient of the printed means reproduces "
                "every cell; rounding misses one (CIFAR-10, 1/2-scaling), which a mean of per-trial ratios would also "
                "explain."),
@@ -194,7 +203,10 @@ CLAIMS = (
           kind="identity", recorded=H, measure=E.unrolling_measure, judge=E.judge_unrolling,
           params={"recurrence": "sqrt_half", "index": "corrected"},
           mutations=(Mutation("the extraction's literal factor 1/2", {"recurrence": "half"}),
-                     Mutation("printed summand F_l(x_l)", {"index": "printed"})),
+                     Mutation("printed summand F_l(x_l)", {"index": "printed"}),
+                     Mutation("branch coefficients 0.5^((l-i)/2) (exponent half a step low)", {"branch_shift": -1}),
+                     Mutation("x_0's coefficient 0.5^((l+1)/2) (exponent half a step high)", {"x0_shift": 1}),
+                     Mutation("sum to l - 1 (the last block left out)", {"upper": -1})),
           corrects="zeroinit2019.related.unrolling_printed"),
     Claim(id="zeroinit2019.related.lsuv_linear_variance",
           where="Sec. 5 (related work), LSUV (Mishkin & Matas 2015)",

@@ -92,36 +92,42 @@ def smallest_same_norm_counterexample(dps: int) -> dict:
                 "bound_over_linf_x": float(rhs), "gap": lhs - rhs}
 
 
-def judge_prop1(m, ctx, power: float = 1.0):
-    """Proposition 1: f(lam x) = lam^power f(x) for the composed network, and the
-    weights of one layer form a p.h. set (max error relative to max |f| <= TOL)."""
+def judge_prop1(m, ctx, power: float = 1.0, input_power: float | None = None, weight_power: float | None = None):
+    """Proposition 1: f(lam x) = lam^input_power f(x) for the composed network, and the
+    weights of one layer form a p.h. set, f(x; lam W_k) = lam^weight_power f(x; W_k)
+    (max error relative to max |f| <= TOL). Both degrees default to ``power`` (1, first
+    degree); setting one alone perturbs that part alone."""
+    powers = {"z_x": power if input_power is None else input_power,
+              "z_w": power if weight_power is None else weight_power}
+    split = {f"{k}_power": v for k, v in powers.items() if v != power}  # shown only where a part has its own degree
     checks = []
     for r in m["rows"]:
-        scale = LAMBDA**power
         peak = float(np.max(np.abs(r["z"])))
-        err = {k: float(np.max(np.abs(r[k] - scale * r["z"]))) / peak for k in ("z_x", "z_w")}
+        err = {k: float(np.max(np.abs(r[k] - LAMBDA**powers[k] * r["z"]))) / peak for k in ("z_x", "z_w")}
         checks.append({"label": f"widths {r['widths']}: input and W_{r['scaled_layer']}", "ok": max(err.values()) <= TOL,
                        "measured": err, "expected": f"<= {TOL:g}", "counterexample": {"widths": r["widths"],
-                                                                                      "power": power, **err}})
+                                                                                      "power": power, **split, **err}})
     return judge_exact(checks, f"{NETWORKS} random He networks per architecture, lam = {LAMBDA}, float64",
                        f"{TOL:g} relative")
 
 
-def _gap(r):
-    return r["loss"] - r["entropy"]
+def _gap(r, entropy: float = 1.0):
+    """Per sample l - entropy H(p) (``entropy`` 1 as printed: the mutations move H's
+    coefficient alone)."""
+    return r["loss"] - entropy * r["entropy"]
 
 
-def judge_thm1(m, ctx, norm: str = "l2", factor: float = 1.0):
+def judge_thm1(m, ctx, norm: str = "l2", factor: float = 1.0, entropy: float = 1.0):
     """Theorem 1 (Eq. 3) on every sample, network and block input:
-    ||dl/dx_i||_q ||x_i||_p >= factor (l - H(p)) with (q, p) = NORMS[norm] (the printed
-    'any valid norm' means q = p). A row is informative when some sample has
+    ||dl/dx_i||_q ||x_i||_p >= factor (l - entropy H(p)) with (q, p) = NORMS[norm] (the
+    printed 'any valid norm' means q = p; ``entropy`` is 1 as printed). A row is informative when some sample has
     l - H > 0 (else the bound is vacuous); ``tightest`` is the smallest
     ||g||_q ||x||_p / (l - H) there (1 where the gradient is parallel to the input)."""
     check_choice("norm", norm, tuple(NORMS))
     q, p = NORMS[norm]
     checks = []
     for r in m["rows"]:
-        gap = _gap(r)
+        gap = _gap(r, entropy)
         for L in r["layers"]:
             prod = _norm(L["g"], q) * _norm(L["x"], p)
             viol = prod < factor * gap - TOL * (1 + r["loss"])
@@ -145,19 +151,22 @@ def judge_thm1(m, ctx, norm: str = "l2", factor: float = 1.0):
                        f"norms {NORMS[norm]}", f"deterministic; relative slack {TOL:g}")
 
 
-def judge_directional(m, ctx, strict: bool = False):
+def judge_directional(m, ctx, strict: bool = False, factor: float = 1.0):
     """The step before Eq. 7: ||dl/dx||_2 is at least the derivative of l along the unit
-    vector x/||x||, which is (l - H)/||x||. As printed ('must be greater than',
-    ``strict``): fails where equality is attained, i.e. on width-1 block inputs with
-    l - H > 0, where ||g|| |x| = g x exactly. Corrected (at least): every row holds and
-    equality is attained (so the inequality cannot be made strict)."""
+    vector x/||x||, which is (l - H)/||x|| (times ``factor``, 1 as printed). As printed
+    ('must be greater than', ``strict``): fails where equality is attained, i.e. on
+    width-1 block inputs with l - H > 0, where ||g|| |x| = g x exactly. Corrected (at
+    least): every row holds and equality is attained (so the inequality cannot be made
+    strict). A factor above 1 fails the rows where equality is attained; below 1 the
+    rows hold but equality is no longer attained."""
     checks, equal = [], []
     for r in m["rows"]:
         gap = _gap(r)
         for L in r["layers"]:
             prod = _norm(L["g"], 2) * _norm(L["x"], 2)
             pos = gap > TOL * (1 + r["loss"])
-            rel = (prod[pos] - gap[pos]) / gap[pos]
+            bound = factor * gap[pos]
+            rel = (prod[pos] - bound) / bound
             at_eq = bool(np.any(rel <= TOL)) and L["x"].shape[-1] == 1
             if at_eq:
                 equal.append({"widths": r["widths"], "block_input": L["layer"], "dim": 1,
@@ -168,18 +177,19 @@ def judge_directional(m, ctx, strict: bool = False):
                            "expected": "> 0" if strict else ">= 0 (relative excess)", "informative": bool(rel.size),
                            "counterexample": equal[-1] if (strict and at_eq) else None})
     checks.append({"label": "equality attained on a width-1 block input", "ok": bool(equal), "measured": len(equal),
-                   "expected": ">= 1 row", "counterexample": None})
+                   "expected": ">= 1 row",
+                   "counterexample": None if equal else {"factor": factor, "rows_at_equality": 0}})
     return judge_exact(checks, "Cauchy-Schwarz on random He networks: ||g||_2 ||x||_2 against <g, x> = l - H(p)",
                        f"relative slack {TOL:g}; a width-1 input makes the two sides equal exactly")
 
 
-def judge_thm2(m, ctx, factor: float = 1.0):
+def judge_thm2(m, ctx, factor: float = 1.0, entropy: float = 1.0):
     """Theorem 2 (Eq. 4, 9): for the p.h. set theta = W_i (Frobenius norm),
-    ||d l_avg/d W_i|| ||W_i|| >= factor (1/M) sum_m (l_m - H(p_m)). A 1 x 1 weight is a
-    row where the two sides are equal."""
+    ||d l_avg/d W_i|| ||W_i|| >= factor (1/M) sum_m (l_m - entropy H(p_m)) (``entropy``
+    1 as printed). A 1 x 1 weight is a row where the two sides are equal."""
     checks = []
     for r in m["rows"]:
-        avg_gap = _gap(r).mean(-1)
+        avg_gap = _gap(r, entropy).mean(-1)
         for L in r["layers"]:
             prod = L["G"] * L["W_norm"]
             viol = prod < factor * avg_gap - TOL * (1 + r["loss"].mean(-1))
@@ -193,12 +203,13 @@ def judge_thm2(m, ctx, factor: float = 1.0):
                        f"deterministic; relative slack {TOL:g}")
 
 
-def judge_eq8(m, ctx, factor: float = 1.0):
-    """Eq. 8: <d l_avg/d W_i, W_i> = factor (1/M) sum_m (l_m - H(p_m)) per network and
-    layer, to TOL relative to 1 + mean loss (Euler's identity for the p.h. set W_i)."""
+def judge_eq8(m, ctx, factor: float = 1.0, entropy: float = 1.0):
+    """Eq. 8: <d l_avg/d W_i, W_i> = factor (1/M) sum_m (l_m - entropy H(p_m)) per
+    network and layer (``entropy`` 1 as printed), to TOL relative to 1 + mean loss
+    (Euler's identity for the p.h. set W_i)."""
     checks = []
     for r in m["rows"]:
-        avg_gap = _gap(r).mean(-1)
+        avg_gap = _gap(r, entropy).mean(-1)
         scale = 1 + np.abs(r["loss"]).mean(-1)
         for L in r["layers"]:
             err = np.abs(L["inner_W"] - factor * avg_gap) / scale

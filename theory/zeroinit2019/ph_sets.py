@@ -16,7 +16,7 @@ identity blocks, one downsampling block relu(S h + D2 relu(D1 h)) and a classifi
 
 >>> from theory.core import RunContext
 >>> m = examples_measure(RunContext())
->>> sorted(k for k, v in m["errors"].items() if v < TOL)[:3]
+>>> sorted(k for k, v in example_errors(m).items() if v < TOL)[:3]
 ['addition', 'avg_pool', 'concatenation']
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from simulations.relu_nets import conv2d
 from ..judges import judge_exact
 
 __all__ = ["TOL", "LAMBDA", "PH_EXAMPLES", "CONTROLS", "PH_SETS", "NOT_PH_SETS", "examples_measure",
-           "judge_examples", "resnet_sets_measure", "judge_resnet_sets"]
+           "example_errors", "judge_examples", "resnet_sets_measure", "set_errors", "judge_resnet_sets"]
 
 TOL = 1e-12
 LAMBDA = 2.7
@@ -43,7 +43,7 @@ def _rel(a, b) -> float:
 
 
 def examples_measure(ctx) -> dict:
-    """Relative error |f(lam x) - lam f(x)| / |lam f(x)| of each example and control."""
+    """Per example and control, f(lam x) and f(x) (:func:`example_errors` compares them)."""
     be = ctx.host_stream("zeroinit2019.ph_examples")  # a deterministic check, on the host
     x = be.normal((4, 3, 6, 6))  # (batch, channels, height, width)
     v = x.reshape(4, -1)
@@ -65,13 +65,19 @@ def examples_measure(ctx) -> dict:
         "softmax": lambda u: np.exp(u.reshape(4, -1)) / np.exp(u.reshape(4, -1)).sum(1, keepdims=True),
         "tanh": np.tanh,
     }
-    return {"errors": {k: _rel(f(LAMBDA * x), LAMBDA * f(x)) for k, f in maps.items()}}
+    return {"outputs": {k: (f(LAMBDA * x), f(x)) for k, f in maps.items()}}
 
 
-def judge_examples(m, ctx, claimed=PH_EXAMPLES, controls=CONTROLS):
-    """Every ``claimed`` map is p.h. (error <= TOL) and every control is not (error
-    above 1e-3, far beyond rounding)."""
-    e = m["errors"]
+def example_errors(m, power: float = 1.0) -> dict:
+    """Relative error |f(lam x) - lam^power f(x)| / |lam^power f(x)| of each example and
+    control (``power`` 1: first degree, Definition 1)."""
+    return {k: _rel(scaled, LAMBDA**power * f) for k, (scaled, f) in m["outputs"].items()}
+
+
+def judge_examples(m, ctx, claimed=PH_EXAMPLES, controls=CONTROLS, power: float = 1.0):
+    """Every ``claimed`` map is p.h. of degree ``power`` (error <= TOL; 1 as stated) and
+    every control is not (error above 1e-3, far beyond rounding)."""
+    e = example_errors(m, power)
     checks = [{"label": f"{k} is p.h.", "ok": e[k] <= TOL, "measured": e[k], "expected": f"<= {TOL:g}",
                "counterexample": {"map": k, "relative_error": e[k], "lam": LAMBDA}} for k in claimed]
     checks += [{"label": f"control {k} is not p.h.", "ok": e[k] > 1e-3, "measured": e[k], "expected": "> 1e-3",
@@ -100,9 +106,9 @@ _SETS = {"input": None, "stem": ("stem",), "skip_and_branch_last": ("skip", "bra
 
 
 def resnet_sets_measure(ctx, networks: int = 8, n: int = 16) -> dict:
-    """Relative errors |f(x; lam theta_S) - lam f(x)| / |lam f(x)| of each set S (and
-    of the input) on random He-initialized dense ResNet analogues."""
-    errors = {k: 0.0 for k in _SETS}
+    """Per random He-initialized dense ResNet analogue, f(x) and, per set S (and the
+    input), f(x; lam theta_S) (:func:`set_errors` compares them)."""
+    outputs = []
     for k in range(networks):
         be = ctx.host_stream("zeroinit2019.ph_sets", k)  # a deterministic check, on the host
 
@@ -112,17 +118,27 @@ def resnet_sets_measure(ctx, networks: int = 8, n: int = 16) -> dict:
         P = {"stem": he(2 * n, 8), "blocks": [(he(n, n), he(n, n)) for _ in range(3)], "S": he(n // 2, n),
              "D1": he(n // 2, n), "D2": he(n // 2, n // 2), "fc": he(10, n // 2)}
         x = be.normal((6, 8))
-        ref = LAMBDA * _resnet(P, x)
-        for name, members in _SETS.items():
-            out = _resnet(P, LAMBDA * x) if members is None else _resnet(P, x, members, LAMBDA)
-            errors[name] = max(errors[name], _rel(out, ref))
-    return {"errors": errors, "networks": networks}
+        scaled = {name: _resnet(P, LAMBDA * x) if members is None else _resnet(P, x, members, LAMBDA)
+                  for name, members in _SETS.items()}
+        outputs.append((_resnet(P, x), scaled))
+    return {"outputs": outputs, "networks": networks}
 
 
-def judge_resnet_sets(m, ctx, claimed=PH_SETS, not_sets=NOT_PH_SETS):
-    """The claimed sets are p.h. sets (error <= TOL on every network), the others are
-    not (error above 1e-3)."""
-    e = m["errors"]
+def set_errors(m, power: float = 1.0) -> dict:
+    """Per set, the largest over the networks of |f(x; lam theta_S) - lam^power f(x)| /
+    |lam^power f(x)| (``power`` 1: first degree, Definition 2)."""
+    errors = {k: 0.0 for k in _SETS}
+    for base, scaled in m["outputs"]:
+        ref = LAMBDA**power * base
+        for name in _SETS:
+            errors[name] = max(errors[name], _rel(scaled[name], ref))
+    return errors
+
+
+def judge_resnet_sets(m, ctx, claimed=PH_SETS, not_sets=NOT_PH_SETS, power: float = 1.0):
+    """The claimed sets are p.h. sets of degree ``power`` (error <= TOL on every network;
+    1 as stated), the others are not (error above 1e-3)."""
+    e = set_errors(m, power)
     checks = [{"label": f"{k} is a p.h. set", "ok": e[k] <= TOL, "measured": e[k], "expected": f"<= {TOL:g}",
                "counterexample": {"set": k, "members": _SETS[k], "relative_error": e[k]}} for k in claimed]
     checks += [{"label": f"{k} is not a p.h. set", "ok": e[k] > 1e-3, "measured": e[k], "expected": "> 1e-3",

@@ -28,6 +28,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from simulations.core import check_choice
 from ..judges import judge_exact
 
 __all__ = ["EQ6_CLASSES", "eq6_measure", "judge_eq6", "entropy_measure", "judge_entropy", "lse_measure", "judge_lse",
@@ -45,9 +46,10 @@ CEX_SIGMA, CEX_NORM = 3, 1
 
 def eq6_measure(ctx) -> dict:
     """For c in EQ6_CLASSES and the first and last label (the others follow by
-    relabelling): the derivative in eps of l((1 + eps) z, y) at 0, the middle form
-    -z_y + p^T z, and l - H(p) with log p_i = z_i - logsumexp(z), as sympy expressions
-    in z and w_i = exp(z_i) > 0; and the chain rule of Eq. 7."""
+    relabelling): the derivative in eps of l((1 + eps) z, y) (evaluated by the judge at
+    eps = 0, then written in w_i = exp(z_i) > 0), the middle form -z_y + p^T z, and
+    l - H(p) with log p_i = z_i - logsumexp(z), as sympy expressions in z and w; and the
+    two sides of Eq. 7's chain rule, d/dt g(t/r) and g'(t/r) (the judge divides by r)."""
     out = []
     for c in EQ6_CLASSES:
         z = sp.symbols(f"z1:{c + 1}", real=True)
@@ -59,33 +61,40 @@ def eq6_measure(ctx) -> dict:
         H = -sum(pi * (zi - lse) for pi, zi in zip(p, z))
         for y in (0, c - 1):
             scaled = -(1 + eps) * z[y] + sp.log(sum(sp.exp((1 + eps) * zi) for zi in z))
-            d = sp.diff(scaled, eps).subs(eps, 0).subs({sp.exp(zi): wi for zi, wi in zip(z, w)})
-            out.append({"c": c, "label": y + 1, "derivative": d, "middle": -z[y] + sum(pi * zi for pi, zi in zip(p, z)),
-                        "loss": -z[y] + lse, "entropy": H})
+            out.append({"c": c, "label": y + 1, "derivative": sp.diff(scaled, eps), "eps": eps,
+                        "exp_to_w": {sp.exp(zi): wi for zi, wi in zip(z, w)},
+                        "middle": -z[y] + sum(pi * zi for pi, zi in zip(p, z)), "loss": -z[y] + lse, "entropy": H})
     zi, S = sp.Symbol("z", real=True), sp.Symbol("S", positive=True)
     log_p = sp.expand_log(sp.log(sp.exp(zi) / S), force=True) - (zi - sp.log(S))
     t, r = sp.Symbol("t", real=True), sp.Symbol("r", positive=True)
     g, e = sp.Function("g"), sp.Symbol("e")
-    chain = sp.diff(g(t / r), t) - sp.diff(g(e), e).subs(e, t / r) / r
-    return {"rows": out, "log_softmax_residual": sp.simplify(log_p), "chain_rule_residual": sp.simplify(chain)}
+    chain = {"lhs": sp.diff(g(t / r), t), "outer": sp.diff(g(e), e).subs(e, t / r), "r": r}
+    return {"rows": out, "log_softmax_residual": sp.simplify(log_p), "chain_rule": chain}
 
 
-def judge_eq6(m, ctx, entropy_sign: int = 1):
-    """Eq. 6: derivative = -y^T z + p^T z (first equality) = l - H(p) (second), exactly
-    (``entropy_sign`` -1 checks the mutated l + H(p)); Eq. 7's chain rule and the
-    log-softmax identity used for H."""
+def judge_eq6(m, ctx, entropy_sign: int = 1, at_eps=0, chain_power: int = -1):
+    """Eq. 6: the derivative at eps = ``at_eps`` (0 as printed) = -y^T z + p^T z (first
+    equality) = l - H(p) (second), exactly (``entropy_sign`` -1 checks the mutated
+    l + H(p)); Eq. 7's chain rule d/dt g(t/r) = g'(t/r) r^chain_power (-1 as printed) and
+    the log-softmax identity used for H. A mutation of ``at_eps`` breaks the first
+    equality alone, of ``entropy_sign`` the second alone, of ``chain_power`` Eq. 7 alone."""
     checks = []
     for r in m["rows"]:
-        first = sp.cancel(r["derivative"] - r["middle"])
+        d = r["derivative"].subs(r["eps"], sp.Rational(str(at_eps))).subs(r["exp_to_w"])
+        first = sp.cancel(d - r["middle"])
         second = sp.cancel(sp.expand(r["middle"] - (r["loss"] - entropy_sign * r["entropy"])))
+        bad_first = {} if first == 0 else {"first_equality_residual": str(first)}
         checks.append({"label": f"c = {r['c']}, label {r['label']}", "ok": first == 0 and second == 0,
                        "measured": {"first_equality_residual": str(first), "second_equality_residual": str(second)},
                        "expected": "0 and 0", "counterexample": {"c": r["c"], "label": r["label"],
-                                                                  "residual": str(second)}})
+                                                                  "residual": str(second), **bad_first}})
     checks.append({"label": "log softmax_i = z_i - logsumexp(z)", "ok": m["log_softmax_residual"] == 0,
                    "measured": str(m["log_softmax_residual"]), "expected": "0"})
-    checks.append({"label": "Eq. 7 chain rule d/dt g(t/r) = g'(t/r)/r", "ok": m["chain_rule_residual"] == 0,
-                   "measured": str(m["chain_rule_residual"]), "expected": "0"})
+    ch = m["chain_rule"]
+    chain = sp.simplify(ch["lhs"] - ch["outer"] * ch["r"] ** chain_power)
+    checks.append({"label": "Eq. 7 chain rule d/dt g(t/r) = g'(t/r)/r" if chain_power == -1 else
+                   f"Eq. 7 chain rule d/dt g(t/r) = g'(t/r) r^{chain_power}", "ok": chain == 0,
+                   "measured": str(chain), "expected": "0"})
     return judge_exact(checks, f"sympy, c in {list(EQ6_CLASSES)}, exp(z_i) as positive symbols, exact cancellation",
                        "exact")
 
@@ -124,10 +133,13 @@ def entropy_measure(ctx) -> dict:
     return {"proof": proof, "values": values}
 
 
-def judge_entropy(m, ctx, strict: bool = False):
+def judge_entropy(m, ctx, strict: bool = False, direction: str = "<="):
     """H(p) <= log c (``strict``: H(p) < log c, the mutation): the sympy proof, and the
     slack log c - H >= 0 at every point (> 0 if strict) at both precisions; equality at
-    the uniform law makes the bound tight."""
+    the uniform law makes the bound tight. ``direction=">="`` (the mutation H(p) >= log c)
+    asks for slack <= 0 (< 0 if strict): the random points, where H < log c, fail it."""
+    check_choice("direction", direction, ("<=", ">="))
+    sign = 1 if direction == "<=" else -1
     pr = m["proof"]
     checks = [{"label": "termwise bound p log(cp) >= p - 1/c: critical point p = 1/c, value 0, convex",
                "ok": pr["critical_points"] == ["1/c"] and pr["value_at_critical"] == 0 and pr["second_derivative_positive"],
@@ -138,10 +150,11 @@ def judge_entropy(m, ctx, strict: bool = False):
         with mpmath.workdps(dps):
             tiny = mpmath.mpf(10) ** (-dps + 5)
             for r in rows:
-                ok = r["slack"] > tiny if strict else r["slack"] >= -tiny
+                ok = sign * r["slack"] > tiny if strict else sign * r["slack"] >= -tiny
                 if r["point"] == "uniform" or not ok:
                     checks.append({"label": f"c = {r['c']}, {r['point']} p, {dps} digits", "ok": bool(ok),
-                                   "measured": mpmath.nstr(r["slack"], 8), "expected": "> 0" if strict else ">= 0",
+                                   "measured": mpmath.nstr(r["slack"], 8),
+                                   "expected": {1: ">", -1: "<"}[sign] + ("" if strict else "=") + " 0",
                                    "counterexample": {"c": r["c"], "p": r["point"], "log_c_minus_H": float(r["slack"])}})
     return judge_exact(checks, "sympy proof (Gibbs' inequality termwise) and mpmath at two precisions, c = 2..8, "
                        "uniform and random points of the simplex", "exact; mpmath 10^(5 - dps)")
@@ -169,18 +182,24 @@ def lse_measure(ctx) -> dict:
     return {"values": values}
 
 
-def judge_lse(m, ctx, shift: float = 0.0):
+def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float = 0.0):
     """Eq. 10's step logsumexp(z) >= max z + ``shift`` (0 as printed; the mutation
-    raises it), at every point and both precisions; the gap also stays <= log c."""
+    raises it), at every point and both precisions; the gap also stays
+    <= log c - ``upper_shift`` (0 as stated; ties reach log c, so any positive shift
+    fails there). The counterexample is the smallest gap, or the first row above the
+    upper bound when only that side fails."""
     checks = []
     for dps, rows in m["values"].items():
         with mpmath.workdps(dps):
             worst = min(rows, key=lambda r: r["gap"])
-            ok = all(r["gap"] > shift and r["gap"] <= r["log_c"] * (1 + mpmath.mpf(10) ** (5 - dps)) for r in rows)
+            above = [r for r in rows if not r["gap"] <= r["log_c"] * (1 + mpmath.mpf(10) ** (5 - dps)) - upper_shift]
+            ok = all(r["gap"] > shift for r in rows) and not above
+            cex = above[0] if above and worst["gap"] > shift else worst
             checks.append({"label": f"{len(rows)} logit vectors, {dps} digits", "ok": bool(ok),
                            "measured": {"smallest_gap": mpmath.nstr(worst["gap"], 8), "at": f"c = {worst['c']}, "
-                                        f"{worst['case']}"}, "expected": f"> {shift:g} and <= log c",
-                           "counterexample": {"c": worst["c"], "case": worst["case"], "gap": float(worst["gap"])}})
+                                        f"{worst['case']}"},
+                           "expected": f"> {shift:g} and <= log c" + (f" - {upper_shift:g}" if upper_shift else ""),
+                           "counterexample": {"c": cex["c"], "case": cex["case"], "gap": float(cex["gap"])}})
     return judge_exact(checks, "mpmath at two precisions: ties, spread and random logits, c in (2, 10)", "exact")
 
 
@@ -240,8 +259,7 @@ def eq5_toy_measure(ctx) -> dict:
     }
     grad_mean = 1 / sp.sqrt(2)
     omega = {"ratio": sp.simplify(grad_mean / e_max), "ratio_limit": sp.limit(grad_mean / e_max, sig, sp.oo),
-             "corrected_rhs": sup_g - sp.log(2) * sp.sqrt(sp.pi / 2) / sig,
-             "corrected_margin_positive": bool(sp.simplify(grad_mean - sup_g) > 0)}
+             "corrected_rhs": sup_g - sp.log(2) * sp.sqrt(sp.pi / 2) / sig, "grad_mean": grad_mean, "sup_bound": sup_g}
     quad = {}
     for dps in ctx.precisions:
         with mpmath.workdps(dps):
@@ -249,19 +267,21 @@ def eq5_toy_measure(ctx) -> dict:
             for rv in R_GRID:
                 rr = mpmath.mpf(rv)
                 g = _g(rr)
-                rows.append({"r": rv, "E_G_given_r": g, "direct": _g_direct(rr) if rv in DIRECT_R else None, "bound": mpmath.sqrt(2) / mpmath.pi
-                             - mpmath.log(2) / rr, "sup": mpmath.sqrt(2) / mpmath.pi})
+                rows.append({"r": rv, "E_G_given_r": g, "direct": _g_direct(rr) if rv in DIRECT_R else None,
+                             "sup": mpmath.sqrt(2) / mpmath.pi})
             quad[dps] = rows
     printed["violated"] = bool(printed["violated"])
     return {"printed": printed, "proof": proof, "omega": omega, "quad": quad}
 
 
-def judge_eq5_toy(m, ctx, reading: str = "realized_norm"):
+def judge_eq5_toy(m, ctx, reading: str = "realized_norm", log_c_term: float = 1.0):
     """Eq. 5 on the c = 2 setting. ``reading="realized_norm"`` (as printed: ||theta_ph||
     outside the expectation, i.e. the realized norm): fails when the bound exceeds
     E[G] for a realized norm of positive probability. ``"conditional"``: E[G | r] >=
-    (E[max z | r] - log 2)/r for every r (sympy proof; quadrature on R_GRID at both
-    precisions, where the closed form is also checked against the definition)."""
+    (E[max z | r] - log_c_term log 2)/r = sqrt(2)/pi - log_c_term log(2)/r for every r
+    (``log_c_term`` 1 as printed; 0 drops '- log c', a bound E[G | r] never reaches)
+    (sympy proof; quadrature on R_GRID at both precisions, where the closed form is also
+    checked against the definition)."""
     if reading == "realized_norm":
         pr = m["printed"]
         checks = [{"label": f"sigma = {pr['sigma']}, realized ||W|| = {pr['realized_norm']}: (E max z - log 2)/||W|| "
@@ -281,24 +301,27 @@ def judge_eq5_toy(m, ctx, reading: str = "realized_norm"):
     for dps, rows in m["quad"].items():
         with mpmath.workdps(dps):
             for row in rows:
+                bound = row["sup"] - log_c_term * mpmath.log(2) / mpmath.mpf(row["r"])
                 agree = row["direct"] is None or abs(row["E_G_given_r"] - row["direct"]) < mpmath.mpf(10) ** (5 - dps)
-                ok = row["E_G_given_r"] >= row["bound"] and agree and row["E_G_given_r"] < row["sup"]
+                ok = row["E_G_given_r"] >= bound and agree and row["E_G_given_r"] < row["sup"]
                 checks.append({"label": f"r = {row['r']}, {dps} digits", "ok": bool(ok),
                                "measured": {"E_G_given_r": mpmath.nstr(row["E_G_given_r"], 10),
                                             "direct": None if row["direct"] is None else mpmath.nstr(row["direct"], 10)},
-                               "expected": f">= {mpmath.nstr(row['bound'], 10)}",
+                               "expected": f">= {mpmath.nstr(bound, 10)}",
                                "counterexample": {"r": row["r"], "E_G_given_r": float(row["E_G_given_r"]),
-                                                  "bound": float(row["bound"])}})
+                                                  "bound": float(bound)}})
     return judge_exact(checks, "sympy proof of E[G|r] >= sqrt(2)/pi - 1/(e r) and mpmath quadrature at two precisions",
                        "exact; quadrature agreement 10^(5 - dps)")
 
 
-def judge_eq11_toy(m, ctx, form: str = "printed"):
+def judge_eq11_toy(m, ctx, form: str = "printed", bound_factor: float = 1.0):
     """App. A.2's closing sentence on the c = 2 setting. ``form="printed"``: the gradient
     norm is Omega(E[max z]), i.e. E||dl/dW|| / E[max z] stays above a positive constant
     as sigma grows: fails, the ratio is sqrt(pi/2)/sigma -> 0. ``"corrected"``:
-    E||dl/dW|| = 1/sqrt(2) >= E[(max z - log 2)/||W||] for every sigma (the random norm
-    inside the expectation), which stays Theta(1)."""
+    E||dl/dW|| = 1/sqrt(2) >= bound_factor E[(max z - log 2)/||W||] for every sigma (the
+    random norm inside the expectation; ``bound_factor`` 1 as stated), which stays
+    Theta(1): its supremum over sigma, sqrt(2)/pi, is below 1/sqrt(2) by the factor pi/2,
+    so a bound_factor above pi/2 fails the supremum row, and above 1.6 the sigma = 100 row."""
     om = m["omega"]
     sig = sp.Symbol("sigma", positive=True)
     if form == "printed":
@@ -307,9 +330,12 @@ def judge_eq11_toy(m, ctx, form: str = "printed"):
                    "counterexample": {"ratio_at_sigma_100": float(om["ratio"].subs(sig, 100)),
                                       "E_grad_norm": float(1 / sp.sqrt(2)), "E_max_z_at_sigma_100": float(100 / sp.sqrt(sp.pi))}}]
     else:
-        rhs = om["corrected_rhs"]
-        checks = [{"label": "1/sqrt(2) > sqrt(2)/pi >= E[(max z - log 2)/||W||] for every sigma",
-                   "ok": om["corrected_margin_positive"], "measured": str(rhs), "expected": "< 1/sqrt(2)"}]
+        k = sp.Rational(str(bound_factor))
+        rhs = k * om["corrected_rhs"]
+        scaled = "" if k == 1 else f"{k} "
+        checks = [{"label": f"1/sqrt(2) > {scaled}sqrt(2)/pi >= {scaled}E[(max z - log 2)/||W||] for every sigma",
+                   "ok": bool(sp.simplify(om["grad_mean"] - k * om["sup_bound"]) > 0), "measured": str(rhs),
+                   "expected": "< 1/sqrt(2)"}]
         checks += [{"label": f"sigma = {s}", "ok": float(rhs.subs(sig, sp.Rational(s))) <= float(1 / sp.sqrt(2)),
                     "measured": float(rhs.subs(sig, sp.Rational(s))), "expected": f"<= {float(1 / sp.sqrt(2)):.6g}"}
                    for s in SIGMA_GRID]

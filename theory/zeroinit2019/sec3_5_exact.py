@@ -4,8 +4,8 @@ and exact proportionality in float64), the unrolled 1/2-scaling recurrence of Se
 (sympy) and the arithmetic of Table 1's Ratio column (exact rationals).
 
 >>> m = eq1_measure(None)
->>> m["printed"][2], m["recursion"][2], m["uses"][2]
-(x0 + F_0(x0) + F_1(x1), x0 + F_0(x0) + F_1(x1), [0, 1])
+>>> eq1_sum(m, 2), m["recursion"][2]
+((x0 + F_0(x0) + F_1(x1), [0, 1]), x0 + F_0(x0) + F_1(x1))
 """
 from __future__ import annotations
 
@@ -19,25 +19,30 @@ from simulations.relu_nets import draw_branch_resnet, resnet_backward, resnet_fo
 from simulations.core import check_choice
 from ..judges import judge_exact
 
-__all__ = ["eq1_measure", "judge_eq1", "eq2_scalar_measure", "judge_eq2_scalar", "alpha_measure", "judge_alpha",
-           "unrolling_measure", "judge_unrolling", "TABLE1", "table1_arithmetic_measure", "judge_table1_arithmetic"]
+__all__ = ["eq1_measure", "eq1_sum", "judge_eq1", "eq2_scalar_measure", "judge_eq2_scalar", "alpha_measure", "judge_alpha",
+           "unrolling_measure", "unrolled", "judge_unrolling", "TABLE1", "table1_arithmetic_measure", "judge_table1_arithmetic"]
 
 L_MAX = 4
 
 
 def eq1_measure(ctx) -> dict:
-    """Eq. 1 as printed, x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i), against Sec. 2's own
-    recursion x_{l+1} = x_l + F_l(x_l) (printed right after it), unrolled from x_0, for
-    l = 1..L_MAX: sympy expressions in undefined functions F_i applied to symbols x_i
-    (the activations), and the block labels each uses."""
+    """Sec. 2's own recursion x_{l+1} = x_l + F_l(x_l) (printed right after Eq. 1),
+    unrolled from x_0, for l = 1..L_MAX: sympy expressions in undefined functions F_i
+    applied to symbols x_i (the activations); and those symbols and functions, from
+    which :func:`eq1_sum` builds Eq. 1."""
     xs = sp.symbols(f"x0:{L_MAX + 1}")
     F = {i: sp.Function(f"F_{i}") for i in range(0, L_MAX + 1)}
     rec = {0: xs[0]}
     for l in range(L_MAX):
         rec[l + 1] = rec[l] + F[l](xs[l])
-    printed = {l: xs[0] + sum(F[i](xs[i]) for i in range(0, l)) for l in range(1, L_MAX + 1)}
-    return {"recursion": {l: rec[l] for l in range(1, L_MAX + 1)}, "printed": printed,
-            "uses": {l: list(range(0, l)) for l in range(1, L_MAX + 1)}}
+    return {"recursion": {l: rec[l] for l in range(1, L_MAX + 1)}, "xs": xs, "F": F}
+
+
+def eq1_sum(m, l: int, upper: int = 0):
+    """Eq. 1 as printed, x_l = x_0 + sum_{i=0}^{l-1+upper} F_i(x_i) (``upper`` 0 as
+    printed), and the block labels it uses."""
+    uses = list(range(0, l + upper))
+    return m["xs"][0] + sum(m["F"][i](m["xs"][i]) for i in uses), uses
 
 
 #: The block labels of each reading, for a ResNet of L blocks: as the text names them
@@ -45,21 +50,24 @@ def eq1_measure(ctx) -> dict:
 EQ1_LABELS = {"printed": (1, 0), "zero_based": (0, -1)}
 
 
-def judge_eq1(m, ctx, labels: str = "printed"):
+def judge_eq1(m, ctx, labels: str = "printed", upper: int = 0):
     """Eq. 1 equals Sec. 2's recursion and uses only the blocks the text introduces, for
     l = 1..L_MAX in a ResNet of L = L_MAX blocks: ``labels="printed"`` names them F_1..F_L
     (the text before Eq. 1), ``"zero_based"`` F_0..F_{L-1} (the labels the recursion
-    x_{l+1} = x_l + F_l(x_l) uses; the correction)."""
+    x_{l+1} = x_l + F_l(x_l) uses; the correction). ``upper`` moves the sum's last index
+    l - 1 (0 as printed; 1 sums one block too many, -1 one too few)."""
     check_choice("labels", labels, tuple(EQ1_LABELS))
+    check_choice("upper", upper, (-1, 0, 1))
     first, shift = EQ1_LABELS[labels]
     defined = set(range(first, L_MAX + 1 + shift))
     checks = []
     for l, rec in m["recursion"].items():
-        diff = sp.simplify(m["printed"][l] - rec)
-        undefined = [f"F_{i}" for i in m["uses"][l] if i not in defined]
-        checks.append({"label": f"l = {l}", "ok": diff == 0 and not undefined, "measured": str(m["printed"][l]),
+        eq1, uses = eq1_sum(m, l, upper)
+        diff = sp.simplify(eq1 - rec)
+        undefined = [f"F_{i}" for i in uses if i not in defined]
+        checks.append({"label": f"l = {l}", "ok": diff == 0 and not undefined, "measured": str(eq1),
                        "expected": f"{rec}, with blocks among F_{min(defined)}..F_{max(defined)}",
-                       "counterexample": {"l": l, "eq1": str(m["printed"][l]), "recursion": str(rec),
+                       "counterexample": {"l": l, "eq1": str(eq1), "recursion": str(rec),
                                           "equal": bool(diff == 0), "undefined_blocks": undefined}})
     return judge_exact(checks, "sympy, blocks as undefined functions F_i of symbols x_i", "exact")
 
@@ -113,14 +121,13 @@ def judge_eq2_scalar(m, ctx, form: str = "printed"):
 
 
 def alpha_measure(ctx, width: int = 8, blocks: int = 4, networks: int = 3) -> dict:
-    """Sec. 3's derivation: (i) sympy: alpha^(2m-2) = 1/L for alpha = L^(1/(2-2m));
-    (ii) one SGD step (lr 1, l = mean_b <g, x_L>) from ZeroInit-like branches whose
-    m - 1 first layers are He times alpha, the same random numbers for every alpha:
+    """Sec. 3's derivation in float64 (the judge also checks in sympy that
+    alpha = L^(1/(2-2m)) solves alpha^(2m-2) = 1/L): one SGD step (lr 1,
+    l = mean_b <g, x_L>) from ZeroInit-like branches whose m - 1 first layers are He
+    times alpha, the same random numbers for every alpha:
     per alpha, ||dW_m|| (the zero layer's update) and the branch scale ||F(x)|| on fresh
     inputs (each branch applied to the same input, as in the derivation's 'the branch
     scales its input'), for m = 2, 3 and alpha = L^(-p/(2m-2)), p in (0.5, 1, 2, 3)."""
-    L, mm = sp.Symbol("L", positive=True), sp.Symbol("m", integer=True, positive=True)
-    residual = sp.simplify(sp.powdenest((L ** (1 / (2 - 2 * mm))) ** (2 * mm - 2), force=True) - 1 / L)
     rows = []
     for m in (2, 3):
         per_alpha = []
@@ -138,18 +145,32 @@ def alpha_measure(ctx, width: int = 8, blocks: int = 4, networks: int = 3) -> di
             per_alpha.append({"alpha": alpha, "update": np.array([np.linalg.norm(gr[-1], axis=(1, 2)) for gr in grads]),
                               "scale": np.array([np.linalg.norm(f, axis=-1).mean(-1) for f in F])})
         rows.append({"m": m, "per_alpha": per_alpha})
-    return {"symbolic_residual": residual, "rows": rows}
+    return {"rows": rows}
 
 
-def judge_alpha(m, ctx, update_exponent: str = "m-1", tol: float = 1e-12):
-    """||dW_m|| / alpha^(update exponent) and branch scale / alpha^(2 x update exponent)
-    are the same for every alpha (relative spread <= tol), for every block and network,
-    and alpha = L^(1/(2-2m)) solves alpha^(2m-2) = 1/L."""
-    checks = [{"label": "alpha^(2m-2) = 1/L at alpha = L^(1/(2-2m))", "ok": m["symbolic_residual"] == 0,
-               "measured": str(m["symbolic_residual"]), "expected": "0"}]
+#: Exponents of the claim's parts as functions of the branch depth m.
+ALPHA_EXPONENTS = {"1/(2-2m)": lambda m: 1 / (2 - 2 * m), "1/(4-4m)": lambda m: 1 / (4 - 4 * m)}
+POWERS = {"m-1": lambda m: m - 1, "m": lambda m: m, "2m-2": lambda m: 2 * m - 2, "2m-1": lambda m: 2 * m - 1,
+          "2m": lambda m: 2 * m}
+
+
+def judge_alpha(m, ctx, update_exponent: str = "m-1", tol: float = 1e-12, scale_exponent: str | None = None,
+                alpha_exponent: str = "1/(2-2m)"):
+    """||dW_m|| / alpha^(update exponent) and branch scale / alpha^(scale exponent) are the
+    same for every alpha (relative spread <= tol), for every block and network, and
+    alpha = L^(alpha exponent) solves alpha^(2m-2) = 1/L (sympy). As stated: m - 1,
+    2m - 2 (None: twice the update's exponent) and 1/(2-2m); each can be moved alone."""
+    check_choice("update_exponent", update_exponent, ("m-1", "m"))
+    check_choice("scale_exponent", scale_exponent, (None, "2m-2", "2m-1", "2m"))
+    check_choice("alpha_exponent", alpha_exponent, tuple(ALPHA_EXPONENTS))
+    L, mm = sp.Symbol("L", positive=True), sp.Symbol("m", integer=True, positive=True)
+    residual = sp.simplify(sp.powdenest((L ** ALPHA_EXPONENTS[alpha_exponent](mm)) ** (2 * mm - 2), force=True) - 1 / L)
+    checks = [{"label": f"alpha^(2m-2) = 1/L at alpha = L^({alpha_exponent})", "ok": residual == 0,
+               "measured": str(residual), "expected": "0"}]
     for r in m["rows"]:
-        k = {"m-1": r["m"] - 1, "m": r["m"]}[update_exponent]
-        for name, power in (("update ||dW_m||", k), ("branch scale ||F(x)||", 2 * k)):
+        k = POWERS[update_exponent](r["m"])
+        scale = 2 * k if scale_exponent is None else POWERS[scale_exponent](r["m"])
+        for name, power in (("update ||dW_m||", k), ("branch scale ||F(x)||", scale)):
             key = "update" if name.startswith("update") else "scale"
             normed = np.stack([a[key] / a["alpha"] ** power for a in r["per_alpha"]])
             spread = float(np.max(np.abs(normed / normed[0] - 1)))
@@ -162,39 +183,48 @@ def judge_alpha(m, ctx, update_exponent: str = "m-1", tol: float = 1e-12):
 
 def unrolling_measure(ctx) -> dict:
     """For x_l = s (x_{l-1} + F_l(x_{l-1})), s = 1/sqrt(2) (printed; the extraction drops
-    the root) and 1/2 (the extraction's literal text): the
-    recursion for l = 1..6 with G_i = F_i(x_{i-1}) as symbols; the printed unrolling
-    0.5^(l/2) x_0 + sum_{i=1}^{l} 0.5^((l-i+1)/2) F_l(x_l) (its summand, with
-    H_l = F_l(x_l) a symbol of its own) and the re-indexed one (summand G_i)."""
+    the root) and 1/2 (the extraction's literal text): the recursion for l = 1..6 with
+    G_i = F_i(x_{i-1}) as symbols, and the symbols :func:`unrolled` builds the unrolled
+    forms from (H_l = F_l(x_l), the printed summand, a symbol of its own)."""
     x0 = sp.Symbol("x_0")
     G = sp.symbols("G1:7")  # F_i(x_{i-1})
-    Hs = sp.symbols("H1:7")  # F_l(x_l), the printed summand
-    half = sp.Rational(1, 2)
     out = {}
-    for name, s in (("half", half), ("sqrt_half", 1 / sp.sqrt(2))):
+    for name, s in (("half", sp.Rational(1, 2)), ("sqrt_half", 1 / sp.sqrt(2))):
         xs, rows = [x0], []
         for l in range(1, 7):
             xs.append(sp.expand(s * (xs[-1] + G[l - 1])))
-            coef = [half ** sp.Rational(l - i + 1, 2) for i in range(1, l + 1)]
-            rows.append({"l": l, "recursion": xs[-1],
-                         "printed": sp.expand(half ** sp.Rational(l, 2) * x0 + sum(c * Hs[l - 1] for c in coef)),
-                         "corrected": sp.expand(half ** sp.Rational(l, 2) * x0 + sum(c * g for c, g in zip(coef, G)))})
+            rows.append({"l": l, "recursion": xs[-1]})
         out[name] = rows
-    return {"rows": out}
+    return {"rows": out, "x0": x0, "G": G, "H": sp.symbols("H1:7")}
 
 
-def judge_unrolling(m, ctx, recurrence: str = "half", index: str = "printed"):
-    """The unrolled form equals the recursion exactly for l = 1..6 (every coefficient
-    and every summand's index; 'measured' is the recursion, 'expected' the form under
-    test)."""
+def unrolled(m, l: int, index: str, x0_shift: int = 0, branch_shift: int = 0, upper: int = 0):
+    """Sec. 5's unrolling 0.5^((l + x0_shift)/2) x_0 + sum_{i=1}^{l+upper}
+    0.5^((l-i+1 + branch_shift)/2) S_i, with the printed summand S_i = F_l(x_l) (``index``
+    "printed") or S_i = F_i(x_(i-1)) ("corrected"); the shifts are 0 as printed."""
+    half = sp.Rational(1, 2)
+    summand = (lambda i: m["H"][l - 1]) if index == "printed" else (lambda i: m["G"][i - 1])
+    return sp.expand(half ** sp.Rational(l + x0_shift, 2) * m["x0"]
+                     + sum(half ** sp.Rational(l - i + 1 + branch_shift, 2) * summand(i) for i in range(1, l + 1 + upper)))
+
+
+def judge_unrolling(m, ctx, recurrence: str = "half", index: str = "printed", x0_shift: int = 0,
+                    branch_shift: int = 0, upper: int = 0):
+    """The unrolled form (:func:`unrolled`) equals the recursion exactly for l = 1..6:
+    x_0's coefficient (``x0_shift``), every branch coefficient (``branch_shift``), every
+    summand's index (``index``) and the sum's range (``upper`` -1 leaves the last block
+    out); 'measured' is the recursion, 'expected' the form under test."""
     check_choice("recurrence", recurrence, ("half", "sqrt_half"))
     check_choice("index", index, ("printed", "corrected"))
+    check_choice("upper", upper, (-1, 0))
+    moved = {k: v for k, v in (("x0_shift", x0_shift), ("branch_shift", branch_shift), ("upper", upper)) if v}
     checks = []
     for r in m["rows"][recurrence]:
-        diff = sp.simplify(r[index] - r["recursion"])
-        checks.append({"label": f"l = {r['l']}", "ok": diff == 0, "measured": str(r["recursion"]), "expected": str(r[index]),
-                       "counterexample": {"l": r["l"], "recurrence": recurrence, "index": index,
-                                          "unrolled": str(r[index]), "recursion": str(r["recursion"])}})
+        form = unrolled(m, r["l"], index, x0_shift, branch_shift, upper)
+        diff = sp.simplify(form - r["recursion"])
+        checks.append({"label": f"l = {r['l']}", "ok": diff == 0, "measured": str(r["recursion"]), "expected": str(form),
+                       "counterexample": {"l": r["l"], "recurrence": recurrence, "index": index, **moved,
+                                          "unrolled": str(form), "recursion": str(r["recursion"])}})
     return judge_exact(checks, "sympy, x_0 and the branch outputs as symbols (G_i = F_i(x_(i-1)), H_l = F_l(x_l))",
                        "exact")
 
@@ -231,20 +261,26 @@ def table1_arithmetic_measure(ctx) -> dict:
     return {"rows": rows}
 
 
-def judge_table1_arithmetic(m, ctx, reading: str = "truncated"):
+def judge_table1_arithmetic(m, ctx, reading: str = "truncated", ratios: tuple = ()):
     """Each printed Ratio agrees with the quotient of the printed means: its interval
     meets [ratio, ratio + unit) (``truncated``) or [ratio - unit/2, ratio + unit/2]
-    (``rounded``)."""
+    (``rounded``). ``ratios``: (dataset, method, text) cells whose printed Ratio is
+    replaced by ``text`` (none as printed; a mutation moves one by a unit of its last
+    digit)."""
     check_choice("reading", reading, ("truncated", "rounded"))
+    replaced = {(ds, meth): _printed(text) for ds, meth, text in ratios}
+    unknown = set(replaced) - {(r["dataset"], r["method"]) for r in m["rows"]}
+    if unknown:
+        raise ValueError(f"ratios name cells Table 1 lacks: {sorted(unknown)}")
     checks = []
     for r in m["rows"]:
         lo, hi = r["quotient"]
-        a, b = (r["ratio"], r["ratio"] + r["unit"]) if reading == "truncated" else (r["ratio"] - r["unit"] / 2,
-                                                                                     r["ratio"] + r["unit"] / 2)
+        ratio, unit = replaced.get((r["dataset"], r["method"]), (r["ratio"], r["unit"]))
+        a, b = (ratio, ratio + unit) if reading == "truncated" else (ratio - unit / 2, ratio + unit / 2)
         ok = lo < b and hi >= a
         checks.append({"label": f"{r['dataset']} {r['method']}", "ok": ok,
                        "measured": [float(lo), float(hi)], "expected": [float(a), float(b)],
                        "counterexample": {"cell": f"{r['dataset']} {r['method']}", "quotient_interval": [float(lo), float(hi)],
-                                          "printed_ratio": float(r["ratio"]), "reading": reading}})
+                                          "printed_ratio": float(ratio), "reading": reading}})
     return judge_exact(checks, "exact rational interval arithmetic on the printed means (each widened by half a unit "
                        "of its last digit)", "exact")

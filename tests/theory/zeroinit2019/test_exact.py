@@ -51,10 +51,13 @@ def test_eq1_printed_uses_an_undefined_block():
 
 
 def test_eq1_judge_sees_a_wrong_unrolling():
-    """A sum that is not the recursion fails even with the right labels."""
+    """A sum that is not the recursion (one block too few) fails even with the right
+    labels; the range is checked."""
     m = E.eq1_measure(RUN)
-    m["printed"][2] = m["printed"][2] + m["printed"][1]
-    assert E.judge_eq1(m, CTX, "zero_based").verdict == F
+    ev = E.judge_eq1(m, CTX, "zero_based", upper=-1)
+    assert ev.verdict == F and ev.counterexample["equal"] is False and ev.counterexample["undefined_blocks"] == []
+    with pytest.raises(ValueError, match="upper"):
+        E.judge_eq1(m, CTX, "zero_based", upper=2)
 
 
 def test_eq2_scalar_variance_closed_form():
@@ -108,8 +111,9 @@ def test_conditional_eq5_function_matches_its_definition(dps):
 
 def test_ph_set_controls_are_not_homogeneous():
     m = P.resnet_sets_measure(RUN, networks=2)
-    assert all(m["errors"][k] > 1e-3 for k in P.NOT_PH_SETS)
-    assert all(m["errors"][k] < P.TOL for k in P.PH_SETS)
+    errors = P.set_errors(m)
+    assert all(errors[k] > 1e-3 for k in P.NOT_PH_SETS)
+    assert all(errors[k] < P.TOL for k in P.PH_SETS)
 
 
 def test_alpha_exponents_are_exact_and_the_mutation_fails():

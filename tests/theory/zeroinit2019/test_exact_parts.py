@@ -1,0 +1,122 @@
+"""Each part of a multi-part exact claim of the ZeroInit/Fixup submission can fail alone:
+the catalogue's mutation of that part fails on its rows and leaves the other parts'
+rows holding. The mutations are read from the catalogue (no copies of their params)."""
+import pytest
+
+from theory import RunContext, Verdict, claims, evaluate
+from theory.core import JudgeContext
+from theory.zeroinit2019 import ph_sets as P
+from theory.zeroinit2019 import sec3_5_exact as E
+
+RUN = RunContext()
+CLAIMS = {c.id: c for c in claims()}
+
+
+def _failing(claim_id, mutation_name):
+    """The evidence of the named catalogue mutation, which must fail, and the labels of
+    its failing rows."""
+    claim = CLAIMS[f"zeroinit2019.{claim_id}"]
+    (mutation,) = [m for m in claim.mutations if m.name == mutation_name]
+    ev = evaluate(claim, RUN, **mutation.params)
+    assert ev.verdict == Verdict.FAILS
+    return ev, {d["label"] for d in ev.details if not d["ok"]}
+
+
+@pytest.mark.parametrize("claim_id, name, expected", [
+    ("sec2.ph_examples", "ReLU listed among the non-p.h. controls", {"control relu is not p.h."}),
+    ("sec2.ph_examples", "degree 1 + 1e-11 (ten times the float64 rounding bound) instead of first degree",
+     {f"{k} is p.h." for k in P.PH_EXAMPLES}),
+    ("thm2.ph_set_examples", "the layer before the softmax listed as not a p.h. set (a control)",
+     {"classifier is not a p.h. set"}),
+    ("thm2.ph_set_examples", "degree 1 + 1e-11 (ten times the float64 rounding bound) instead of first degree",
+     {f"{k} is a p.h. set" for k in P.PH_SETS}),
+    ("eq6.euler_identity", "Eq. 7 without the factor 1/||x|| (d/dt = d/d eps)",
+     {"Eq. 7 chain rule d/dt g(t/r) = g'(t/r) r^0"}),
+    ("thm1.directional_at_least", "bound times 1 - 1e-11 (equality then never attained)",
+     {"equality attained on a width-1 block input"}),
+    ("thm1.directional_at_least", "bound times 1 + 1e-11 (ten times the float64 rounding bound)",
+     {"(1, 1, 4, 3), block input 0", "(1, 1, 4, 3), block input 1"}),
+    ("eq11.omega_weight_scale", "bound times 1.58 (above pi/2, the gradient norm's ratio to the bound's supremum)",
+     {"1/sqrt(2) > 79/50 sqrt(2)/pi >= 79/50 E[(max z - log 2)/||W||] for every sigma"}),
+    ("eq11.omega_weight_scale", "bound times 1.62 (then also above at sigma = 100)",
+     {"1/sqrt(2) > 81/50 sqrt(2)/pi >= 81/50 E[(max z - log 2)/||W||] for every sigma", "sigma = 100"}),
+    ("sec3.alpha_exponents", "update proportional to alpha^m, the branch scale's alpha^(2m-2) kept (the update alone)",
+     {"m = 2: update ||dW_m|| / alpha^2", "m = 3: update ||dW_m|| / alpha^3"}),
+    ("sec3.alpha_exponents", "branch scale proportional to alpha^(2m-1) (the scale alone)",
+     {"m = 2: branch scale ||F(x)|| / alpha^3", "m = 3: branch scale ||F(x)|| / alpha^5"}),
+    ("sec3.alpha_exponents", "alpha = L^(1/(4-4m)) (principle (b)'s printed variance O(1/L) taken as the scale)",
+     {"alpha^(2m-2) = 1/L at alpha = L^(1/(4-4m))"}),
+    ("table1.ratio_column", "CIFAR-10 LSUV Ratio 4.34 (one unit of its last digit up)", {"CIFAR-10 LSUV"}),
+    ("table1.ratio_column", "CIFAR-10 ZeroInit Ratio 1.22 (one unit of its last digit down)", {"CIFAR-10 ZeroInit"}),
+])
+def test_mutated_part_fails_alone(claim_id, name, expected):
+    assert _failing(claim_id, name)[1] == expected
+
+
+@pytest.mark.parametrize("name, bad, good", [
+    ("degree 1 + 1e-11 in the input alone (the weights' degree 1)", "z_x", "z_w"),
+    ("degree 1 + 1e-11 in one layer's weights alone (the input's degree 1)", "z_w", "z_x"),
+])
+def test_prop1_degree_of_one_part(name, bad, good):
+    """Every row fails, by the mutated part's error alone (the other stays at rounding)."""
+    ev, _ = _failing("prop1.ph_composition", name)
+    assert all(d["measured"][bad] > 5e-12 and d["measured"][good] < 1e-14 for d in ev.details)
+
+
+def test_eq6_first_equality_fails_alone():
+    """The derivative at eps = 1/2 misses the middle form; the second equality and the
+    other identities still hold, and the counterexample shows the first residual."""
+    ev, bad = _failing("eq6.euler_identity", "the derivative taken at eps = 1/2 instead of 0 (first equality alone)")
+    rows = [d for d in ev.details if d["label"].startswith("c = ")]
+    assert bad == {d["label"] for d in rows}
+    assert all(d["measured"]["second_equality_residual"] == "0" for d in rows)
+    assert ev.counterexample["first_equality_residual"] != "0"
+
+
+def test_entropy_reversed_direction_fails_on_random_points_only():
+    ev, bad = _failing("sec2.entropy_bound", "H(p) >= log c (direction reversed)")
+    assert bad and all("random p" in label for label in bad)
+    assert all(d["ok"] for d in ev.details if "uniform p" in d["label"])
+
+
+def test_lse_upper_side_fails_at_ties():
+    ev, bad = _failing("eq10.lse_max", "logsumexp(z) - max z <= log c - 1e-30 (ties reach log c)")
+    assert len(bad) == 2 and ev.counterexample["case"] == "ties"
+    low, _ = _failing("eq10.lse_max", "logsumexp(z) >= max z + 1e-3")
+    assert low.counterexample["case"] != "ties"
+
+
+def test_eq5_conditional_without_log_c_fails_every_r():
+    ev, bad = _failing("eq5.conditional", "without '- log c' (E[G | r] >= E[max z | r]/r)")
+    assert bad == {d["label"] for d in ev.details if d["label"].startswith("r = ")}
+    assert len(bad) == 10  # five r at two precisions; the proof's rows still hold
+
+
+@pytest.mark.parametrize("claim_id", ["thm1.l2", "thm1.dual_norm"])
+def test_entropy_coefficient_fails_on_tight_width_one_inputs(claim_id):
+    """H(p) times 1 - 1e-11 fails where Eq. 3 is tight: width-1 block inputs (and dead
+    networks, z = 0, where both sides are 0)."""
+    _, bad = _failing(claim_id, "H(p) times 1 - 1e-11 (the bound raised where l - H is tight)")
+    assert "(1, 1, 4, 3), block input 0 (dim 1)" in bad
+
+
+@pytest.mark.parametrize("name, key", [("branch coefficients 0.5^((l-i)/2) (exponent half a step low)", "branch_shift"),
+                                       ("x_0's coefficient 0.5^((l+1)/2) (exponent half a step high)", "x0_shift"),
+                                       ("sum to l - 1 (the last block left out)", "upper")])
+def test_unrolling_parts_fail_from_l_1(name, key):
+    ev, bad = _failing("related.unrolling_sqrt_half", name)
+    assert len(bad) == 6 and ev.counterexample["l"] == 1 and key in ev.counterexample
+
+
+def test_eq1_sum_range_fails_with_the_right_labels():
+    """Summing one block too many is not the recursion although every label exists
+    (l = 1 uses F_0, F_1)."""
+    ev, _ = _failing("eq1.index_corrected", "sum to l instead of l - 1 (one block too many)")
+    assert ev.counterexample["l"] == 1 and ev.counterexample["equal"] is False
+    assert ev.counterexample["undefined_blocks"] == []
+
+
+def test_table1_ratios_validated():
+    with pytest.raises(ValueError, match="ratios"):
+        E.judge_table1_arithmetic(E.table1_arithmetic_measure(RUN), JudgeContext.exact(RUN),
+                                  ratios=(("CIFAR-100", "LSUV", "4.34"),))
