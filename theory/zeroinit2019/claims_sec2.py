@@ -243,7 +243,10 @@ CLAIMS = (
           mutations=(Mutation("Omega(E[max z]) with ||theta_ph|| growing with sigma", {"form": "printed"}),
                      Mutation("bound times 1.58 (above pi/2, the gradient norm's ratio to the bound's supremum)",
                               {"bound_factor": 1.58}),
-                     Mutation("bound times 1.62 (then also above at sigma = 100)", {"bound_factor": 1.62})),
+                     Mutation("bound times 1.62 (then also above at sigma = 100)", {"bound_factor": 1.62}),
+                     Mutation("the bound grows like sigma (Theta(sigma) in place of Theta(1), as E[max z] does)",
+                              {"order": 1}),
+                     Mutation("the bound vanishes like 1/sigma (Theta(1/sigma) in place of Theta(1))", {"order": -1})),
           note="The sentence after Eq. 11 ('the gradient norm of a p.h. set is of the order Omega(E[max z])') is "
                "checked in the paper's scenario, ||theta_ph|| fixed while the logits grow with depth: "
                "zeroinit2019.eq11.omega_depth_fixed_scale. Here the logits grow through ||theta_ph|| itself, Eq. 11's "

@@ -92,6 +92,26 @@ def test_eq5_conditional_without_log_c_fails_every_r():
     assert len(bad) == 10  # five r at two precisions; the proof's rows still hold
 
 
+@pytest.mark.parametrize("claim_id, uninformative", [
+    ("eq5.conditional", {f"r = {r}, {d} digits" for r in ("0.25", "1") for d in RUN.precisions}),
+    ("eq11.omega_weight_scale", {"sigma = 0.5", "sigma = 1"})])
+def test_rows_whose_bound_is_not_positive_are_uninformative(claim_id, uninformative):
+    """The gradient norm is positive, so a row whose lower bound is <= 0 cannot fail: it
+    is marked uninformative, and the others (where the bound bites) still decide."""
+    claim = CLAIMS[f"zeroinit2019.{claim_id}"]
+    ev = evaluate(claim, RUN, **claim.params)
+    assert ev.verdict == Verdict.HOLDS and ev.informative
+    assert {d["label"] for d in ev.details if d.get("informative") is False} == uninformative
+
+
+@pytest.mark.parametrize("name, limit", [("the bound grows like sigma (Theta(sigma) in place of Theta(1), as E[max z] "
+                                          "does)", "0"),
+                                         ("the bound vanishes like 1/sigma (Theta(1/sigma) in place of Theta(1))", "oo")])
+def test_eq11_theta_one_fails_alone_at_another_order(name, limit):
+    ev, bad = _failing("eq11.omega_weight_scale", name)
+    assert len(bad) == 1 and ev.counterexample["limit"] == limit
+
+
 @pytest.mark.parametrize("claim_id", ["thm1.l2", "thm1.dual_norm"])
 def test_entropy_coefficient_fails_on_tight_width_one_inputs(claim_id):
     """H(p) times 1 - 1e-11 fails where Eq. 3 is tight: width-1 block inputs (and dead
