@@ -16,11 +16,26 @@ H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdi
 
 _S = {"n_sphere": "the area of the n-sphere in R^(n+1)", "sphere_in_Rn": "the area of the unit sphere in R^n"}
 
+#: 1 + 10^-40 and pi/2 to 40 significant digits (relative error 2.6e-40), as exact decimal
+#: text: perturbations 5 digits above the 1e-45 tolerance of the 50-digit checks.
+ONE_PLUS_1E40 = "1." + "0" * 39 + "1"
+HALF_PI_40 = "1.570796326794896619231321691639751442099"
+
+
+def _kn_holding_mutations(place):
+    """A K_n claim that holds must fail with its value 1 off by 1e-40, and with the factor
+    pi/2 of the one case that carries it (odd n in Eq. 3, even n in Eq. 9) rounded."""
+    case = "odd" if place == "eq3" else "even"
+    return (Mutation("K_n = 1.01", {"value": "101/100"}),
+            Mutation("K_n = 1 + 1e-40 (5 digits above the 1e-45 tolerance)", {"value": "1 + 10**-40"}),
+            Mutation(f"pi/2 of the {case}-n case rounded to 40 digits (that case alone off by 2.6e-40)",
+                     {"half_pi": HALF_PI_40}))
+
 
 def _kn(cid, where, place, reading, verdict, product="pattern", corrects=None, mutations=None, note=""):
     if mutations is None:
         other = "sphere_in_Rn" if reading == "n_sphere" else "n_sphere"
-        mutations = ((Mutation("K_n = 1.01", {"value": "101/100"}),) if verdict == H
+        mutations = (_kn_holding_mutations(place) if verdict == H
                      else (Mutation(f"read S_n as {other}", {"reading": other}, H),))
     products = {"pattern": ", each product ending at its own pattern's last factor (n-3)/(n-2) (corrected)",
                 "literal": ", each product read literally (ending with its printed last factor "
@@ -51,7 +66,9 @@ CLAIMS = (
     _kn("arpit2019.thm1.kn_eq3.sphere_in_Rn", "Sec. 3, Theorem 1, Eq. 3", "eq3", "sphere_in_Rn", F),
     _kn("arpit2019.thm5.kn_eq9.n_sphere", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "n_sphere", F, "literal",
         mutations=(Mutation("read S_n as sphere_in_Rn, products ending at (n-3)/(n-2)",
-                            {"reading": "sphere_in_Rn", "product": "pattern"}, H),),
+                            {"reading": "sphere_in_Rn", "product": "pattern"}, H),
+                   Mutation("products ending at (n-3)/(n-2), S_n still the n-sphere (the note: fails either way)",
+                            {"product": "pattern"}, F)),
         note=_EQ9_PRODUCTS + "With S_n the n-sphere it fails under either reading of the products."),
     _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "sphere_in_Rn", F,
         "literal", mutations=(Mutation("products ending at (n-3)/(n-2)", {"product": "pattern"}, H),),
@@ -59,7 +76,7 @@ CLAIMS = (
              "first n where it is not an empty product; the corrected claim ends each product at its own pattern."),
     _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn_corrected", "App. C, Theorem 5, Eq. 9 (= Eq. 30), corrected", "eq9",
         "sphere_in_Rn", H, "pattern", corrects="arpit2019.thm5.kn_eq9.sphere_in_Rn",
-        mutations=(Mutation("K_n = 1.01", {"value": "101/100"}), Mutation("printed last factor", {"product": "literal"})),
+        mutations=_kn_holding_mutations("eq9") + (Mutation("printed last factor", {"product": "literal"}),),
         note="Corrected: each product ends with the last factor of its own pattern, (n-3)/(n-2) (2 (S_{n-1}/S_n) "
              "I_{n-2} with S_n the sphere in R^n, the normalizing constant of the angular density). Theorem 5's "
              "conclusion K_n = 1 stands."),
@@ -80,7 +97,11 @@ CLAIMS = (
           "ending at (n-3)/(n-2) define the same K_n (= 1) for every n > 1",
           kind="identity", recorded=H, measure=exact.kn_measure, judge=exact.judge_kn_consistent,
           params={"readings": (_MIXED_S_N,)},
-          mutations=(Mutation("Eq. 9 read literally", {"readings": ((("n_sphere", "pattern"), ("sphere_in_Rn", "literal")),)}),),
+          mutations=(Mutation("Eq. 9 read literally", {"readings": ((("n_sphere", "pattern"), ("sphere_in_Rn", "literal")),)}),
+                     Mutation("Eq. 3 with S_n the sphere in R^n (Eq. 9's convention)",
+                              {"readings": ((("sphere_in_Rn", "pattern"), ("sphere_in_Rn", "pattern")),)}),
+                     Mutation("Eq. 9 with S_n the n-sphere (Eq. 3's convention)",
+                              {"readings": ((("n_sphere", "pattern"), ("n_sphere", "pattern")),)})),
           corrects="arpit2019.thm5.kn_eq3_eq9_consistent"),
     # --- Proof of Theorem 5 (Eq. 10-34) ----------------------------------------------------
     Claim(id="arpit2019.thm5.proof.eq10_17",
@@ -105,7 +126,10 @@ CLAIMS = (
           statement="The angle has density (S_{n-1}/S_n) sin^{n-2}(theta) with S_n the sphere in R^n, and "
           "E[max(0, cos theta)^2] = 1/(2n)",
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq18,
-          params={"variant": "corrected"}, mutations=(Mutation("printed density", {"variant": "printed"}, F),),
+          params={"variant": "corrected"},
+          mutations=(Mutation("printed density", {"variant": "printed"}, F),
+                     Mutation("E[max(0, cos)^2] = (1 + 1e-40)/(2n) (5 digits above the tolerance)",
+                              {"moment_factor": ONE_PLUS_1E40}, F)),
           corrects="arpit2019.thm5.proof.eq18",
           note="Eq. 29's right side (its parity labels and 1/n) is the value of the integral with Eq. 18's exponent "
                "corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's conclusion stands."),
@@ -114,12 +138,18 @@ CLAIMS = (
           statement="int_0^pi |sin^(n-1)| max(0, cos)^2 = int_0^(pi/2) sin^(n-1) cos^2 (Eq. 19) = "
           "int_0^(pi/2) sin^(n-1) - sin^(n+1) (Eq. 20-21)",
           kind="identity", recorded=H, measure=steps.eq19_21_measure, judge=steps.judge_eq19_21,
-          mutations=(Mutation("exponents shifted by one", {"shift": 1}),)),
+          mutations=(Mutation("exponents shifted by one", {"shift": 1}),
+                     Mutation("Eq. 19 alone: Eq. 18's integral = (1 + 1e-40) x Eq. 19's", {"eq19_factor": ONE_PLUS_1E40}))),
     Claim(id="arpit2019.thm5.proof.eq22_28",
           where="App. C, proof of Theorem 5, Eq. 22-28",
           statement="The sine reduction formula (Eq. 22) and the Wallis products for odd and even powers (Eq. 23-28) hold",
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_wallis,
-          mutations=(Mutation("products off by 1%", {"factor": 1.01}),)),
+          mutations=(Mutation("products off by 1%", {"factor": 1.01}),
+                     Mutation("Eq. 23-25 alone (odd powers): products x (1 + 1e-40)",
+                              {"factor": ONE_PLUS_1E40, "cases": ("odd",)}),
+                     Mutation("Eq. 26-28 alone (even powers): products x (1 + 1e-40)",
+                              {"factor": ONE_PLUS_1E40, "cases": ("even",)}),
+                     Mutation("Eq. 22 with n/(n+1) for (n-1)/n", {"eq22_ratio": "n/(n+1)"}))),
     Claim(id="arpit2019.thm5.proof.eq29",
           where="App. C, proof of Theorem 5, Eq. 29",
           statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
@@ -131,14 +161,18 @@ CLAIMS = (
           statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
           "for even n and 1/2 ... (n-2)/(n-1) pi/2 for odd n",
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq29,
-          params={"variant": "corrected"}, mutations=(Mutation("printed form", {"variant": "printed"}, F),),
+          params={"variant": "corrected"},
+          mutations=(Mutation("printed form", {"variant": "printed"}, F),
+                     Mutation("prefactor 1/n (Eq. 29's) with the corrected products", {"denominator": "n"}, F),
+                     Mutation("parity labels swapped (Eq. 29's) with 1/(n+1)", {"swap": True}, F)),
           corrects="arpit2019.thm5.proof.eq29"),
     Claim(id="arpit2019.thm5.proof.eq31_34",
           where="App. C, proof of Theorem 5, Eq. 31-34",
           statement="Eq. 31 (int p(R_hat) max(0, cos)^2 = 0.5 K_n / n) follows from the printed Eq. 21, 29 and 30, and "
           "Eq. 32-34 give E||v||^2 = m (2n/m) ||u||^2 0.5 K_n / n = K_n ||u||^2",
           kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_eq31_34,
-          mutations=(Mutation("gain^2 n/m in Eq. 33", {"gain2": "n/m"}),),
+          mutations=(Mutation("gain^2 n/m in Eq. 33", {"gain2": "n/m"}),
+                     Mutation("Eq. 31 alone: (0.5 + 1e-40) K_n / n", {"eq31_half": "1/2 + 10**-40"})),
           note="Algebra only: Eq. 29 and 30 carry the same parity labels, so Eq. 31 follows from them; its true value "
                "is 1/(2n) (thm5.proof.eq18_corrected), so Eq. 31 holds exactly when K_n = 1."),
     # --- Theorems 1, 2 and Lemma 1 by Monte Carlo -------------------------------------------
@@ -196,7 +230,8 @@ CLAIMS = (
           "E[cos phi] = 0",
           kind="identity", recorded=H, measure=steps.fn8_measure, judge=steps.judge_fn8_deterministic,
           params={"variant": "corrected"},
-          mutations=(Mutation("all of ||v||^2 = ||u||^2 on every draw (the mask z too)", {"variant": "printed"}),),
+          mutations=(Mutation("all of ||v||^2 = ||u||^2 on every draw (the mask z too)", {"variant": "printed"}),
+                     Mutation("||R_hat^T u||^2 = (1 + 1e-11) ||u||^2 (10x the 1e-12 tolerance)", {"value": 1 + 1e-11})),
           note="The expectation over z was taken at Eq. 37; the footnote contrasts 'cos phi is always 0' with "
                "'E[cos phi] = 0', so the expectation it drops is the one over the weights. Read as ||v||^2 = ||u||^2 "
                "on every draw it would fail through the mask (the mutation; m = n = 1: ||v||^2 in {0, 2})."),
@@ -243,7 +278,10 @@ CLAIMS = (
           statement="dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}) (Eq. 4 in denominator layout), for any "
           "widths and gains",
           kind="identity", recorded=H, measure=steps.eq5_measure, judge=steps.judge_eq5,
-          params={"variant": "corrected"}, mutations=(Mutation("gain outside W^T (printed)", {"variant": "printed"}),),
+          params={"variant": "corrected"},
+          mutations=(Mutation("gain outside W^T (printed)", {"variant": "printed"}),
+                     Mutation("form x (1 + 1e-6) (10x the 1e-7 tolerance)", {"scale": 1 + 1e-6}),
+                     Mutation("mask 1(a^l) dropped", {"mask": False})),
           corrects="arpit2019.sec3.eq5"),
     Claim(id="arpit2019.sec3.gain_discrepancy",
           where="Sec. 3, 'Implementation details' and the gains after Theorems 1-2",

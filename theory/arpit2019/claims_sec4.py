@@ -5,6 +5,8 @@ in Appendix C, and the Section 5.1 / Table 5 depth statements. Locations refer t
 """
 from __future__ import annotations
 
+import math
+
 from ..core import Claim, Mutation, Verdict
 from . import exact_claims as exact
 from . import fig1_panels as panels
@@ -22,7 +24,10 @@ CLAIMS = (
           statement="c = (1+1/B)^{B/2} lies in [sqrt(2), sqrt(e)] for every integer B >= 1",
           kind="inequality", recorded=H, measure=exact.residual_measure, judge=exact.judge_factor_range,
           mutations=(Mutation("lower bound 1.01 sqrt(2)", {"lo": "1.01*sqrt(2)"}),
-                     Mutation("exponent B instead of B/2", {"half": False}))),
+                     Mutation("exponent B instead of B/2", {"half": False}),
+                     Mutation("open lower end (sqrt(2), sqrt(e)]: B = 1 gives sqrt(2)", {"lo_closed": False}),
+                     Mutation("upper bound (1 - 1e-3) sqrt(e): exceeded from B = 250", {"hi": "(1 - 10**-3)*sqrt(e)"}),
+                     Mutation("every real B >= 1/2: c(1/2) = 3^(1/4) < sqrt(2)", {"b_min": "1/2"}))),
     Claim(id="arpit2019.thm7.eq43",
           where="App. C, Theorem 7, Eq. 43",
           statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [sqrt(2), sqrt(e)]",
@@ -33,13 +38,17 @@ CLAIMS = (
           statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [2, e) for every integer B >= 1",
           kind="inequality", recorded=H, measure=exact.residual_measure, judge=exact.judge_factor_range,
           params={"half": False, "lo": "2", "hi": "e"},
-          mutations=(Mutation("printed range [sqrt(2), sqrt(e)]", {"lo": "sqrt(2)", "hi": "sqrt(e)"}),),
+          mutations=(Mutation("printed range [sqrt(2), sqrt(e)]", {"lo": "sqrt(2)", "hi": "sqrt(e)"}),
+                     Mutation("lower bound 2.002: B = 1 gives 2", {"lo": "2.002"}),
+                     Mutation("open lower end (2, e]: B = 1 gives 2", {"lo_closed": False}),
+                     Mutation("upper bound (1 - 1e-3) e: exceeded from B = 500", {"hi": "(1 - 10**-3)*e"})),
           corrects="arpit2019.thm7.eq43"),
     Claim(id="arpit2019.thm7.proof.eq45_49",
           where="App. C, proof of Theorem 7, Eq. 45-46 and 49",
           statement="||x + alpha F(x)||^2 = ||x||^2 + alpha^2 ||F(x)||^2 + 2 alpha <x, F(x)> (and the same at h^1)",
           kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_eq45_49,
-          mutations=(Mutation("cross term alpha <x, F>", {"cross": "1"}),),
+          mutations=(Mutation("cross term alpha <x, F>", {"cross": "1"}),
+                     Mutation("alpha ||F||^2 (exponent 1)", {"alpha_power": "1"})),
           note="Eq. 44 and 48 number the blocks F_1, F_2 where Eq. 6 numbers them F_0, F_1: notation only."),
     Claim(id="arpit2019.thm3.resnet_exact",
           where="Sec. 4, Theorem 3; App. C, Eq. 47 and 50-53; App. A.2 architecture",
@@ -64,7 +73,10 @@ CLAIMS = (
           statement="||dl/dh^1|| ~ c ||dl/dh^B|| with c in [sqrt(2), sqrt(e)] (from h^B down to h^1 there are B-1 blocks, "
           "so c = (1+1/B)^{(B-1)/2})",
           kind="inequality", recorded=F, measure=exact.residual_measure, judge=exact.judge_factor_range,
-          params={"shift": 1}, mutations=(Mutation("gradient at the input h^0", {"shift": 0}, H),),
+          params={"shift": 1},
+          mutations=(Mutation("gradient at the input h^0", {"shift": 0}, H),
+                     Mutation("printed range from B = 5 on (the note: holds from there)", {"b_min": "5"}, H),
+                     Mutation("printed range from B = 4 on: c = (5/4)^(3/2) = 1.3975 < sqrt(2)", {"b_min": "4"}, F)),
           note="The printed range fails for the smallest B only (the evidence lists them) and holds from there on; at "
                "the input h^0 it holds for every B (the corrected claim)."),
     Claim(id="arpit2019.thm4.eq8_corrected",
@@ -89,7 +101,9 @@ CLAIMS = (
           statement="With Eq. 6's h^b = h^{b-1} + alpha F_b(h^{b-1}), dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1}, so "
           "dl/dh^{b-1} = dl/dh^b + alpha (dF_b/dh^{b-1})^T dl/dh^b (Eq. 57-58)",
           kind="identity", recorded=H, measure=steps.eq56_measure, judge=steps.judge_eq56,
-          params={"variant": "corrected"}, mutations=(Mutation("printed recursion", {"variant": "printed"}),),
+          params={"variant": "corrected"},
+          mutations=(Mutation("printed recursion", {"variant": "printed"}),
+                     Mutation("Eq. 57's alpha x (1 + 1e-5) (error 6.7e-6 at the 1e-6 tolerance)", {"alpha_scale": 1 + 1e-5})),
           corrects="arpit2019.thm8.proof.eq56"),
     Claim(id="arpit2019.thm8.proof.eq59",
           where="App. C, proof of Theorem 8, Eq. 59",
@@ -104,7 +118,11 @@ CLAIMS = (
           statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^b||^2 + 2 alpha <dl/dh^b, J dl/dh^b>, the "
           "expansion of Eq. 58",
           kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq59,
-          params={"variant": "corrected"}, mutations=(Mutation("printed terms", {"variant": "printed"}),),
+          params={"variant": "corrected"},
+          mutations=(Mutation("printed terms", {"variant": "printed"}),
+                     Mutation("alpha^2 term alone as printed (J dl/dh^{b-1})", {"square": "printed"}),
+                     Mutation("cross term alone as printed (J dl/dh^{b-1})", {"cross": "printed"}),
+                     Mutation("cross term coefficient 1 instead of 2", {"cross_coeff": "1"})),
           corrects="arpit2019.thm8.proof.eq59"),
     Claim(id="arpit2019.thm8.eq60",
           where="App. C, proof of Theorem 8, Eq. 60",
@@ -133,7 +151,9 @@ CLAIMS = (
           statement="When ||J w|| = ||w|| and <dl/dh^b, J dl/dh^b> = 0 hold exactly, "
           "||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2",
           kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq61,
-          params={"variant": "corrected"}, mutations=(Mutation("printed right side", {"variant": "printed"}),),
+          params={"variant": "corrected"},
+          mutations=(Mutation("printed right side", {"variant": "printed"}),
+                     Mutation("factor 1 + alpha (exponent 1)", {"factor": "1 + alpha"})),
           corrects="arpit2019.thm8.proof.eq61",
           note="In expectation over random blocks the same factor is checked by thm8.eq60_corrected."),
     Claim(id="arpit2019.thm8.proof.eq62",
@@ -223,7 +243,10 @@ CLAIMS = (
           statement="At 3 stages x 1666 blocks the expected squared-norm gain is bounded for the proposed (< e^3) and "
           "stage-wise Hanin schemes and diverges (> 1e6) for PyTorch's default WN",
           kind="inequality", recorded=H, measure=exact.residual_measure, judge=exact.judge_depth_robustness,
-          mutations=(Mutation("PyTorch branch rate 1/18 -> 0", {"pytorch_rate": "0"}),)),
+          mutations=(Mutation("PyTorch branch rate 1/18 -> 0", {"pytorch_rate": "0"}),
+                     Mutation("proposed bound 0.999 e^3 (its factor at 10,000 layers: 0.99910 e^3)",
+                              {"proposed_bound": 0.999 * math.e**3}),
+                     Mutation("3 x 16 blocks (100 layers): PyTorch's factor 13.4 < 1e6", {"blocks": 16}))),
     Claim(id="arpit2019.table5.depth_count",
           where="App. B, Table 5 (WRN N in {1, 16, 166, 1666}, 'N = 1666 (10,000 layers)')",
           statement="A WRN with N blocks per stage has 6N + 4 layers: 10, 100, 1000 and 10,000 for N = 1, 16, 166, 1666 "

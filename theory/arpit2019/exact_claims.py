@@ -37,20 +37,31 @@ def kn_measure(ctx) -> dict:
     return out
 
 
-def judge_kn(m, ctx, place: str, reading: str, value=1, product: str = "pattern"):
+def judge_kn(m, ctx, place: str, reading: str, value=1, product: str = "pattern", half_pi: str = "pi/2"):
     """"K_n = value for all integers n > 1" for K_n printed in ``place`` read with
-    ``reading`` (S_n) and ``product`` (the products; see :mod:`.sphere`)."""
+    ``reading`` (S_n) and ``product`` (the products; see :mod:`.sphere`). ``half_pi``
+    replaces the factor pi/2 of the case that carries it (odd n in Eq. 3, even n in
+    Eq. 9; text, decimals read exactly), for mutation tests of that case alone."""
     rec = m[(place, reading, product if place == "eq9" else "pattern")]
-    value = sp.nsimplify(value)
+    # text is read exactly (nsimplify would snap 1 + 10**-40 to 1); numbers are rationalized
+    value = sp.sympify(value, rational=True) if isinstance(value, str) else sp.nsimplify(value)
     kmin = "k >= 2" if (place, product) == ("eq9", "literal") else "k >= 1"
+    pi_case = "odd" if place == "eq3" else "even"
+    ratio = sp.sympify(half_pi, rational=True) / (sp.pi / 2)
     checks = []
     for parity, expr in rec["symbolic"].items():
-        ok = rec["is_one"][parity] if value == 1 else sp.simplify(expr - value) == 0
+        moved = ratio != 1 and parity == pi_case
+        expr = expr * ratio if moved else expr
+        ok = rec["is_one"][parity] if value == 1 and not moved else sp.simplify(expr - value) == 0
         checks.append({"label": f"sympy, n {'2k' if parity == 'even' else '2k+1'}, {kmin}", "ok": ok,
                        "measured": str(expr), "expected": str(value)})
     lo, hi = ctx.precisions
     vlo, vhi = rec["values"][lo], rec["values"][hi]
     with mpmath.workdps(hi + 10):
+        if ratio != 1:
+            r = mpmath.mpf(sp.N(ratio, hi + 20))
+            scaled = [r if (n % 2 == 1) == (pi_case == "odd") else 1 for n in N_GRID]
+            vlo, vhi = [a * f for a, f in zip(vlo, scaled)], [b * f for b, f in zip(vhi, scaled)]
         tol = mpmath.mpf(10) ** (-(lo - 5))
         target = mpmath.mpf(value.p) / value.q
         bad = [(n, a) for n, a, b in zip(N_GRID, vlo, vhi) if abs(a - target) > tol or abs(a - b) > tol]
@@ -135,16 +146,21 @@ def _close(a, b, dps):
         return abs(a - b) <= mpmath.mpf(10) ** (-(dps - 5)) * max(1, abs(b))
 
 
-def judge_wallis(m, ctx, factor=1):
-    """Eq. 22 (reduction formula, symbolic n) and Eq. 23-28 (Wallis products)."""
-    checks = [{"label": "Eq. 22: d/dθ(RHS) - sin^n (sympy, symbolic n)", "ok": m["eq22_residual"] == 0,
-               "measured": str(m["eq22_residual"]), "expected": "0"}]
+def judge_wallis(m, ctx, factor=1, cases=("odd", "even"), eq22_ratio: str = "(n-1)/n"):
+    """Eq. 22 (reduction formula, symbolic n; ``eq22_ratio`` replaces its coefficient
+    (n-1)/n) and Eq. 23-28 (Wallis products; ``factor``, a number or decimal text,
+    multiplies the products of the ``cases`` listed: "odd" powers, Eq. 23-25, "even"
+    powers, Eq. 26-28). The last two are for mutation tests."""
+    res = m["eq22_residual"] if eq22_ratio == "(n-1)/n" else sphere.eq22_residual(eq22_ratio)
+    checks = [{"label": "Eq. 22: d/dθ(RHS) - sin^n (sympy, symbolic n)", "ok": res == 0,
+               "measured": str(res), "expected": "0"}]
     for d in ctx.precisions:
         bad = []
         with mpmath.workdps(d + 10):
             for k in range(1, 32):
                 pat = "even" if k % 2 else "odd"
-                closed = sphere.pattern_product(k + 1, pat, d) * (1 if k % 2 else mpmath.pi / 2) * factor
+                scale = mpmath.mpf(factor) if ("odd" if k % 2 else "even") in cases else 1
+                closed = sphere.pattern_product(k + 1, pat, d) * (1 if k % 2 else mpmath.pi / 2) * scale
                 if not _close(m[d]["wallis"][k - 1], closed, d):
                     bad.append({"k": k, "quadrature": mpmath.nstr(m[d]["wallis"][k - 1], 15),
                                 "product": mpmath.nstr(closed, 15)})
@@ -155,15 +171,18 @@ def judge_wallis(m, ctx, factor=1):
                        f"1e-{ctx.dps - 5} relative")
 
 
-def judge_eq18(m, ctx, variant: str = "printed"):
+def judge_eq18(m, ctx, variant: str = "printed", moment_factor: str = "1"):
     """Eq. 18: the angular density must have mass 1 and give E[max(0,cos)^2] = 1/(2n)
     (the value Eq. 17 needs). ``variant="printed"`` tries both readings of S_n with
-    sin^{n-1}; ``"corrected"`` uses (S_{n-1}/S_n) sin^{n-2} with S_n the sphere in R^n."""
+    sin^{n-1}; ``"corrected"`` uses (S_{n-1}/S_n) sin^{n-2} with S_n the sphere in R^n.
+    ``moment_factor`` (decimal text) multiplies 1/(2n), for mutation tests."""
     checks = []
     for d in ctx.precisions:
         for i, n in enumerate(m["n"]):
             with mpmath.workdps(d + 10):
                 target = mpmath.mpf(1) / (2 * n)
+                if moment_factor != "1":
+                    target *= mpmath.mpf(moment_factor)
             if variant == "corrected":
                 ok = _close(m[d]["true_moment"][i], target, d)
                 found = {"reading": "sphere_in_Rn, sin^(n-2)", "moment": m[d]["true_moment"][i]}
@@ -183,12 +202,29 @@ def judge_eq18(m, ctx, variant: str = "printed"):
                        f"1e-{ctx.dps - 5} relative")
 
 
-def judge_eq29(m, ctx, variant: str = "printed"):
-    """Eq. 29: integral_0^{pi/2} sin^{n-1} - sin^{n+1} equals the printed (or corrected) form."""
+def _eq29_form(n: int, d: int, variant: str, denominator, swap: bool):
+    """Eq. 29's right side with its parts replaced: the product 2/3 ... of Eq. 23 (E) or
+    1/2 ... pi/2 of Eq. 26 (O) by the parity of n (printed: E for odd n; corrected: E
+    for even n; ``swap`` exchanges them) over ``denominator`` (text in n; printed n,
+    corrected n + 1)."""
+    e_for_even = (variant == "corrected") != swap
+    use_e = (n % 2 == 0) == e_for_even
+    den = sp.sympify(denominator or ("n+1" if variant == "corrected" else "n")).subs(sp.Symbol("n"), n)
+    with mpmath.workdps(d + 10):
+        p = sphere.pattern_product(n, "even" if use_e else "odd", d + 10) * (1 if use_e else mpmath.pi / 2)
+        return p / mpmath.mpf(sp.N(den, d + 20))
+
+
+def judge_eq29(m, ctx, variant: str = "printed", denominator: str | None = None, swap: bool = False):
+    """Eq. 29: integral_0^{pi/2} sin^{n-1} - sin^{n+1} equals the printed (or corrected)
+    form; ``denominator`` and ``swap`` replace one part of it (:func:`_eq29_form`), for
+    mutation tests."""
     key = "eq29_printed" if variant == "printed" else "eq29_corrected"
     checks = []
     for d in ctx.precisions:
-        bad = [(n, lhs, rhs) for n, lhs, rhs in zip(m["n"], m[d]["lhs29"], m[d][key]) if not _close(lhs, rhs, d)]
+        rhs_all = (m[d][key] if denominator is None and not swap
+                   else [_eq29_form(n, d, variant, denominator, swap) for n in m["n"]])
+        bad = [(n, lhs, rhs) for n, lhs, rhs in zip(m["n"], m[d]["lhs29"], rhs_all) if not _close(lhs, rhs, d)]
         checks.append({"label": f"n = 2..30 at {d} digits", "ok": not bad,
                        "measured": mpmath.nstr(bad[0][2], 15) if bad else "all match",
                        "expected": mpmath.nstr(bad[0][1], 15) if bad else "quadrature",
@@ -210,49 +246,77 @@ def residual_measure(ctx) -> dict:
             "enclosures": residual.factor_enclosures(SCAN)}
 
 
-def judge_factor_range(m, ctx, shift: int = 0, half: bool = True, lo: str = "sqrt(2)", hi: str = "sqrt(e)"):
+def _factor_at(B, half: bool, shift: int):
+    """(1+1/B)^(B-shift) [^(1/2)] at an integer B (:func:`.residual.squared_factor`) or
+    at a rational B (the start of a real domain, for mutation tests)."""
+    if B == int(B):
+        return residual.squared_factor(int(B), half, shift)
+    f = (1 + 1 / B) ** (B - shift)
+    return sp.sqrt(f) if half else f
+
+
+def judge_factor_range(m, ctx, shift: int = 0, half: bool = True, lo: str = "sqrt(2)", hi: str = "sqrt(e)",
+                       lo_closed: bool = True, b_min: str = "1"):
     """For every integer B >= 1, lo <= (1+1/B)^(B-shift) [^(1/2) if half] <= hi.
 
     Proof: the factor increases in B (sympy), so its range is [f(1), lim f). The
     counterexample is the smallest B outside [lo, hi] (exact rationals for B <= 200,
     interval arithmetic beyond). A square root is compared through squares: for
-    positive bounds, sqrt(f) in [lo, hi] iff f in [lo^2, hi^2].
+    positive bounds, sqrt(f) in [lo, hi] iff f in [lo^2, hi^2]. For mutation tests,
+    ``lo_closed=False`` makes the lower end strict, and ``b_min`` (text) starts the
+    domain elsewhere: an integer is the first B of the integers; a non-integer is the
+    start of every real B >= b_min, whose infimum is f(b_min) (f increases on B > 0).
     """
     rec = m["B" if shift == 0 else "B-1"]
+    start = sp.Rational(b_min)
     f1 = rec["B1"] if not half else sp.sqrt(rec["B1"])
+    if start != 1:
+        f1 = _factor_at(start, half, shift)
     lim = rec["limit"] if not half else sp.sqrt(rec["limit"])
     lo_s, hi_s = (sp.sympify(x, locals={"e": sp.E}) for x in (lo, hi))
-    ok = bool(rec["increasing"]) and bool(f1 >= lo_s) and bool(lim <= hi_s)
+    above = (lambda v, b: v >= b) if lo_closed else (lambda v, b: v > b)
+    f1_ok = bool(above(f1, lo_s))
+    ok = bool(rec["increasing"]) and f1_ok and bool(lim <= hi_s)
     lo2, hi2 = (lo_s**2, hi_s**2) if half else (lo_s, hi_s)
-    bad = [B for B, v in enumerate(m["exact"][shift], start=1) if not (v >= lo2 and v <= hi2)]
-    tail = residual.outside(m["enclosures"][shift], lo, hi, half=half, start=201)
-    first = (bad or tail or [None])[0]
+    bad = [B for B, v in enumerate(m["exact"][shift], start=1) if B >= start and not (above(v, lo2) and v <= hi2)]
+    tail = [B for B in residual.outside(m["enclosures"][shift], lo, hi, half=half, start=201) if B >= start]
+    first = (bad or tail or ([None] if f1_ok else [start]))[0]
+    domain = f"B >= {b_min}" if start == int(start) else f"real B >= {b_min}"
     checks = [{
-        "label": f"(1+1/B)^(B-{shift}){'^(1/2)' if half else ''} in [{lo}, {hi}] for all B >= 1",
+        "label": f"(1+1/B)^(B-{shift}){'^(1/2)' if half else ''} in {'[' if lo_closed else '('}{lo}, {hi}] for all "
+                 f"{domain}",
         "ok": ok and not bad and not tail,
         "measured": {"range": f"[{f1}, {lim})", "increasing": rec["increasing"],
                      "B_outside_up_to_200": bad[:10], f"B_outside_201_to_{SCAN}": tail[:10]},
-        "expected": f"[{lo}, {hi}]",
-        "counterexample": {"B": first, "factor": str(residual.squared_factor(first, half, shift)),
-                           "value": float(residual.squared_factor(first, half, shift))} if first else None,
+        "expected": f"{'[' if lo_closed else '('}{lo}, {hi}]",
+        "counterexample": {"B": int(first) if first == int(first) else str(first),
+                           "factor": str(_factor_at(first, half, shift)),
+                           "value": float(_factor_at(first, half, shift))} if first else None,
     }]
     return judge_exact(checks, "sympy: sign of d/dB log f, f(1), limit; exact rationals B <= 200; "
                        f"mpmath.iv interval arithmetic B = 201..{SCAN}", "exact")
 
 
 def judge_depth_robustness(m, ctx, blocks: int = 1666, stages: int = 3, pytorch_rate: str = "1/18",
-                           bound: float = 1e6):
+                           bound: float = 1e6, proposed_bound: float | None = None):
     """Sec. 5.1 at 10,000 layers (3 stages x 1666 blocks x 2 layers): the expected
     squared-norm gain stays bounded for the proposed and Hanin schemes and diverges
     for PyTorch's default WN. The first two hold for every B (the bounds are at or above
-    the factors' suprema over B, Theorems 3 and 4), so only the third can fail here."""
+    the factors' suprema over B, Theorems 3 and 4), so only the third can fail here.
+    ``proposed_bound`` replaces the proposed scheme's bound e^K (for mutation tests: below
+    the supremum it can fail)."""
     prop = residual.squared_factor(blocks) ** stages
     hanin = residual.hanin_factor(blocks) ** stages
     torch = residual.pytorch_factor(blocks * stages, ctx.dps, pytorch_rate)
     sup_prop, sup_hanin = math.e**stages, math.exp(stages * 0.81 / 0.19)
+    prop_label = "proposed, bounded by e^K (its supremum over B: true at every depth, shown for scale)"
+    prop_expected = f"< {sup_prop:.4g}"
+    if proposed_bound is not None:
+        sup_prop, prop_expected = proposed_bound, f"< {proposed_bound:.7g}"
+        prop_label = f"proposed, bounded by {proposed_bound:.7g} (e^K = {math.e**stages:.7g})"
     checks = [
-        {"label": "proposed, bounded by e^K (its supremum over B: true at every depth, shown for scale)",
-         "ok": float(prop) < sup_prop, "measured": float(prop), "expected": f"< {sup_prop:.4g}", "informative": False},
+        {"label": prop_label, "ok": float(prop) < sup_prop, "measured": float(prop), "expected": prop_expected,
+         "informative": proposed_bound is not None},
         {"label": "stage-wise Hanin, bounded by exp(K 0.81/0.19) (above its supremum over B: true at every depth, "
                   "shown for scale)", "ok": float(hanin) < sup_hanin,
          "measured": float(hanin), "expected": f"< {sup_hanin:.4g}", "informative": False},

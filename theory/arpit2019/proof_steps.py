@@ -56,7 +56,8 @@ def _eq5_case(v, g, a, c):
     true = _fd_grad(lambda x: float(c @ (_wn(v, g) @ np.maximum(x, 0))), a)
     printed = g * (a > 0) * (w_hat.T @ c) if g.size == a.size else None
     corrected = (a > 0) * (w_hat.T @ (g * c))
-    return {"n_l": a.size, "n_l+1": c.size, "true": true, "printed": printed, "corrected": corrected}
+    return {"n_l": a.size, "n_l+1": c.size, "true": true, "printed": printed, "corrected": corrected,
+            "unmasked": {"printed": g * (w_hat.T @ c) if g.size == a.size else None, "corrected": w_hat.T @ (g * c)}}
 
 
 def eq5_measure(ctx) -> list:
@@ -73,13 +74,16 @@ def eq5_measure(ctx) -> list:
     return cases
 
 
-def judge_eq5(m, ctx, variant: str = "printed", tol: float = 1e-7):
+def judge_eq5(m, ctx, variant: str = "printed", tol: float = 1e-7, scale: float = 1.0, mask: bool = True):
     """Eq. 5 printed: dl/da^l = g^{l+1} * 1(a^l) * (W_hat^{l+1 T} dl/da^{l+1});
     corrected: 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}). Both against finite
-    differences (Eq. 4 in denominator layout)."""
+    differences (Eq. 4 in denominator layout). For mutation tests, ``scale`` multiplies
+    the form and ``mask=False`` drops its factor 1(a^l)."""
     checks = []
     for c in m:
-        form = c[variant]
+        form = c[variant] if mask else c["unmasked"][variant]
+        if form is not None and scale != 1.0:
+            form = scale * form
         label = f"n_l = {c['n_l']}, n_(l+1) = {c['n_l+1']}"
         if form is None:
             checks.append({"label": label, "ok": False, "measured": "undefined: g^(l+1) and 1(a^l) have lengths "
@@ -112,9 +116,10 @@ def eq19_21_measure(ctx) -> dict:
     return out
 
 
-def judge_eq19_21(m, ctx, shift: int = 0):
-    """Eq. 19-21: the three integrals agree for every n (``shift`` moves the last
-    one's exponents, for mutation tests)."""
+def judge_eq19_21(m, ctx, shift: int = 0, eq19_factor: str = "1"):
+    """Eq. 19-21: the three integrals agree for every n (for mutation tests, ``shift``
+    moves the last one's exponents and ``eq19_factor``, decimal text, multiplies Eq. 19's
+    right side where it is compared with Eq. 18's integral)."""
     checks = [{"label": "Eq. 20: cos^2 - (1 - sin^2) (sympy)", "ok": m["eq20"] == 0, "measured": str(m["eq20"]),
                "expected": "0"}]
     for d in ctx.precisions:
@@ -124,8 +129,9 @@ def judge_eq19_21(m, ctx, shift: int = 0):
             for n, (a, b, c) in zip(m["n"], m[d]):
                 if shift:
                     c = sphere.wallis(n - 1 + shift, d + 10) - sphere.wallis(n + 1 + shift, d + 10)
-                if abs(a - b) > tol or abs(b - c) > tol:
-                    bad.append({"n": n, "eq18_form": mpmath.nstr(a, 12), "eq19": mpmath.nstr(b, 12),
+                b19 = b * mpmath.mpf(eq19_factor) if eq19_factor != "1" else b
+                if abs(a - b19) > tol or abs(b - c) > tol:
+                    bad.append({"n": n, "eq18_form": mpmath.nstr(a, 12), "eq19": mpmath.nstr(b19, 12),
                                 "eq21": mpmath.nstr(c, 12)})
         checks.append({"label": f"Eq. 19 and 21, n = 2..8 at {d} digits", "ok": not bad,
                        "measured": bad[0] if bad else "all agree", "expected": "equal integrals",
@@ -140,13 +146,14 @@ def symbolic_measure(ctx) -> dict:
     return {}
 
 
-def judge_eq31_34(m, ctx, gain2: str = "2*n/m"):
+def judge_eq31_34(m, ctx, gain2: str = "2*n/m", eq31_half: str = "1/2"):
     """Eq. 31 follows from the printed Eq. 21, 29 and 30 (same parity labels), and
-    Eq. 32-34: m (gain^2) ||u||^2 (0.5 K_n / n) = K_n ||u||^2 with gain^2 = 2n/m."""
+    Eq. 32-34: m (gain^2) ||u||^2 (0.5 K_n / n) = K_n ||u||^2 with gain^2 = 2n/m.
+    ``eq31_half`` replaces the 0.5 of Eq. 31's right side (not Eq. 33's), for mutation tests."""
     n, mm, u2, S1, S0, P = sp.symbols("n m u2 S_nm1 S_n P", positive=True)
     lhs31 = S1 / S0 * P / n  # Eq. 21 with Eq. 29: (S_{n-1}/S_n) (1/n) P_n, P_n the printed product
     K = 2 * S1 / S0 * P  # Eq. 30 with the same product
-    r31 = sp.simplify(lhs31 - sp.Rational(1, 2) * K / n)
+    r31 = sp.simplify(lhs31 - sp.sympify(eq31_half) * K / n)
     r34 = sp.simplify(mm * sp.sympify(gain2, locals={"n": n, "m": mm}) * u2 * sp.Rational(1, 2) * K / n - K * u2)
     checks = [{"label": "Eq. 31 from Eq. 21, 29, 30 (sympy)", "ok": r31 == 0, "measured": str(r31), "expected": "0"},
               {"label": f"Eq. 32-34 with gain^2 = {gain2} (sympy)", "ok": r34 == 0, "measured": str(r34),
@@ -155,13 +162,14 @@ def judge_eq31_34(m, ctx, gain2: str = "2*n/m"):
                        "exact")
 
 
-def judge_eq45_49(m, ctx, cross: str = "2"):
-    """Eq. 45-46 and 49: ||x + alpha F||^2 = ||x||^2 + alpha^2 ||F||^2 + (cross) alpha <x, F>
-    for symbolic vectors in R^3 (``cross`` = 2 as printed)."""
+def judge_eq45_49(m, ctx, cross: str = "2", alpha_power: str = "2"):
+    """Eq. 45-46 and 49: ||x + alpha F||^2 = ||x||^2 + alpha^(alpha_power) ||F||^2 + (cross) alpha <x, F>
+    for symbolic vectors in R^3 (``cross`` = 2 and ``alpha_power`` = 2 as printed)."""
     a = sp.Symbol("alpha", real=True)
     x = sp.Matrix(sp.symbols("x1:4", real=True))
     F = sp.Matrix(sp.symbols("F1:4", real=True))
-    r = sp.expand((x + a * F).dot(x + a * F) - (x.dot(x) + a**2 * F.dot(F) + sp.sympify(cross) * a * x.dot(F)))
+    r = sp.expand((x + a * F).dot(x + a * F)
+                  - (x.dot(x) + a ** sp.sympify(alpha_power) * F.dot(F) + sp.sympify(cross) * a * x.dot(F)))
     return judge_exact([{"label": "Eq. 45-46 (and Eq. 49 with h^1 for x)", "ok": r == 0, "measured": str(r),
                          "expected": "0", "counterexample": {"residual": str(r)} if r != 0 else None}],
                        "sympy expansion with symbolic x, F in R^3 and alpha", "exact")
@@ -280,13 +288,16 @@ def eq56_measure(ctx) -> list:
     return out
 
 
-def judge_eq56(m, ctx, variant: str = "printed", tol: float = 1e-6):
+def judge_eq56(m, ctx, variant: str = "printed", tol: float = 1e-6, alpha_scale: float = 1.0):
     """Eq. 56-58: the recursion gives dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1} (Eq. 57,
     whose transpose carries dl/dh^b to dl/dh^{b-1}). Printed recursion (x for h^{b-1})
-    vs Eq. 6's; the smallest counterexample is b = 2 (at b = 1, x = h^0)."""
+    vs Eq. 6's; the smallest counterexample is b = 2 (at b = 1, x = h^0).
+    ``alpha_scale`` multiplies Eq. 57's alpha, for mutation tests."""
     checks = []
     for c in (r for r in m if r["recursion"] == variant):
-        err = float(np.max(np.abs(c["jacobian"] - c["eq57"])))
+        eye = np.eye(len(c["eq57"]))
+        eq57 = c["eq57"] if alpha_scale == 1.0 else eye + alpha_scale * (c["eq57"] - eye)
+        err = float(np.max(np.abs(c["jacobian"] - eq57)))
         checks.append({"label": f"b = {c['b']}", "ok": err <= tol, "measured": {"max |J - (I + alpha J_F)|": err},
                        "expected": f"<= {tol:g}", "counterexample": {"b": c["b"], "max_entry_error": round(err, 6)}})
     return judge_exact(checks, "central finite differences of h^{b-1} -> h^b through small WN blocks", f"{tol:g} absolute")
@@ -303,45 +314,57 @@ def eq59_measure(ctx) -> dict:
     return {"alpha": a, "g": g, "J": J, "g_prev": g + a * J * g}
 
 
-def judge_eq59(m, ctx, variant: str = "printed"):
+def judge_eq59(m, ctx, variant: str = "printed", square: str | None = None, cross: str | None = None,
+               cross_coeff: str = "2"):
     """Eq. 59: ||g_{b-1}||^2 = ||g_b||^2 + alpha^2 ||J g_{b-1}||^2 + 2 alpha <g_b, J g_{b-1}> as
     printed; with g_b in both places (corrected) it is the expansion of Eq. 58. The
-    smallest counterexample is one-dimensional, J = 1, g_b = 1, alpha = 1."""
+    smallest counterexample is one-dimensional, J = 1, g_b = 1, alpha = 1. For mutation
+    tests, ``square`` and ``cross`` ("printed": g_{b-1}, "corrected": g_b) set the vector
+    of the alpha^2 term and of the cross term one at a time (default: ``variant``), and
+    ``cross_coeff`` replaces the cross term's 2."""
     a, g, J, gp = m["alpha"], m["g"], m["J"], m["g_prev"]
-    inner = gp if variant == "printed" else g
-    rhs = g.dot(g) + a**2 * (J * inner).dot(J * inner) + 2 * a * g.dot(J * inner)
+    sq, cr = (gp if (part or variant) == "printed" else g for part in (square, cross))
+    rhs = g.dot(g) + a**2 * (J * sq).dot(J * sq) + sp.sympify(cross_coeff) * a * g.dot(J * cr)
     r = sp.expand(gp.dot(gp) - rhs)
     ce = None
     if r != 0:
         one = {a: 1, g[0]: 1, g[1]: 0, J[0, 0]: 1, J[0, 1]: 0, J[1, 0]: 0, J[1, 1]: 0}
         rot = {a: 1, g[0]: 1, g[1]: 0, J[0, 0]: 0, J[0, 1]: -1, J[1, 0]: 1, J[1, 1]: 0}
+        key = "printed_rhs" if variant == "printed" else "rhs"
         ce = {"one_dimensional": {"J": 1, "g_b": 1, "alpha": 1, "lhs": int(gp.dot(gp).subs(one)),
-                                  "printed_rhs": int(rhs.subs(one))},
+                                  key: int(rhs.subs(one))},
               "theorem_8_hypotheses_exact": {"J": "rotation by 90 degrees", "g_b": [1, 0], "alpha": 1,
-                                             "lhs": int(gp.dot(gp).subs(rot)), "printed_rhs": int(rhs.subs(rot))}}
+                                             "lhs": int(gp.dot(gp).subs(rot)), key: int(rhs.subs(rot))}}
     return judge_exact([{"label": f"Eq. 59 ({variant}) minus ||g_(b-1)||^2 from Eq. 58, symbolic in R^2", "ok": r == 0,
                          "measured": str(r)[:200], "expected": "0", "counterexample": ce}],
                        "sympy expansion with symbolic g_b in R^2, J in R^(2x2) and alpha", "exact")
 
 
-def judge_eq61(m, ctx, variant: str = "printed"):
+def judge_eq61(m, ctx, variant: str = "printed", factor: str = "1 + alpha**2"):
     """Eq. 60-61 under Theorem 8's hypotheses holding exactly (||J w|| = ||w||,
     <g_b, J g_b> = 0: J a rotation by 90 degrees in R^2): printed, Eq. 61 reads
     ||g_b||^2 + alpha^2 ||g_{b-1}||^2 = (1 + alpha^2) ||g_{b-1}||^2 (true only if
-    ||g_b|| = ||g_{b-1}||); corrected, ||g_{b-1}||^2 = (1 + alpha^2) ||g_b||^2."""
+    ||g_b|| = ||g_{b-1}||); corrected, ||g_{b-1}||^2 = (1 + alpha^2) ||g_b||^2.
+    ``factor`` (text in alpha) replaces 1 + alpha^2, for mutation tests."""
     a, g = m["alpha"], m["g"]
     J = sp.Matrix([[0, -1], [1, 0]])
     gp = g + a * J * g
     lhs = gp.dot(gp)
+    fac = sp.sympify(factor, locals={"alpha": a})
     if variant == "printed":
-        r = sp.simplify(g.dot(g) + a**2 * lhs - (1 + a**2) * lhs)
+        r = sp.simplify(g.dot(g) + a**2 * lhs - fac * lhs)
     else:
-        r = sp.simplify(lhs - (1 + a**2) * g.dot(g))
+        r = sp.simplify(lhs - fac * g.dot(g))
     ce = None
     if r != 0:
         s = {a: 1, g[0]: 1, g[1]: 0}
-        ce = {"B": 1, "alpha": 1, "g_b": [1, 0], "||g_b||^2": 1, "||g_(b-1)||^2": int(lhs.subs(s)),
-              "eq61_left": int((g.dot(g) + a**2 * lhs).subs(s)), "eq61_right": int(((1 + a**2) * lhs).subs(s))}
+        ce = {"B": 1, "alpha": 1, "g_b": [1, 0], "||g_b||^2": 1, "||g_(b-1)||^2": int(lhs.subs(s))}
+        if variant == "printed":
+            ce.update({"eq61_left": int((g.dot(g) + a**2 * lhs).subs(s)), "eq61_right": int((fac * lhs).subs(s))})
+        else:  # B = 4 (alpha = 1/2): a factor that agrees with 1 + alpha^2 at alpha = 1 still shows
+            s = {a: sp.Rational(1, 2), g[0]: 1, g[1]: 0}
+            ce = {"B": 4, "alpha": "1/2", "g_b": [1, 0], "||g_b||^2": 1, "||g_(b-1)||^2": str(lhs.subs(s)),
+                  "factor_times_||g_b||^2": str((fac * g.dot(g)).subs(s))}
     return judge_exact([{"label": f"Eq. 61 ({variant}) with the hypotheses exact", "ok": r == 0,
                          "measured": str(r), "expected": "0", "counterexample": ce}],
                        "sympy with g_b in R^2 symbolic, J a 90-degree rotation, alpha symbolic", "exact")
@@ -361,18 +384,19 @@ def fn8_measure(ctx) -> dict:
             "haar_norms": np.einsum("rij,i->rj", R, u)}
 
 
-def judge_fn8_deterministic(m, ctx, variant: str = "printed", tol: float = 1e-12):
+def judge_fn8_deterministic(m, ctx, variant: str = "printed", tol: float = 1e-12, value: float = 1.0):
     """Footnote 8: 'for orthogonal R the result holds without the dependence on
     expectation'. Printed (||v||^2 = ||u||^2 on every draw): fails already at m = n = 1,
     where ||v||^2 = 2 z^2 ||u||^2 is 0 or 2 ||u||^2. Corrected: the mask-free part of
-    Eq. 38, ||R_hat^T u||^2 = ||u||^2, holds on every draw of orthonormal rows."""
+    Eq. 38, ||R_hat^T u||^2 = ||u||^2, holds on every draw of orthonormal rows (``value``
+    replaces the ratio 1 there, for mutation tests)."""
     if variant == "printed":
         vals = m["one_by_one"]
         ok = len(set(vals)) == 1 and vals[0] == 1.0
         check = {"label": "||v||^2 / ||u||^2 over the draws of z at m = n = 1", "ok": ok, "measured": vals,
                  "expected": "1 on every draw", "counterexample": None if ok else {"m": 1, "n": 1, "values": vals}}
     else:
-        dev = float(np.max(np.abs(np.sum(m["haar_norms"] ** 2, axis=-1) - 1.0)))
+        dev = float(np.max(np.abs(np.sum(m["haar_norms"] ** 2, axis=-1) - value)))
         check = {"label": "max over 2000 Haar draws of | ||R_hat^T u||^2 - ||u||^2 |, (m, n) = (3, 5)",
                  "ok": dev <= tol, "measured": dev, "expected": f"<= {tol:g}"}
     return judge_exact([check], "exact enumeration of z at m = n = 1; Haar draws for the mask-free part", "exact")

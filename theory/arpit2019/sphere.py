@@ -228,14 +228,17 @@ def eq29_corrected(n: int, dps: int = 50):
         return +out
 
 
-def eq22_residual() -> sp.Expr:
-    """d/dθ of Eq. 22's right-hand side minus sin^n, for symbolic n (0 means Eq. 22 holds).
+def eq22_residual(ratio: str = "(n-1)/n") -> sp.Expr:
+    """d/dθ of Eq. 22's right-hand side, -(1/n) sin^(n-1) cos + ratio * integral sin^(n-2),
+    minus sin^n, for symbolic n (0 means Eq. 22 holds; ``ratio`` is the printed (n-1)/n,
+    text in n, replaced for mutation tests).
 
     The derivative holds cos only squared; with s = sin θ > 0 (θ in (0, pi)) and
     cos^2 = 1 - s^2 it becomes s^(n-2) times a polynomial in s, which sympy reduces."""
     n = sp.Symbol("n", positive=True)
     t = sp.Symbol("theta")
     s = sp.Symbol("s", positive=True)
-    rhs_derivative = sp.diff(-sp.sin(t) ** (n - 1) * sp.cos(t) / n, t) + (n - 1) / n * sp.sin(t) ** (n - 2)
+    coeff = sp.sympify(ratio, locals={"n": n})
+    rhs_derivative = sp.diff(-sp.sin(t) ** (n - 1) * sp.cos(t) / n, t) + coeff * sp.sin(t) ** (n - 2)
     residual = (rhs_derivative - sp.sin(t) ** n).subs(sp.cos(t), sp.sqrt(1 - s**2)).subs(sp.sin(t), s)
     return sp.simplify(sp.powsimp(sp.expand(residual * s ** (2 - n)), force=True))
