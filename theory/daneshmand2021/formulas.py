@@ -68,8 +68,10 @@ def corollary3_bound(alpha, ell: int, n: int, d: int, dps: int = 50, plateau_ter
     return _rounded(2 * n * theorem1_bound(alpha, ell, n, d, dps + _GUARD, plateau_term=plateau_term), dps)
 
 
-def w2sq_given_gram(eigenvalues, dps: int = 50):
-    """sum_i (sqrt(lam_i / tr) - 1/sqrt(n))^2 for the eigenvalues of C = H^T H."""
+def w2sq_given_gram(eigenvalues, dps: int = 50, reference_scale: float = 1.0):
+    """sum_i (sqrt(lam_i / tr) - 1/sqrt(n))^2 for the eigenvalues of C = H^T H.
+    ``reference_scale`` multiplies the reference 1/sqrt(n) (1: G/sqrt(n) as in Lemma 2;
+    another value is a mutation of the closed form)."""
     lam = [mpmath.mpf(x) for x in np.asarray(eigenvalues, dtype=float).ravel()]
     if not lam or min(lam) < 0:
         raise ValueError("eigenvalues must be a non-empty list of non-negative numbers")
@@ -78,7 +80,10 @@ def w2sq_given_gram(eigenvalues, dps: int = 50):
         tr = mpmath.fsum(lam)
         if tr == 0:
             raise ValueError("eigenvalues must not all be zero (H = 0)")
-        out = mpmath.fsum((mpmath.sqrt(x / tr) - 1 / mpmath.sqrt(n)) ** 2 for x in lam)
+        ref = 1 / mpmath.sqrt(n)
+        if reference_scale != 1:
+            ref = ref * mpmath.mpf(reference_scale)
+        out = mpmath.fsum((mpmath.sqrt(x / tr) - ref) ** 2 for x in lam)
     return _rounded(out, dps)
 
 
@@ -169,9 +174,15 @@ def centered_floor_symbolic(scale=1) -> sp.Expr:
     return sp.simplify(n * diag**2 + n * (n - 1) * off**2 - sp.nsimplify(scale) / (n * (n - 1)))
 
 
-def frobenius_identity_symbolic() -> sp.Expr:
-    """||BN(M)/sqrt(d)||_F^2 - 1 for symbolic d (0 = proved): each of the d rows of BN(M)
-    has unit norm, so the squared Frobenius norm is d/d."""
+def frobenius_identity_symbolic(scale_power=sp.Rational(1, 2)) -> sp.Expr:
+    """||BN(M)/d^scale_power||_F^2 - 1 for symbolic d (0 = proved for Eq. 1's 1/sqrt(d)):
+    each of the d rows of BN(M) has unit norm, so the squared Frobenius norm is
+    d/d^(2 scale_power). Another power (an exact rational) is a mutation and leaves a
+    non-zero residual.
+
+    >>> frobenius_identity_symbolic(0.501)
+    -1 + d**(-1/500)
+    """
     d = sp.Symbol("d", integer=True, positive=True)
     k = sp.Symbol("k", integer=True, positive=True)
-    return sp.simplify(sp.summation(sp.Integer(1), (k, 1, d)) / d - 1)
+    return sp.simplify(sp.summation(sp.Integer(1), (k, 1, d)) / d ** (2 * sp.nsimplify(scale_power)) - 1)

@@ -1,0 +1,156 @@
+"""Each part of Daneshmand et al.'s exact claims fails alone: the judge parameters added
+by the exact-claims audit change only the part they name (the other sub-checks keep
+holding), and their defaults are the printed statement."""
+import math
+
+import pytest
+import sympy as sp
+
+from theory.core import JudgeContext, RunContext, Verdict
+from theory.daneshmand2021 import exact_claims as X
+from theory.daneshmand2021 import proof_steps as P
+
+H, F = Verdict.HOLDS, Verdict.FAILS
+
+
+@pytest.fixture(scope="module")
+def c():
+    return JudgeContext.exact(RunContext())
+
+
+@pytest.fixture(scope="module")
+def steps():
+    return P.steps_measure(RunContext())
+
+
+@pytest.fixture(scope="module")
+def eq6():
+    return X.eq6_measure(RunContext())
+
+
+@pytest.fixture(scope="module")
+def w2():
+    return X.w2_measure(RunContext())
+
+
+def failing(ev):
+    return [d["label"] for d in ev.details if not d["ok"]]
+
+
+def test_intro_display_constants_leave_their_own_residual(steps, c):
+    n, a, d = sp.symbols("n alpha d")
+    ev = P.judge_intro_rate(steps, c, "corrected", width_constant=3)
+    assert ev.verdict == F and sp.simplify(sp.sympify(ev.measured) - 3 * n / (2 * a * sp.sqrt(d))) == 0
+    assert P.judge_intro_rate(steps, c, "corrected", rename="2/3", depth_constant=2).verdict == H
+    ev = P.judge_intro_rate(steps, c, "corrected", depth_constant=3)
+    assert ev.verdict == F and "3 (1 - alpha')^l" in ev.details[0]["label"]
+
+
+def test_cor3_constants_leave_their_own_residual(steps, c):
+    n, a, d = sp.symbols("n alpha d")
+    ev = P.judge_cor3_index(steps, c, "corrected", width_constant=3)
+    assert ev.verdict == F and sp.simplify(sp.sympify(ev.measured) + 3 * n**2 / (a * sp.sqrt(d))) == 0
+    assert P.judge_cor3_index(steps, c, "corrected", depth_constant=4, width_constant=6, width_n_power=2).verdict == H
+    assert P.judge_cor3_index(steps, c, "corrected", width_n_power=1).details[0]["label"].startswith(
+        "sympy: 4n(1 - 2 alpha/3)^(l-1) + 6n^1/")
+
+
+def test_radius_exponent_is_resolved_on_both_sides_of_a_quarter(steps, c):
+    assert P.judge_radius_rate(steps, c, "13/50").verdict == F
+    assert P.judge_radius_rate(steps, c, "6/25").verdict == H
+    assert P.judge_radius_rate(steps, c, "1/4").details[0]["label"].endswith("d^(1/4) is free of d")
+
+
+def test_caption_indices(steps, c):
+    assert P.judge_caption_average(steps, c, 501).verdict == H
+    for ends in ({"first": 101}, {"last": 599}):
+        ev = P.judge_caption_average(steps, c, 501, **ends)
+        assert ev.verdict == F and ev.measured == 500
+    assert P.judge_caption_average(steps, c, 500, first=101).verdict == H
+
+
+def test_a1_equality_set_fails_alone(steps, c):
+    """Orthogonal columns of unequal norms: only the equality checks fail; the bound on
+    the random H still holds."""
+    ev = P.judge_a1_alpha(steps, c, "corrected", equality_at="orthogonal_columns")
+    bad = failing(ev)
+    assert ev.verdict == F and len(bad) == 4 and all("diag(1..n)" in b for b in bad)
+    n2 = next(d for d in ev.details if d["label"].startswith("n = 2: H = Q diag"))
+    assert n2["measured"] == pytest.approx(math.sqrt(6 / 15))  # sqrt(n) / sqrt(1 + 4), n = 2
+    with pytest.raises(ValueError, match="equality_at"):
+        P.judge_a1_alpha(steps, c, "corrected", equality_at="diagonal")
+
+
+def test_a1_factor_near_one_fails_on_the_equality_case_only(steps, c):
+    ev = P.judge_a1_alpha(steps, c, "corrected", factor=0.999)
+    assert ev.verdict == F and all("attains" in b for b in failing(ev))
+
+
+def test_l0_factor_is_resolved_at_the_sharp_constant(steps, c):
+    assert P.judge_l0(steps, c, "corrected", factor=0.6).verdict == H
+    ev = P.judge_l0(steps, c, "corrected", factor=0.59)
+    assert ev.verdict == F and ev.counterexample["n"] == 3
+
+
+def test_orthogonal_weights_near_orthogonal_fails_on_the_draws_only(steps, c):
+    ev = P.judge_orthogonal_weights(steps, c, "near_orthogonal")
+    assert ev.verdict == F and not any(b.startswith("sympy") for b in failing(ev))
+    assert all(1e-9 < r["near_orthogonal"] < 1e-6 for r in steps["orthogonal"]["rows"])
+
+
+def test_eq6_uniform_contraction_fails_on_the_draws(eq6, c):
+    ev = X.judge_eq6(eq6, c, "orthogonal", "decrease", strict=False, factor=0.999)
+    assert ev.verdict == F and failing(ev) == ["V(W H) <= 0.999 V(H), d=2, n=2, 1000 draws",
+                                              "V(W H) <= 0.999 V(H), d=2, n=3, 1000 draws"]
+    assert X.judge_eq6(eq6, c, "orthogonal", "decrease", strict=False, factor=0.9998).verdict == F  # max 0.99988
+    assert X.judge_eq6(eq6, c, "orthogonal", "decrease", strict=False, factor=0.9999).verdict == H
+    assert X.judge_eq6(eq6, c, "orthogonal", "decrease", strict=False, factor=1.0).verdict == H
+
+
+def test_eq6_equality_near_scalar_fails_alone(eq6, c):
+    """Equality claimed near Sigma = c I: only those two checks fail (the decrease rows
+    and the Hoelder identity hold). At d = n = 2, 1e-6 off, V(W H) is about V(H)/2; next
+    to a zero column V is quadratic in the offset, so 1e-3 is needed there."""
+    ev = X.judge_eq6(eq6, c, "orthogonal", "equality", equality_at="near_scalar")
+    assert ev.verdict == F and failing(ev) == [f"equality at Sigma near c I: H = {e['H']}" for e in eq6["near_equal"]]
+    square, flat = eq6["near_equal"]
+    assert square["gap_WH"] / square["gap_H"] == pytest.approx(0.5, rel=1e-3)
+    assert 1e-7 < flat["gap_H"] - flat["gap_WH"] < 1e-6
+    with pytest.raises(ValueError, match="equality_at"):
+        X.judge_eq6(eq6, c, "orthogonal", "equality", equality_at="near")
+
+
+def test_w2_reference_scale_fails_the_closed_form_not_the_bound(w2, c):
+    """A closed form 1e-7 off: at n >= 2 it disagrees with the generic Bures value (the
+    bound 2 n V still holds there); at n = 1 (V = 0) it breaks W_2^2 <= 2 n V = 0."""
+    ev = X.judge_w2_closed_form(w2, c, reference_scale=1 + 1e-7)
+    assert ev.verdict == F
+    for d, r in zip(ev.details, w2["rows"]):
+        closed, generic = float(d["measured"]["closed_form"]), d["measured"]["generic"]
+        if r["n"] > 1:
+            assert 5e-9 < abs(closed - generic) < 2e-7 and closed <= 2 * r["n"] * r["gap"]
+        else:
+            assert abs(closed - generic) < 1e-9 and closed > 0 == r["gap"]
+    assert ev.details[-1]["ok"]  # the orthogonal zero: (1e-7)^2 is inside 1e-12
+
+
+def test_w2_bound_constant_is_resolved_at_sqrt2_minus_1(w2, c):
+    assert X.judge_w2_closed_form(w2, c, constant=0.42).verdict == H
+    ev = X.judge_w2_closed_form(w2, c, constant=0.41)
+    assert ev.verdict == F and ev.counterexample["n"] == 2
+
+
+def test_inverse_power(c):
+    m = X.inverse_measure(RunContext())
+    for p in X.OTHER_POWERS:
+        ev = X.judge_inverse(m, c, "pseudo", power=p)
+        assert ev.verdict == F and ev.details[0]["ok"]  # n = 1: V = 0 under every power
+    with pytest.raises(ValueError, match="power"):
+        X.judge_inverse(m, c, "pseudo", power=-0.25)
+
+
+def test_frobenius_power_fails_the_symbolic_part_too(c):
+    m = X.frobenius_measure(RunContext())
+    ev = X.judge_frobenius(m, c, scale_power=0.501)
+    assert ev.verdict == F and not ev.details[0]["ok"] and ev.details[0]["measured"] == "-1 + d**(-1/500)"
+    assert X.judge_frobenius(m, c).details[0]["label"] == "sympy: ||BN(M)/sqrt(d)||_F^2 - 1 (symbolic d)"
