@@ -99,11 +99,12 @@ INITS = {"geometric": geometric_w2, "kaiming_fan_in": kaiming_fan_in_w2, "kaimin
          "xavier": xavier_w2}
 
 
-def layer_gammas(widths, init: str, k=1, c=None, rho=1, q0=1, g_last=1):
+def layer_gammas(widths, init, k=1, c=None, rho=1, q0=1, g_last=1):
     """gamma_l of every conv/linear layer of the ReLU net x -> C_L(relu(...C_0(x))),
     with the given channel widths [n_0, ..., n_L], propagating q forward and g backward
-    by the rules above (exact rationals / surds)."""
-    w2_fn = INITS[init]
+    by the rules above (exact rationals / surds). ``init``: a key of INITS, or a function
+    (n, m, k[, c]) -> E[W^2] of the same form."""
+    w2_fn = INITS[init] if isinstance(init, str) else init
     L = len(widths) - 1
     w2 = [w2_fn(sp.Integer(widths[i]), sp.Integer(widths[i + 1]), sp.Integer(k),
                 *(() if c is None else (c,))) for i in range(L)]
@@ -120,19 +121,21 @@ def layer_gammas(widths, init: str, k=1, c=None, rho=1, q0=1, g_last=1):
             for i in range(L)]
 
 
-def bottleneck_main_branch(n, m, w, beta, q, final_scalar_sq=None):
+def bottleneck_main_branch(n, m, w, beta, q, final_scalar_sq=None, conv_c=None, three=3):
     """Sec. 11.1 main branch as printed (x_0 .. x_8), then our reading of "the final
     sequence mirrors the initial operation with a downscaling convolution": ReLU,
     sqrt(2/beta) x, + b, 1x1 conv to m with c = beta; then the fixed scalar
-    sqrt(m/(beta n)) of x_9 (or ``final_scalar_sq`` for its square). Returns the
-    forward second moments of every step."""
+    sqrt(m/(beta n)) of x_9 (or ``final_scalar_sq`` for its square). ``conv_c`` (the
+    convolutions' numerator, printed beta) and ``three`` (the 3 of sqrt(2/(3 beta)))
+    stand in for printed constants. Returns the forward second moments of every step."""
+    cv = beta if conv_c is None else conv_c
     out = {"x": q}
     out["x0"] = beta * q                                # sqrt(beta) x
     out["x2"] = 2 / beta * out["x0"] / 2                 # ReLU then sqrt(2/beta)
-    out["x4"] = conv_forward_q(n, 1, geometric_w2(n, w, 1, beta), out["x2"])   # 1x1 to w, c = beta
-    out["x6"] = 2 / (3 * beta) * out["x4"] / 2           # ReLU then sqrt(2/(3 beta))
-    out["x8"] = conv_forward_q(w, 3, geometric_w2(w, w, 3, beta), out["x6"])   # 3x3 to w, c = beta
-    out["mirror"] = conv_forward_q(w, 1, geometric_w2(w, m, 1, beta), 2 / beta * out["x8"] / 2)
+    out["x4"] = conv_forward_q(n, 1, geometric_w2(n, w, 1, cv), out["x2"])   # 1x1 to w, c = beta
+    out["x6"] = 2 / (three * beta) * out["x4"] / 2       # ReLU then sqrt(2/(3 beta))
+    out["x8"] = conv_forward_q(w, 3, geometric_w2(w, w, 3, cv), out["x6"])   # 3x3 to w, c = beta
+    out["mirror"] = conv_forward_q(w, 1, geometric_w2(w, m, 1, cv), 2 / beta * out["x8"] / 2)
     s2 = m / (beta * n) if final_scalar_sq is None else final_scalar_sq
     out["x9"] = s2 * out["mirror"]                      # printed: sqrt(m/(beta n)) x
     return {k_: sp.simplify(v) for k_, v in out.items()}

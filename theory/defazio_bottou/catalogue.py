@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+import sympy as sp
+
 from ..core import Claim, Mutation, Paper, Verdict
 from . import exact_claims as exact
 from . import hessian_checks as hessian
@@ -18,11 +20,22 @@ from .coverage import COVERAGE
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 _PERTURB = (Mutation("one side off by 1%", {"perturb": True}),)
+CENT = sp.Rational(1, 100)
 
 
-def _symbolic(cid, where, statement, only):
+def _symbolic(cid, where, statement, only, parts=(), extra=()):
+    """A claim that the statements of :func:`.exact_claims.table1_measure` whose labels
+    start with ``only`` hold; ``parts``: (label part, name) of statements that get a 1%
+    mutation of their own; ``extra``: further mutations."""
+    mutations = _PERTURB + tuple(Mutation(f"{name} alone off by 1%", {"perturb": part}) for part, name in parts)
     return Claim(id=cid, where=where, statement=statement, kind="identity", recorded=H, measure=exact.table1_measure,
-                 judge=exact.judge_symbolic, params={"only": only}, mutations=_PERTURB)
+                 judge=exact.judge_symbolic, params={"only": only}, mutations=mutations + tuple(extra))
+
+
+def _exponent(part, name, base, times=1):
+    """The statement(s) whose label contains ``part`` with an exponent off (``name``): the
+    right side times base^(times/100)."""
+    return Mutation(f"{name} (right side x ({base})^({times}/100))", {"perturb": part, "factor": base**(times * CENT)})
 
 
 _CLAIMS = (
@@ -56,24 +69,40 @@ _CLAIMS = (
     # --- Sec. 4-5: the scaling calculus under the Sec. 3 model (sympy) ------------------------
     _symbolic("defazio_bottou.table1.scale_preserving", "Sec. 4, Table 1 and the sqrt(2) example",
               "ReLU and fixed scalings x -> a x (e.g. sqrt(2) x) keep the activation scaling factor varsigma (Eq. 1)",
-              ("relu keeps", "scaling sqrt(2)", "any fixed scaling")),
+              ("relu keeps", "scaling sqrt(2)", "any fixed scaling"),
+              parts=(("relu keeps", "ReLU"), ("scaling sqrt(2)", "sqrt(2) scaling"), ("any fixed scaling", "any scaling"))),
     _symbolic("defazio_bottou.eq2.extrinsic", "Sec. 4, Eq. 2 and the extrinsic form after it",
               "gamma_l of Eq. 2 equals n_l k^2 rho^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] (stride 1)",
-              ("Eq. 2 equals",)),
+              ("Eq. 2 equals",),
+              extra=(_exponent("Eq. 2 equals", "E[x_l^2]^2.01 in the extrinsic form", exact.q),
+                     Mutation("E[dx_l^2]/E[x_l^2] (index l) in place of E[dx_{l+1}^2]/E[x_{l+1}^2] "
+                              "(right side x n_l n_{l+1} k^4 E[W^2]^2)",
+                              {"perturb": True, "factor": exact.n * exact.m * exact.k**4 * sp.Symbol("W2", positive=True)**2}))),
     _symbolic("defazio_bottou.thm1.model", "Sec. 5, Theorem 1",
               "Under the Sec. 3 model, the weight-to-gradient ratio nu_l = E[dW^2]/E[W^2] equals gamma_l",
               ("Theorem 1",)),
     _symbolic("defazio_bottou.eq6.telescoping", "Sec. 7, Eq. 6 and the telescoping product",
               "With geometric init (c = 2/k), E[x_{l+1}^2] = sqrt(n_l/n_{l+1}) E[x_l^2], so E[x_L^2] = "
-              "sqrt(n_0/n_L) E[x_0^2] whatever the interior widths", ("Eq. 6",)),
+              "sqrt(n_0/n_L) E[x_0^2] whatever the interior widths", ("Eq. 6",),
+              parts=(("Eq. 6: E[x_{l+1}^2]", "one layer (Eq. 6)"), ("telescoping", "telescoping product")),
+              extra=(_exponent("Eq. 6: E[x_{l+1}^2]", "Eq. 6 exponent 0.51 on n_l/n_{l+1}", exact.n / exact.m),
+                     _exponent("telescoping", "telescoped exponent 0.51 on n_0/n_L",
+                               sp.Symbol("n0", positive=True) / sp.Symbol("n5", positive=True)))),
     _symbolic("defazio_bottou.sec8.bias_scaling", "Sec. 8, Eq. 7-8 and the sentence after Eq. 8",
-              "gamma^b = varsigma/(n E[x^2]^2), and geometric init keeps n_l E[x_l^2]^2 constant", ("Sec. 8", "Eq. 8")),
+              "gamma^b = varsigma/(n E[x^2]^2), and geometric init keeps n_l E[x_l^2]^2 constant", ("Sec. 8", "Eq. 8"),
+              parts=(("Sec. 8: n_{l+1}", "n_l E[x_l^2]^2 constant"), ("Eq. 8", "Eq. 8")),
+              extra=(_exponent("Sec. 8: n_{l+1}", "Sec. 8 right side n_l E[x_l^2]^2.01", exact.q),
+                     _exponent("Eq. 8", "Eq. 8 with E[x_l^2]^2.01 in the denominator", exact.q, -1))),
     _symbolic("defazio_bottou.sec62.kernel_correction", "Sec. 6.2",
               "With c = 2 (typical k = 1), a 3x3 convolution preceded by alpha = sqrt(1/3) keeps Eq. 6's forward "
-              "scaling", ("Sec. 6.2",)),
+              "scaling", ("Sec. 6.2",),
+              extra=(_exponent("Sec. 6.2", "Eq. 6 exponent 0.51 on n/m", exact.n / exact.m),)),
     _symbolic("defazio_bottou.sec11.branch_scaling", "Sec. 11",
               "In alpha x + beta F(x), the main branch's scaling factor is beta^2 varsigma and c = beta restores the "
-              "outside gamma", ("Sec. 11",)),
+              "outside gamma", ("Sec. 11",),
+              parts=(("main branch's varsigma", "main branch beta^2 varsigma"), ("c = beta gives", "c = beta")),
+              extra=(_exponent("main branch's varsigma", "beta^2.02 varsigma", exact.beta, 2),
+                     _exponent("c = beta gives", "c = beta^1.01 in the main branch", exact.beta, 2))),
     # --- Theorem 1 on real random networks (Monte Carlo) ---------------------------------------
     Claim(id="defazio_bottou.thm1.networks",
           where="Sec. 5, Theorem 1, on real random networks",
@@ -98,7 +127,11 @@ _CLAIMS = (
           measure=exact.init_measure,
           judge=exact.judge_constant_gamma,
           params={"init": "geometric"},
-          mutations=(Mutation("Kaiming fan-in is constant", {"init": "kaiming_fan_in"}, F),)),
+          mutations=(Mutation("Kaiming fan-in is constant", {"init": "kaiming_fan_in"}, F),
+                     Mutation("Eq. 3 with (n_l n_{l+1})^0.51 in place of the square root",
+                              {"init": "geometric, mean exponent 0.51"})),
+          note="Every ladder has one kernel size (k = 1), so the kernel power of Eq. 3 (k, not k^2) is not tested "
+               "here; defazio_bottou.sec61.constant_gamma_iff tests it symbolically in k (its k^1.01 mutation)."),
     Claim(id="defazio_bottou.sec61.others_not_constant",
           where="Sec. 6.1, Eq. 4-5 and Figure 2",
           statement="On the strided LeNet's channel ladder (and on other ladders whose consecutive ratios n_{l+1}/n_l "
@@ -112,7 +145,9 @@ _CLAIMS = (
                   "ladders": exact.MIXED_LADDERS},
           mutations=(Mutation("geometric is not constant", {"init": "geometric", "expect_constant": False,
                                                             "ladders": exact.MIXED_LADDERS}, F),
-                     Mutation("not constant on a geometric ladder either", {"ladders": ((1, 2, 4, 8, 16, 32),)}, F)),
+                     Mutation("not constant on a geometric ladder either", {"ladders": ((1, 2, 4, 8, 16, 32),)}, F),
+                     Mutation("Xavier alone: not constant on an expand-contract ladder (5, 15, 45, 15, 5) either",
+                              {"ladders": (exact.EXPAND_CONTRACT,)})),
           note="Not on every ladder with unequal widths: on a geometric ladder (constant n_{l+1}/n_l) all three give "
                "constant gamma_l, and Xavier also on expand-contract ladders with a constant |log(n_{l+1}/n_l)| "
                "('constant_on' in the details; defazio_bottou.sec61.constant_gamma_iff). The ladder is LeNet's "
@@ -152,7 +187,11 @@ _CLAIMS = (
           recorded=H,
           measure=exact.input_scaling_measure,
           judge=exact.judge_input_scaling,
-          mutations=(Mutation("printed value 0.25", {"printed": 0.25}),)),
+          mutations=(Mutation("printed value 0.25", {"printed": 0.25}),
+                     Mutation("printed value 0.22 (0.0275 away, just past the tolerance 0.025)", {"printed": 0.22}),
+                     Mutation("E[x_0^2] = (n_0 k_0^2)^(-0.51)", {"exponent": sp.Rational(51, 100)}),
+                     Mutation("forward factor (n_0 k^2)^(-0.2525) (the 1/4 off by 1%)",
+                              {"factor_power": sp.Rational(101, 400)}))),
     Claim(id="defazio_bottou.sec111.bottleneck",
           where="Sec. 11.1 (main branch x_0..x_9; last step reconstructed)",
           statement="The fixed scalar x_9 = sqrt(m/(beta n)) x_8 makes the bottleneck branch output E[F(x)^2] = E[x^2]",
@@ -161,7 +200,8 @@ _CLAIMS = (
           measure=exact.bottleneck_measure,
           judge=exact.judge_bottleneck,
           params={"target": "E[x^2]", "variant": "printed"},
-          mutations=(Mutation("v/sqrt(beta) alone, Eq. 6 target", {"target": "eq6", "variant": "v_only"}, H),),
+          mutations=(Mutation("x_9 = x_8/sqrt(beta) (no sqrt(m/n)), Eq. 6 target", {"target": "eq6", "variant": "v_only"},
+                              H),),
           note="Our reading of 'the final sequence mirrors the initial operation': ReLU, sqrt(2/beta), bias, 1x1 conv to "
                "m with c = beta. Then E[x_9^2] = sqrt(m/n) E[x^2]: right for m = n, off by sqrt(m/n) otherwise."),
     Claim(id="defazio_bottou.sec111.bottleneck_corrected",
@@ -173,7 +213,9 @@ _CLAIMS = (
           measure=exact.bottleneck_measure,
           judge=exact.judge_bottleneck,
           params={"target": "eq6", "variant": "v_only"},
-          mutations=(Mutation("printed scalar", {"target": "eq6", "variant": "printed"}, F),),
+          mutations=(Mutation("printed scalar", {"target": "eq6", "variant": "printed"}, F),
+                     Mutation("Eq. 6 exponent 0.51 on n/m", {"target": "eq6", "variant": "v_only",
+                                                              "exponent": sp.Rational(51, 100)})),
           corrects="defazio_bottou.sec111.bottleneck"),
     # --- Theorem 2 (Monte Carlo) -----------------------------------------------------------------
     Claim(id="defazio_bottou.thm2.mean_ratio",

@@ -38,20 +38,21 @@ def pool_measure(ctx) -> dict:
     return out
 
 
-def judge_pool(meas, ctx, pool: str = "max", min_gap: float = 0.1):
+def judge_pool(meas, ctx, pool: str = "max", min_gap=0.1):
     """Sec. 10, 'max-pooling is not well-scaled by our theory': varsigma_out / varsigma_in
-    differs from 1 (by more than ``min_gap``) on N(0, 1) inputs and on ReLU outputs,
-    the two precisions agreeing. ``pool="avg"`` is the contrast (well-scaled on
-    zero-mean inputs)."""
+    differs from 1 (by more than ``min_gap``: one number, or one per input, "normal" and
+    "relu") on N(0, 1) inputs and on ReLU outputs, the two precisions agreeing.
+    ``pool="avg"`` is the contrast (well-scaled on zero-mean inputs)."""
     lo, hi = ctx.precisions
     checks = []
     for inp in ("normal", "relu"):
         a, b = meas[lo][f"{pool}/{inp}"], meas[hi][f"{pool}/{inp}"]
+        need = min_gap[inp] if isinstance(min_gap, dict) else min_gap
         with mpmath.workdps(lo):
             agree = abs(a - b) < mpmath.mpf(10) ** (5 - lo)
             gap = float(abs(a - 1))
-        checks.append({"label": f"{pool}-pool on {inp} inputs: varsigma ratio != 1", "ok": bool(agree and gap > min_gap),
-                       "measured": mpmath.nstr(a, 15), "expected": f"|ratio - 1| > {min_gap}",
+        checks.append({"label": f"{pool}-pool on {inp} inputs: varsigma ratio != 1", "ok": bool(agree and gap > need),
+                       "measured": mpmath.nstr(a, 15), "expected": f"|ratio - 1| > {need}",
                        "counterexample": {"input": inp, "ratio": mpmath.nstr(a, 15)}})
     with mpmath.workdps(lo):
         closed = abs(meas[lo]["max/normal"] - meas[lo]["closed form 1 + sqrt(3)/pi"]) < mpmath.mpf(10) ** (5 - lo)
@@ -123,25 +124,38 @@ def homogeneity_measure(ctx, t: float = 10.0, layer: int = 1) -> dict:
         rec = scaling_vs_hessian(spec, W, xx, R)
         ex = float(np.mean(net_forward(spec, W, xx)["x"][layer] ** 2))
         n_l, n_out = spec[layer]["in"], spec[layer]["out"]
+        ex_out = float(np.mean(net_forward(spec, W, xx)["y"][layer] ** 2))  # x_{l+1} = W_l x_l (Sec. 5.1)
         out[name] = {"actual": float(rec["blocks"][layer, layer]), "main": float(rec["theorem2"][layer]),
-                     "printed": float(rec["order_term"][layer]), "corrected": n_l * ex**2 / n_out}
+                     "printed": float(rec["order_term"][layer]), "corrected": n_l * ex**2 / n_out,
+                     "n_l / n_{l+1}": n_l / n_out, "E[x_l^2]": ex, "E[x_{l+1}^2]": ex_out}
     return out
 
 
-def judge_homogeneity(meas, ctx, variant: str = "printed", tol: float = 1e-9):
+def _o_scale(v: dict, variant: str, degrees) -> float:
+    """The O-term scale of one case: the measured ``variant``, or with ``degrees`` (a, b)
+    n_l / n_{l+1} E[x_l^2]^a E[x_{l+1}^2]^b (printed (2, -1), corrected (2, 0))."""
+    if degrees is None:
+        return v[variant]
+    a, b = degrees
+    return v["n_l / n_{l+1}"] * v["E[x_l^2]"] ** a * v["E[x_{l+1}^2]"] ** b
+
+
+def judge_homogeneity(meas, ctx, variant: str = "printed", tol: float = 1e-9, degrees=None):
     """Sec. 5.1, 'its precise value depends on properties of the remainder of the
     network above the current layer': (actual - main) / O-term must not change when
     only the layer's own weights W_l (or the input x_0) are rescaled, since the
     remainder above is unchanged (the net is positively homogeneous: actual and the
     main term are). ``variant`` "printed": O = n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2]);
-    "corrected": O' = n_l E[x_l^2]^2 / n_{l+1}."""
+    "corrected": O' = n_l E[x_l^2]^2 / n_{l+1}. ``degrees`` (a, b) replaces the O-term by
+    n_l E[x_l^2]^a E[x_{l+1}^2]^b / n_{l+1} (for mutations: a + b is its degree in
+    x_0 / 2, b its degree in W_l / 2)."""
     base = meas["as drawn"]
-    ref = (base["actual"] - base["main"]) / base[variant]
+    ref = (base["actual"] - base["main"]) / _o_scale(base, variant, degrees)
     checks = []
     for name, v in meas.items():
         if name == "as drawn":
             continue
-        val = (v["actual"] - v["main"]) / v[variant]
+        val = (v["actual"] - v["main"]) / _o_scale(v, variant, degrees)
         rel = abs(val / ref - 1)
         checks.append({"label": f"{name}: (actual - main) / O unchanged", "ok": rel < tol, "measured": val,
                        "expected": ref, "counterexample": {"rescaling": name, "(actual - main)/O": val,

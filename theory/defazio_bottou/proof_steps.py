@@ -23,7 +23,11 @@ import sympy as sp
 from ..judges import judge_exact
 from . import calculus as c
 
-__all__ = ["Step", "steps_measure", "judge_steps"]
+__all__ = ["Step", "steps_measure", "judge_steps", "selected", "MUTANT_VARIANTS"]
+
+#: Variants measured for mutations only: a stated hypothesis dropped (Sec. 3's symmetric
+#: law, Sec. 5.1's independent probe entries); their steps must fail.
+MUTANT_VARIANTS = ("asymmetric", "correlated")
 
 n, m, k, w, q, g, rho, s, cc, a, t = sp.symbols("n m k w q g rho s c a t", positive=True)
 gp = sp.Symbol("g_out", positive=True)  # E[dx_{l+1}^2]
@@ -36,13 +40,16 @@ r, r2 = sp.symbols("r r2", positive=True)
 class Step:
     """One displayed step: ``lhs`` = ``rhs`` (sympy), ``at`` the smallest setting that
     shows a failure (substituted into lhs/rhs for the counterexample), ``kind``
-    "equal" (lhs - rhs = 0) or "true" (lhs is a sympy relation or boolean, rhs ignored)."""
+    "equal" (lhs - rhs = 0) or "true" (lhs is a sympy relation or boolean, rhs ignored).
+    ``printed`` maps the symbols that stand for printed constants to their printed
+    values (substituted before judging; ``judge_steps(values=...)`` overrides them)."""
 
     label: str
     lhs: object
     rhs: object = sp.Integer(0)
     at: dict = field(default_factory=dict)
     kind: str = "equal"
+    printed: dict = field(default_factory=dict)
 
 
 def _residual(step: Step, factor=1):
@@ -76,11 +83,14 @@ def _strided():
 
 
 def _relu():
-    """Sec. 3: ReLU halves the second moment of a symmetric input, forward and back."""
+    """Sec. 3: ReLU halves the second moment of a symmetric input, forward and back.
+    Variant "asymmetric": the same steps for uniform(-1, 1.01), a law that is not
+    symmetric (mean 1/200), where they must fail (the hypothesis is needed)."""
     x = sp.Symbol("x", real=True)
     laws = {"normal": (sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi), -sp.oo, sp.oo),
             "Laplace": (sp.exp(-sp.Abs(x)) / 2, -sp.oo, sp.oo),
-            "uniform(-1, 1)": (sp.Rational(1, 2), -1, 1)}
+            "uniform(-1, 1)": (sp.Rational(1, 2), -1, 1),
+            "uniform(-1, 1.01), not symmetric": (1 / sp.Rational(201, 100), -1, sp.Rational(101, 100))}
     steps = []
     for name, (dens, lo, hi) in laws.items():
         pos = sp.integrate(x**2 * dens.subs(sp.Abs(x), x), (x, 0, hi))
@@ -89,7 +99,7 @@ def _relu():
         steps += [Step(f"{name}: E[relu(x)^2] = E[x^2]/2", pos, full / 2),
                   Step(f"{name}: backward, E[(dy 1[x > 0])^2] = P(x > 0) E[dy^2] = E[dy^2]/2 (dy independent of x)",
                        p_pos * g, g / 2)]
-    return {"sec3.relu_halving": {"steps": steps}}
+    return {"sec3.relu_halving": {"steps": steps[:-2], "asymmetric": steps[-2:]}}
 
 
 def _inits():
@@ -128,20 +138,25 @@ def _inits():
 
 def _hutchinson():
     """Sec. 5.1: E[(G r)^2] over r with iid unit-variance entries is the average
-    squared singular value ||G||_F^2 / P."""
+    squared singular value ||G||_F^2 / P. Variant "correlated": entries with
+    E[r_i r_j] = 1/100 (i != j), where the step must fail (independence is needed)."""
     P = 3
     Gm = sp.Matrix(P, P, lambda i, j: sp.Symbol(f"G{i}{j}", real=True))
     rs = sp.Matrix(P, 1, lambda i, j: sp.Symbol(f"r{i}", real=True))
     quad = sp.expand(((Gm * rs).T * (Gm * rs))[0, 0])
     # E[r_i r_j] = delta_ij: keep the squared terms with unit moment, drop the cross terms
     expect = sum(quad.coeff(rs[i], 2).subs({x: 0 for x in rs}) for i in range(P))
+    gram = Gm.T * Gm  # E||G r||^2 = sum_ij (G^T G)_ij E[r_i r_j]
+    correlated = expect + sp.Rational(1, 100) * sum(gram[i, j] for i in range(P) for j in range(P) if i != j)
     frob = sum(x**2 for x in Gm)
     A = sp.Matrix([[3, 1, 0], [1, -2, 4], [0, 2, 1]])
     eig_sum = sum(v * mult for v, mult in (A.T * A).eigenvals().items())
     return {"sec51.hutchinson": {"steps": [
         Step("E_r ||G r||^2 = ||G||_F^2 (3 x 3 symbolic G)", expect, frob),
         Step("||A||_F^2 = sum of the squared singular values (eigenvalues of A^T A), A a 3 x 3 example",
-             sp.nsimplify(eig_sum), sum(x**2 for x in A))]}}
+             sp.nsimplify(eig_sum), sum(x**2 for x in A))], "correlated": [
+        Step("E[r_i r_j] = 1/100 (i != j): E_r ||G r||^2 = ||G||_F^2 (3 x 3 symbolic G)", correlated, frob,
+             {x: 1 for x in Gm})]}}
 
 
 def _bias_and_input():
@@ -150,10 +165,12 @@ def _bias_and_input():
     gamma0 = n * k**2 * rho1**2 * x0**2 * G
     gamma0b = rho1**2 * G
     ratio = sp.simplify(gamma0 / gamma0b)
+    value, bound = sp.symbols("value bound", positive=True)  # the stated 27 and the 1 it exceeds
+    at_rgb = ratio.subs({n: 3, k: 3, x0: 1})
     return {"sec81.bias_lr_lower": {"steps": [
         Step("gamma_0 / gamma_0b = n_0 k_0^2 E[x_0^2]^2", ratio, n * k**2 * x0**2),
         Step("variance-one RGB 3x3 data (n_0 = 3, k = 3, E[x_0^2] = 1): gamma_0 / gamma_0b = 27 > 1",
-             sp.Gt(ratio.subs({n: 3, k: 3, x0: 1}), 1), kind="true")]}}
+             sp.And(sp.Eq(at_rgb, value), sp.Gt(at_rgb, bound)), kind="true", printed={value: 27, bound: 1})]}}
 
 
 def _telescoping():
@@ -182,11 +199,12 @@ def _output_scale():
     """Sec. 7's output-variance range against Sec. 10's output standard deviation
     ('following Sect. 7')."""
     lo, hi, std = sp.Rational(1, 100), sp.Rational(1, 10), sp.Rational(5, 100)
+    low, high = sp.symbols("low high", positive=True)  # the corrected reading's ends (printed 0.01, 0.1)
     return {"sec7.output_scale": {
         "printed": [Step("Sec. 10: output std 0.05, i.e. variance 0.0025, lies in Sec. 7's variance range [0.01, 0.1]",
                          sp.And(lo <= std**2, std**2 <= hi), kind="true")],
         "corrected": [Step("Sec. 7's range read as standard deviations: Sec. 10's std 0.05 lies in [0.01, 0.1]",
-                           sp.And(lo <= std, std <= hi), kind="true")]}}
+                           sp.And(low <= std, std <= high), kind="true", printed={low: lo, high: hi})]}}
 
 
 def _kernel():
@@ -214,21 +232,50 @@ def _text(x) -> str:
     return str(x)
 
 
-def judge_steps(meas, ctx, key: str, variant: str = "steps", perturb: bool = False,
-                factor=sp.Rational(101, 100)):
+def selected(label: str, perturb) -> bool:
+    """Whether ``perturb`` (a judge parameter) perturbs the step or statement ``label``:
+    True all, False none, a string those whose label contains it, a tuple of strings
+    those whose label contains any of them.
+
+    >>> selected("Eq. 6: one layer", "Eq. 6"), selected("Eq. 8", ("Eq. 6", "Sec. 8")), selected("x", True)
+    (True, False, True)
+    """
+    if isinstance(perturb, bool):
+        return perturb
+    return any(part in label for part in ((perturb,) if isinstance(perturb, str) else perturb))
+
+
+def _printed(st: Step, values) -> Step:
+    """``st`` with its printed constants substituted (``values``, by symbol name,
+    override the printed ones); ``st`` itself when it has none."""
+    if not st.printed:
+        return st
+    subs = {sym: sp.sympify((values or {}).get(str(sym), val)) for sym, val in st.printed.items()}
+    return Step(st.label, sp.sympify(st.lhs).subs(subs), sp.sympify(st.rhs).subs(subs), st.at, st.kind)
+
+
+def judge_steps(meas, ctx, key: str, variant: str = "steps", perturb=False,
+                factor=sp.Rational(101, 100), values=None):
     """Every step of ``meas[key][variant]`` holds exactly: lhs - rhs simplifies to 0
     (``kind="equal"``) or the stated relation is true (``kind="true"``). ``perturb``
-    multiplies each right side by ``factor`` (a constant off by 1%) and negates each
-    stated relation. A failing step's counterexample is its smallest setting ``at``."""
+    (True, or the label parts of the steps it selects, see :func:`selected`) multiplies
+    the selected right sides by ``factor`` (1.01: a constant off by 1%; a power of a
+    symbol: an exponent off) and negates the selected stated relations. ``values`` (by
+    symbol name) replace printed constants of the steps (:attr:`Step.printed`). A
+    failing step's counterexample is its smallest setting ``at``."""
+    unused = set(values or {}) - {str(sym) for st in meas[key][variant] for sym in st.printed}
+    if unused:
+        raise ValueError(f"values {sorted(unused)} name no printed constant of {key} ({variant})")
     checks = []
     for st in meas[key][variant]:
+        st, hit = _printed(st, values), selected(st.label, perturb)
         if st.kind == "true":
-            val = bool(st.lhs) != perturb
+            val = bool(st.lhs) != hit
             checks.append({"label": st.label, "ok": val, "measured": _text(st.lhs), "expected": "true",
                            "counterexample": None if val else {"statement": st.label}})
             continue
         if isinstance(st.lhs, (sp.Tuple, sp.FiniteSet)):
-            rhs = st.rhs if not perturb else st.rhs.func(*[factor * x for x in st.rhs.args])
+            rhs = st.rhs if not hit else st.rhs.func(*[factor * x for x in st.rhs.args])
             if isinstance(st.lhs, sp.Tuple):
                 ok = len(st.lhs) == len(rhs) and all(sp.simplify(x - y) == 0 for x, y in zip(st.lhs, rhs))
             else:
@@ -236,11 +283,11 @@ def judge_steps(meas, ctx, key: str, variant: str = "steps", perturb: bool = Fal
             checks.append({"label": st.label, "ok": bool(ok), "measured": _text(st.lhs), "expected": _text(rhs),
                            "counterexample": None if ok else {"got": _text(st.lhs), "printed": _text(rhs)}})
             continue
-        res = _residual(st, factor if perturb else 1)
+        res = _residual(st, factor if hit else 1)
         ok = res == 0
         cex = None
         if not ok:
-            lhs, rhs = (sp.simplify(sp.sympify(x).subs(st.at)) for x in (st.lhs, (factor if perturb else 1) * st.rhs))
+            lhs, rhs = (sp.simplify(sp.sympify(x).subs(st.at)) for x in (st.lhs, (factor if hit else 1) * st.rhs))
             cex = {"at": {str(k_): _text(v) for k_, v in st.at.items()}, "lhs": _text(lhs), "rhs": _text(rhs),
                    "lhs / rhs": _text(sp.simplify(lhs / rhs)) if rhs != 0 else None}
         checks.append({"label": st.label, "ok": bool(ok), "measured": _text(res), "expected": "0", "counterexample": cex})

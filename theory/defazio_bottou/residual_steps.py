@@ -87,6 +87,12 @@ def _sec111() -> dict:
     plain = _shortcut(al, al, False)
     at_nm = {n: 1, m: 1, q: 1, al: sp.sqrt(sp.Rational(1, 2))}
     main = c.bottleneck_main_branch(n, m, wd, be, q)
+    cb, three = sp.symbols("c_main three", positive=True)  # printed: c = beta, the 3 of sqrt(2/(3 beta))
+    shown = {cb: be, three: 3}
+    main_c = c.bottleneck_main_branch(n, m, wd, be, q, conv_c=cb, three=three)
+    # Eq. 2 for the three main-branch convolutions (1x1 n -> w, 3x3 w -> w, 1x1 w -> m), input varsigma beta^2 varsigma
+    gammas = [be**2 * VS / (n_out * n_in * k**2 * c.geometric_w2(n_in, n_out, k, cb)**2)
+              for n_in, n_out, k in ((n, wd, 1), (wd, wd, 3), (wd, m, 1))]
     fourth = c.bottleneck_main_branch(n, m, wd, be, q, final_scalar_sq=sp.sqrt(m / n) / be)
     corrected_f = c.bottleneck_main_branch(n, m, wd, be, q, final_scalar_sq=1 / be)
     return {
@@ -106,10 +112,12 @@ def _sec111() -> dict:
             Step("non-downsampling shortcut: gamma = varsigma", plain[1], 1)]},
         "sec111.main_branch": {"steps": [
             Step("x_0 = sqrt(beta) x, ReLU, x_2 = sqrt(2/beta) x_1: E[x_2^2] = E[x^2]", main["x2"], q),
-            Step("x_4 = 1x1 conv to w (c = beta): E[x_4^2] = beta sqrt(n/w) E[x^2]", main["x4"], be * sp.sqrt(n / wd) * q),
-            Step("ReLU, sqrt(2/(3 beta)), 3x3 conv w -> w (c = beta): E[x_8^2] = E[x_4^2]", main["x8"], main["x4"]),
+            Step("x_4 = 1x1 conv to w (c = beta): E[x_4^2] = beta sqrt(n/w) E[x^2]", main_c["x4"],
+                 be * sp.sqrt(n / wd) * q, printed=shown),
+            Step("ReLU, sqrt(2/(3 beta)), 3x3 conv w -> w (c = beta): E[x_8^2] = E[x_4^2]", main_c["x8"], main_c["x4"],
+                 printed=shown),
             Step("each main-branch conv (input varsigma beta^2 varsigma, c = beta): gamma = varsigma",
-                 be**2 * VS / be**2, VS)]},
+                 sum(gammas) / 3, VS, printed=shown)]},
         "sec111.bottleneck_fourth_root": {"steps": [
             Step("x_9 = (m/n)^(1/4) / sqrt(beta) x_8' (a lost square root): E[F(x)^2] = E[x^2]", fourth["x9"], q)]},
         "sec111.block_balance": {
