@@ -15,6 +15,10 @@ where V' (d x d) is "an orthogonal matrix obtained by slicing V". Variants:
 - ``"whitening"``: V' = I_d and Sigma^{-1} instead of Sigma^{-1/2}, which makes the
   rows of W H orthonormal up to scale.
 
+``power`` replaces the variant's exponent of Sigma (-1/2, or -1 for ``"whitening"``):
+W H = V' Sigma^{1 + power} V^T / ||Sigma^{1/2}||_F, whose rows are orthonormal up to
+scale only at power = -1 (for mutation tests; None keeps the variant's exponent).
+
 The SVD fixes each pair (u_k, v_k) only up to a common sign, which leaves the sliced
 V' (``"printed"``) unchanged but flips row k of W H for V' = +-I. So that V' = +-I
 mean one matrix on every platform (LAPACK's and cuSOLVER's signs are unspecified),
@@ -31,6 +35,9 @@ True
 """
 from __future__ import annotations
 
+import math
+import numbers
+
 from ..core.namespace import array_namespace, eps
 from ..core.validation import check_choice
 
@@ -39,11 +46,22 @@ __all__ = ["EQ6_VARIANTS", "eq6_weight"]
 EQ6_VARIANTS = ("printed", "orthogonal", "flipped", "whitening")
 
 
-def eq6_weight(H, variant: str = "printed", xp=None):
+def eq6_weight(H, variant: str = "printed", xp=None, power: float | None = None):
     """The d x d matrix W of Eq. 6 for H of shape (..., d, n), n >= d, full row rank
     (numerically: every singular value above max(d, n) eps times the largest, the rank
-    tolerance of ``numpy.linalg.matrix_rank``)."""
+    tolerance of ``numpy.linalg.matrix_rank``). ``power``: the exponent of Sigma (None:
+    the variant's, -1 for ``"whitening"``, -1/2 otherwise; a finite real number).
+
+    >>> import numpy as np
+    >>> H = np.random.default_rng(0).standard_normal((2, 5))
+    >>> bool(np.array_equal(eq6_weight(H, "whitening", power=-1.0), eq6_weight(H, "whitening")))
+    True
+    """
     check_choice("variant", variant, EQ6_VARIANTS)
+    if power is not None:
+        if isinstance(power, bool) or not isinstance(power, numbers.Real) or not math.isfinite(power):
+            raise ValueError(f"power must be None or a finite real number, got {power!r}")
+        power = float(power)
     xp = xp or array_namespace(H)
     H = xp.asarray(H)
     if H.ndim < 2:
@@ -64,6 +82,7 @@ def eq6_weight(H, variant: str = "printed", xp=None):
     else:
         Vp = xp.broadcast_to(xp.eye(d, dtype=H.dtype) * (-1.0 if variant == "flipped" else 1.0),
                              H.shape[:-2] + (d, d))
-    power = -1.0 if variant == "whitening" else -0.5
+    if power is None:
+        power = -1.0 if variant == "whitening" else -0.5
     scale = xp.sqrt(s.sum(axis=-1))[..., None, None]  # ||Sigma^{1/2}||_F
     return (Vp * (s ** power)[..., None, :]) @ xp.swapaxes(U, -1, -2) / scale

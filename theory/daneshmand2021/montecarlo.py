@@ -423,13 +423,14 @@ def phase_block(ctx, block: int, batch_sizes=(2, 4, 8, 16, 24, 32, 48),
     return Block(rows, meta={"depth": depth, "runs": runs, "factor": factor})
 
 
-def eq6_gaps(H, variants=("printed", "orthogonal", "whitening")) -> dict:
+def eq6_gaps(H, variants=("printed", "orthogonal", "whitening"), power=None) -> dict:
     """V(H), V(W H) and the spread of the row Gram of W H (0 = orthonormal rows up to
-    scale) for Eq. 6's variants, H of shape (..., d, n)."""
+    scale) for Eq. 6's variants, H of shape (..., d, n); ``power``: the exponent of Sigma
+    (None: each variant's own, :func:`~simulations.bn_chains.eq6_weight`)."""
     d = H.shape[-2]
     out = {"gap_H": orthogonality_gap(H)}
     for variant in variants:
-        WH = eq6_weight(H, variant) @ H
+        WH = eq6_weight(H, variant, power=power) @ H
         G = WH @ np.swapaxes(WH, -1, -2)
         G = G / np.trace(G, axis1=-2, axis2=-1)[..., None, None] * d
         out[f"gap_{variant}"] = orthogonality_gap(WH)

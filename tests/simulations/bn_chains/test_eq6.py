@@ -51,3 +51,29 @@ def test_sign_convention_fixes_vprime_plus_minus_identity(backend_name):
     plus, minus = (to_host(eq6_weight(H, v) @ H) for v in ("orthogonal", "flipped"))
     assert np.all(plus[:, 0] >= -1e-14) and np.all(minus[:, 0] <= 1e-14)
     assert np.all(to_host((eq6_weight(H, "orthogonal") @ H).sum(axis=-1)) >= -1e-14)
+
+
+@pytest.mark.parametrize("variant", EQ6_VARIANTS)
+def test_power_defaults_to_the_variants_exponent_bit_for_bit(backend_name, variant):
+    H = get_backend(backend_name, seed=3).normal((2, 3, 7))
+    exponent = -1.0 if variant == "whitening" else -0.5
+    default, explicit = (to_host(eq6_weight(H, variant, **kw)) for kw in ({}, {"power": exponent}))
+    assert np.array_equal(default, explicit)
+
+
+def test_power_off_minus_one_leaves_the_rows_of_wh_non_orthonormal(backend_name):
+    """W H = Sigma^{1 + p} V^T / ||Sigma^{1/2}||_F: at p = -0.999 the row Gram has the
+    eigenvalues s^0.002 / sum(s), not equal for rows of scales 1 and 10^-3."""
+    be = get_backend(backend_name, seed=4)
+    H = be.normal((2, 3, 9)) * be.asarray(np.array([1.0, 1e-3, 1.0]))[:, None]
+    WH = to_host(eq6_weight(H, "whitening", power=-0.999) @ H)
+    eig = np.linalg.eigvalsh(WH @ WH.swapaxes(1, 2))
+    s = np.linalg.svd(to_host(H), compute_uv=False)
+    np.testing.assert_allclose(eig, np.sort(s ** 0.002 / s.sum(-1, keepdims=True), axis=-1), rtol=1e-10)
+    assert np.all(eig[:, -1] / eig[:, 0] > 1 + 1e-3)
+
+
+@pytest.mark.parametrize("power", [float("nan"), float("inf"), True, "-1"])
+def test_power_errors(power):
+    with pytest.raises(ValueError, match="power must be None or a finite real number"):
+        eq6_weight(np.random.default_rng(1).standard_normal((2, 5)), "whitening", power=power)

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from theory.daneshmand2021 import formulas as f
+from theory.daneshmand2021.mc_judges import max_w2sq
 
 from ...strategies import precisions, seeds, simplex_spectra
 
@@ -27,6 +28,22 @@ def test_lemma2_pointwise_inequality(lam):
     w2 = float(f.w2sq_given_gram(lam, 30))
     gap = float(np.sqrt(np.sum((np.asarray(lam) - 1 / n) ** 2)))
     assert w2 <= np.sqrt(n) * gap + 1e-12 <= 2 * n * gap + 1e-12
+
+
+@given(lam=simplex_spectra())
+def test_largest_conditional_w2sq_is_2_minus_2_over_sqrt_n(lam):
+    """W_2^2 = 2 - (2/sqrt n) sum sqrt(l) <= 2 - 2/sqrt(n) over trace-one spectra: the
+    value behind every informative flag of Lemma 2's bound rows (mc_judges.max_w2sq)."""
+    assert float(f.w2sq_given_gram(lam, 30)) <= max_w2sq(len(lam)) + 1e-12
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 8])
+@pytest.mark.parametrize("dps", [30, 50])
+def test_rank_one_attains_the_largest_w2sq(n, dps):
+    with mpmath.workdps(dps):
+        exact = 2 - 2 / mpmath.sqrt(n)
+        assert abs(f.w2sq_given_gram([1.0] + [0.0] * (n - 1), dps) - exact) <= mpmath.mpf(10) ** -(dps - 5)
+    assert abs(max_w2sq(n) - float(exact)) <= 1e-15
 
 
 @given(s=st.lists(st.floats(1e-3, 1e3), min_size=1, max_size=8))
