@@ -134,6 +134,7 @@ def _proof_values(ns, d) -> dict:
         "mass": {r: [sphere.eq18_mass(n, r, d) for n in ns] for r in sphere.READINGS},
         "moment": {r: [sphere.eq18_second_moment(n, r, d) for n in ns] for r in sphere.READINGS},
         "true_moment": [sphere.true_second_moment(n, d) for n in ns],
+        "true_mass": [sphere.true_mass(n, d) for n in ns],
         "lhs29": [sphere.wallis(n - 1, d + 10) - sphere.wallis(n + 1, d + 10) for n in ns],
         "eq29_printed": [sphere.eq29_printed(n, d) for n in ns],
         "eq29_corrected": [sphere.eq29_corrected(n, d) for n in ns],
@@ -171,26 +172,51 @@ def judge_wallis(m, ctx, factor=1, cases=("odd", "even"), eq22_ratio: str = "(n-
                        f"1e-{ctx.dps - 5} relative")
 
 
-def judge_eq18(m, ctx, variant: str = "printed", moment_factor: str = "1"):
+def _eq18_corrected_row(m, ctx, what: str, key: str, target) -> list:
+    """One row per precision: the corrected density's ``key`` ("true_mass" or
+    "true_moment") equals ``target(n)`` for n = 2..30, with the first n where it does not
+    and the digits of agreement beyond the relative tolerance at the worst n (a lower
+    bound, the resolution of the d-digit values, where they agree exactly)."""
+    rows = []
+    for d in ctx.precisions:
+        with mpmath.workdps(d + 10):
+            pairs = [(n, v, target(n)) for n, v in zip(m["n"], m[d][key])]
+            bad = next(((n, v, t) for n, v, t in pairs if not _close(v, t, d)), None)
+            worst = max(abs(v - t) / max(1, abs(t)) for _, v, t in pairs)
+        with mpmath.workdps(d):  # equal to the last bit of the d-digit values: at least their resolution
+            worst = worst or +mpmath.eps
+        digits = float(-mpmath.log10(worst)) - (d - 5)
+        ce = None if bad is None else {"n": bad[0], "found": mpmath.nstr(bad[1], d), "expected": mpmath.nstr(bad[2], d),
+                                       "difference": mpmath.nstr(bad[1] - bad[2], 6)}
+        rows.append({"label": f"{what}, n = 2..30 at {d} digits", "ok": bad is None,
+                     "measured": "all match" if ce is None else ce["found"],
+                     "expected": what if ce is None else ce["expected"], "margin_digits": digits, "counterexample": ce})
+    return rows
+
+
+def judge_eq18(m, ctx, variant: str = "printed", moment_factor: str = "1", mass_factor: str = "1"):
     """Eq. 18: the angular density must have mass 1 and give E[max(0,cos)^2] = 1/(2n)
     (the value Eq. 17 needs). ``variant="printed"`` tries both readings of S_n with
-    sin^{n-1}; ``"corrected"`` uses (S_{n-1}/S_n) sin^{n-2} with S_n the sphere in R^n.
-    ``moment_factor`` (decimal text) multiplies 1/(2n), for mutation tests."""
+    sin^{n-1}; ``"corrected"`` uses (S_{n-1}/S_n) sin^{n-2} with S_n the sphere in R^n and
+    checks its moment and its mass (:func:`_eq18_corrected_row`). ``moment_factor`` and
+    ``mass_factor`` (decimal text) multiply 1/(2n) and the mass 1, for mutation tests
+    (``mass_factor`` of the corrected density only)."""
+    def moment_target(n):
+        return mpmath.mpf(1) / (2 * n) * (mpmath.mpf(moment_factor) if moment_factor != "1" else 1)
+
+    if variant == "corrected":
+        checks = (_eq18_corrected_row(m, ctx, "E[max(0, cos)^2] = 1/(2n)", "true_moment", moment_target)
+                  + _eq18_corrected_row(m, ctx, "mass 1", "true_mass", lambda n: mpmath.mpf(mass_factor)))
+        return judge_exact(checks, "mpmath quadrature of the density's mass and of its max(0,cos)^2 moment",
+                           f"1e-{ctx.dps - 5} relative")
     checks = []
     for d in ctx.precisions:
         for i, n in enumerate(m["n"]):
             with mpmath.workdps(d + 10):
-                target = mpmath.mpf(1) / (2 * n)
-                if moment_factor != "1":
-                    target *= mpmath.mpf(moment_factor)
-            if variant == "corrected":
-                ok = _close(m[d]["true_moment"][i], target, d)
-                found = {"reading": "sphere_in_Rn, sin^(n-2)", "moment": m[d]["true_moment"][i]}
-            else:
-                opts = [(r, m[d]["mass"][r][i], m[d]["moment"][r][i]) for r in sphere.READINGS]
-                ok = any(_close(ms, 1, d) and _close(mo, target, d) for _, ms, mo in opts)
+                target = moment_target(n)
+            opts = [(r, m[d]["mass"][r][i], m[d]["moment"][r][i]) for r in sphere.READINGS]
+            if not any(_close(ms, 1, d) and _close(mo, target, d) for _, ms, mo in opts):
                 found = {r: {"mass": mpmath.nstr(ms, 12), "moment": mpmath.nstr(mo, 12)} for r, ms, mo in opts}
-            if not ok:
                 checks.append({"label": f"n = {n} at {d} digits", "ok": False, "measured": found,
                                "expected": {"mass": 1, "moment": f"1/(2n) = {mpmath.nstr(target, 12)}"},
                                "counterexample": {"n": n, **({"found": found})}})

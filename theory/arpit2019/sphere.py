@@ -43,7 +43,7 @@ from simulations.core import check_choice, check_int
 
 __all__ = [
     "READINGS", "PLACES", "PRODUCTS", "sphere_area", "pattern_product", "pattern_product_exact", "kn",
-    "kn_symbolic", "wallis", "eq18_mass", "eq18_second_moment", "true_second_moment",
+    "kn_symbolic", "wallis", "eq18_mass", "eq18_second_moment", "true_mass", "true_second_moment",
     "eq29_printed", "eq29_corrected", "eq22_residual",
 ]
 
@@ -186,6 +186,17 @@ def eq18_second_moment(n: int, reading: str, dps: int = 50):
     with mpmath.workdps(dps + _GUARD):
         c = sphere_area(n - 1, reading, dps + _GUARD) / sphere_area(n, reading, dps + _GUARD)
         out = c * (wallis(n - 1, dps + _GUARD) - wallis(n + 1, dps + _GUARD))
+    with mpmath.workdps(dps):
+        return +out
+
+
+def true_mass(n: int, dps: int = 50):
+    """Total mass of the correct angular density (S_{n-1}/S_n) sin^{n-2} on [0, pi] (S_n
+    the sphere in R^n): (S_{n-1}/S_n) 2 I_{n-2}, from the quadrature I_k; equals 1."""
+    n = check_int("n", n, low=2)
+    with mpmath.workdps(dps + _GUARD):
+        c = sphere_area(n - 1, "sphere_in_Rn", dps + _GUARD) / sphere_area(n, "sphere_in_Rn", dps + _GUARD)
+        out = c * 2 * wallis(n - 2, dps + _GUARD)
     with mpmath.workdps(dps):
         return +out
 

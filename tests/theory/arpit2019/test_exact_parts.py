@@ -2,9 +2,11 @@
 added for the part-by-part audit leave the other parts of the evidence passing (K_n's
 pi/2 case, Eq. 19 vs Eq. 21, Eq. 22 vs Eq. 23-28, Eq. 29's prefactor and labels, Eq. 31
 vs Eq. 33, the closed ends and domain of Theorems 3-4's ranges, Eq. 59's two terms, the
-proposed bound of Sec. 5.1, Eq. 5's mask and footnote 8's ratio)."""
+proposed bound of Sec. 5.1, Eq. 5's mask, Eq. 18's mass, Eq. 35-39's steps and footnote
+8's ratio)."""
 import math
 
+import numpy as np
 import pytest
 
 from theory.arpit2019 import exact_claims as ex
@@ -136,13 +138,38 @@ def test_eq61_factor_counterexample_shows_the_difference():
     assert (ev.counterexample["||g_(b-1)||^2"], ev.counterexample["factor_times_||g_b||^2"]) == ("5/4", "3/2")
 
 
-def test_eq5_mask_and_scale():
+def test_eq5_mask_and_scale_fail_every_case():
+    """Every case has a^l of mixed signs: the gradient is not 0 (a scale shows) and the
+    mask is not 1 (dropping it shows), so each mutation fails all five cases."""
     m = ps.eq5_measure(RUN)
-    ev = ps.judge_eq5(m, CTX, variant="corrected", mask=False)
-    assert _failing(ev) == ["n_l = 3, n_(l+1) = 2", "n_l = 4, n_(l+1) = 3", "n_l = 3, n_(l+1) = 5"]
-    ev = ps.judge_eq5(m, CTX, variant="corrected", scale=1 + 1e-6)
-    # the two cases whose a^l < 0 everywhere have a zero gradient: no scale can fail them
-    assert _failing(ev) == ["n_l = 2, n_(l+1) = 2", "n_l = 4, n_(l+1) = 3", "n_l = 2, n_(l+1) = 2"]
+    assert all((c["true"] != 0).any() and (c["unmasked"]["corrected"] != c["corrected"]).any() for c in m)
+    for params in ({"mask": False}, {"scale": 1 + 1e-6}):
+        ev = ps.judge_eq5(m, CTX, variant="corrected", **params)
+        assert len(_failing(ev)) == len(m) == 5, params
+
+
+def test_eq5_mixed_signs_keeps_mixed_draws():
+    a = np.array([0.3, -0.2])
+    assert ps._mixed_signs(a) is a
+    assert ps._mixed_signs(np.array([-1.0, -2.0])).tolist() == [1.0, -2.0]
+    assert ps._mixed_signs(np.array([1.0, 2.0])).tolist() == [-1.0, 2.0]
+
+
+def test_eq18_mass_fails_alone(proof):
+    ev = ex.judge_eq18(proof, CTX, variant="corrected", mass_factor=ONE_PLUS_1E40)
+    assert [d["ok"] for d in ev.details] == [True, True, False, False]
+    assert ev.counterexample["n"] == 2 and ev.details[2]["margin_digits"] == pytest.approx(-5.0)
+    assert ex.judge_eq18(proof, CTX, variant="corrected").margin > 5
+
+
+@pytest.mark.parametrize("params,part", [({"eq35_factor": "sqrt(2)"}, "Eq. 35"), ({"j_range": ("1", "n-1")}, "Eq. 36"),
+                                         ({"j_range": ("2", "n+1")}, "Eq. 36"), ({"eq39_cross": "1/2"}, "Eq. 39")])
+def test_eq35_steps_fail_alone(params, part):
+    m = ps.eq35_measure(RUN)
+    ev = ps.judge_eq35(m, CTX, variant="corrected", **params)
+    assert [lab.split(":")[0] for lab in _failing(ev)] == [part]
+    printed = ps.judge_eq35(m, CTX, variant="printed", parts=("sum",))
+    assert len(printed.details) == 3 and printed.method == "sympy with symbolic R (m x n) and u"
 
 
 def test_eq56_alpha_scale():
