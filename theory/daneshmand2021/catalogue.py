@@ -119,13 +119,10 @@ _PORTED = (
                      Mutation("closed form's reference 1/sqrt(n) scaled by 1 + 1e-7 (off the generic Bures value by "
                               "9.7e-9 to 1e-7 on the Gaussian rows, 10-100x the 1e-9 agreement; at n = 1, W_2^2 = "
                               "1e-14 > 2 n V = 0)", {"reference_scale": 1 + 1e-7})),
-          note="The bound W_2^2 <= 2 n V is loose: the largest W_2^2/(n V) over all H is sqrt(2) - 1 (rank one, "
-               "n = 2), so no constant in [0.4143, 2] can fail anywhere. On every Gaussian row with n >= 2, 2 n V "
-               "exceeds the largest possible W_2^2, 2 - 2/sqrt(n) (at n = 1 both sides are 0): those bound rows are "
-               "marked uninformative. The near-orthogonal rows H = Q/sqrt(n) + 10^-k G (k = 2, 3; n = 2 to 8; "
-               "V < (1 - 1/sqrt(n))/n) put 2 n V below that maximum, so the printed bound can bite there; W_2^2/(n V) "
-               "is at most 0.0095 on them (W_2^2 is about n V^2/4). The constant is resolved only below 0.4143, by "
-               "the Gaussian rows near rank one; the closed form and the zero at orthogonal H carry the rest."),
+          note="The bound W_2^2 <= 2 n V is true but loose: the largest W_2^2/(n V) over all H is sqrt(2) - 1 "
+               "(rank one, n = 2; smaller at larger n), so no constant from sqrt(2) - 1 to 2 can fail anywhere and "
+               "every bound row is marked uninformative. The constant is resolved only below 0.4143, by the rows "
+               "near rank one (the 0.41 mutation); the closed form and the zero at orthogonal H carry the claim."),
     Claim(id="daneshmand2021.cor3.bound",
           where="Sec. 4.1, Corollary 3, Eq. 5",
           statement="Under A1(alpha, l): W_2(W_l H_l, G/sqrt(n))^2 <= 4 n (1 - 2 alpha/3)^l + 6 n^2 / (alpha sqrt(d))",

@@ -1,11 +1,15 @@
 """Each part of a multi-part exact claim of the ZeroInit/Fixup submission can fail alone:
 the catalogue's mutation of that part fails on its rows and leaves the other parts'
 rows holding. The mutations are read from the catalogue (no copies of their params)."""
+import copy
+
+import mpmath
 import pytest
 
 from theory import RunContext, Verdict, claims, evaluate
 from theory.core import JudgeContext
 from theory.zeroinit2019 import ph_sets as P
+from theory.zeroinit2019 import sec2_symbolic as S
 from theory.zeroinit2019 import sec3_5_exact as E
 
 RUN = RunContext()
@@ -102,6 +106,19 @@ def test_rows_whose_bound_is_not_positive_are_uninformative(claim_id, uninformat
     ev = evaluate(claim, RUN, **claim.params)
     assert ev.verdict == Verdict.HOLDS and ev.informative
     assert {d["label"] for d in ev.details if d.get("informative") is False} == uninformative
+
+
+def test_eq5_conditional_quadrature_rows_stay_informative_where_the_bound_cannot_bite():
+    """At r = 1 the bound is negative, but the row of the closed form against the direct
+    integral can still fail: shifting E[G | r = 1] by 1e-20 fails it, flagged informative."""
+    m = copy.deepcopy(S.eq5_toy_measure(RUN))
+    for rows in m["quad"].values():
+        row = next(r for r in rows if r["r"] == "1")
+        row["E_G_given_r"] += mpmath.mpf(10) ** -20
+    ev = S.judge_eq5_toy(m, JudgeContext.exact(RUN), reading="conditional")
+    bad = [d for d in ev.details if not d["ok"]]
+    assert ev.verdict == Verdict.FAILS and bad and all(d.get("informative", True) for d in bad)
+    assert all(d["label"].startswith("quadrature at r = 1,") for d in bad)
 
 
 @pytest.mark.parametrize("name, limit", [("the bound grows like sigma (Theta(sigma) in place of Theta(1), as E[max z] "
