@@ -11,7 +11,8 @@ splits its alpha over its rows (Bonferroni); none reads global state.
 - :func:`judge_limit` - X_w -> target as width w -> infinity, from the limit of the
   fitted mean(w) = c + a/w and, per network, the power-law decay of the RMS error;
 - :func:`judge_comparison` - E[a] > E[b] (or <) per row, Welch intervals;
-- :func:`judge_exact` - deterministic sub-checks (exact arithmetic, high precision).
+- :func:`judge_exact` - deterministic sub-checks (exact arithmetic, high precision);
+  :func:`exact_constant` reads a statement's constant for them without rounding it.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import math
 from typing import Callable, Sequence
 
 import numpy as np
+import sympy as sp
 
 from simulations.core import check_choice
 
@@ -27,7 +29,7 @@ from .core.evidence import Evidence
 from .core.verdicts import Verdict, band_verdict, combine
 
 __all__ = ["judge_means", "judge_bounds", "judge_exponent", "judge_limit", "judge_comparison", "judge_exact",
-           "exponent_verdict", "mean_se", "largest_shortfall", "undecided_shortfall",
+           "exact_constant", "exponent_verdict", "mean_se", "largest_shortfall", "undecided_shortfall",
            "one_sided_shortfall"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -317,3 +319,26 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
         counterexample=first.get("counterexample") if bad else None,
         details=[dict(c) for c in checks], informative=any(informative),
         settle=None if any(informative) else "no sub-check could have failed: add settings where it can")
+
+
+def exact_constant(value) -> sp.Expr:
+    """A statement's constant (a judge parameter) as an exact sympy number. Text and
+    sympy values are read exactly; a float becomes the simple number it rounds (2/3 for
+    0.6666666666666666, sqrt(2)/2 for 0.7071067811865476) only when that number is within
+    1e-14 relative of it, else its exact decimal, so a mutation near a simple value is not snapped onto it
+    (``sp.nsimplify`` alone turns 0.5 + 1e-12 into 1/2).
+
+    >>> exact_constant(2 / 3), exact_constant(0.5 + 1e-12), exact_constant("1 + 10**-40") - 1
+    (2/3, 500000000001/1000000000000, 1/10000000000000000000000000000000000000000)
+    """
+    if isinstance(value, str):
+        return sp.sympify(value, rational=True)
+    if isinstance(value, sp.Basic):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return sp.Integer(int(value))
+    x = float(value)
+    simple = sp.nsimplify(x)
+    if simple.is_number and abs(float(simple) - x) <= 1e-14 * max(1.0, abs(x)):
+        return simple
+    return sp.Rational(repr(x))

@@ -1,9 +1,12 @@
 """The generic judges of theory/judges.py beyond what the calibration measures."""
 import numpy as np
 import pytest
+import sympy as sp
 
+from theory import evaluate
+from theory.catalogue import get
 from theory.core import JudgeContext, RunContext, Verdict
-from theory.judges import judge_bounds, judge_limit
+from theory.judges import exact_constant, judge_bounds, judge_limit
 
 
 def _rows(means):
@@ -78,3 +81,20 @@ def test_limit_rms_direction_judges_the_sign_of_the_rms_exponent():
         Verdict.HOLDS_APPROXIMATELY
     with pytest.raises(ValueError, match="rms_direction must be one of"):
         judge_limit(rows, "v", 1.0, 0.02, "synthetic", ctx, rms_direction="decays")
+
+
+@pytest.mark.parametrize("value, expected", [(2 / 3, "2/3"), (0.5, "1/2"), (0.7071067811865476, "sqrt(2)/2"),
+                                             (0.5 + 1e-12, "500000000001/1000000000000"), (6 + 1e-9, "6000000001/1000000000"),
+                                             ("1 + 10**-40", "1 + 10**-40"), (3, "3")])
+def test_exact_constant_snaps_only_within_float_rounding(value, expected):
+    assert exact_constant(value) == sp.sympify(expected, rational=True)
+
+
+def test_near_constants_are_not_snapped_onto_the_printed_ones():
+    """A mutation 1e-9 to 1e-12 off a printed constant fails instead of being rounded onto it."""
+    for claim_id, params in [("daneshmand2021.cor3.index_corrected", {"width_constant": 6 + 1e-9}),
+                             ("daneshmand2021.intro.rate_corrected", {"rename": 2 / 3 + 1e-12}),
+                             ("defazio_bottou.sec111.bottleneck_corrected", {"exponent": 0.5 + 1e-12})]:
+        claim = get(claim_id)
+        assert evaluate(claim, RunContext(), **claim.params).verdict == Verdict.HOLDS, claim_id
+        assert evaluate(claim, RunContext(), **{**claim.params, **params}).verdict == Verdict.FAILS, claim_id

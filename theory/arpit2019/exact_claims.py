@@ -10,7 +10,7 @@ import math
 import mpmath
 import sympy as sp
 
-from ..judges import judge_exact
+from ..judges import exact_constant, judge_exact
 from . import residual, sphere
 
 __all__ = [
@@ -43,8 +43,7 @@ def judge_kn(m, ctx, place: str, reading: str, value=1, product: str = "pattern"
     replaces the factor pi/2 of the case that carries it (odd n in Eq. 3, even n in
     Eq. 9; text, decimals read exactly), for mutation tests of that case alone."""
     rec = m[(place, reading, product if place == "eq9" else "pattern")]
-    # text is read exactly (nsimplify would snap 1 + 10**-40 to 1); numbers are rationalized
-    value = sp.sympify(value, rational=True) if isinstance(value, str) else sp.nsimplify(value)
+    value = exact_constant(value)
     kmin = "k >= 2" if (place, product) == ("eq9", "literal") else "k >= 1"
     pi_case = "odd" if place == "eq3" else "even"
     ratio = sp.sympify(half_pi, rational=True) / (sp.pi / 2)

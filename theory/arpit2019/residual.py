@@ -17,6 +17,8 @@ import sympy as sp
 
 from simulations.core import check_int
 
+from ..judges import exact_constant
+
 __all__ = [
     "forward_factor_bounds", "h1_factor_bounds", "smallest_b_where_h1_factor_reaches",
     "interval_scan", "factor_enclosures", "outside", "squared_factor", "hanin_factor", "pytorch_factor",
@@ -60,7 +62,7 @@ def h1_factor_bounds() -> dict:
 
 def smallest_b_where_h1_factor_reaches(level) -> int:
     """Smallest integer B >= 1 with (1+1/B)^(B-1) >= level (exact rational test)."""
-    level = sp.nsimplify(level)
+    level = exact_constant(level)
     for B in range(1, 10**6):
         if sp.Rational(B + 1, B) ** (B - 1) >= level:
             return B

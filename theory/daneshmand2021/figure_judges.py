@@ -18,7 +18,8 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..judges import judge_comparison, judge_exponent, judge_limit, one_sided_shortfall, undecided_shortfall
+from ..judges import (exact_constant, judge_comparison, judge_exponent, judge_limit, one_sided_shortfall,
+                      undecided_shortfall)
 from . import formulas
 from .mc_judges import sub_context
 from .montecarlo import CONFIRM_TESTS_PER_N, LIPSCHITZ, boundary_width
@@ -203,8 +204,6 @@ def judge_radius(m, ctx, exponent: float = -0.25, relation: str = "<=", tol: flo
     or a lower bound significantly slower; holds approximately when every interval lies in
     the band. ``paper_bound``: also judge the statement as about the ball the paper proves
     (exact: Eq. 5's radius exponent -1/4 against ``exponent``)."""
-    import sympy as sp
-
     a_part = ctx.alpha if relation == "<=" else ctx.alpha / 2
     fit, widths, means, ses = width_fit(m.rows, "w2sq_avg")
     lo, hi = (v / 2 for v in fit.interval(1, a_part))
@@ -244,7 +243,7 @@ def judge_radius(m, ctx, exponent: float = -0.25, relation: str = "<=", tol: flo
                                "exponent": float(bf.coef[1]), "interval": list(best[2])})
     if paper_bound:
         q = _paper_radius_exponent()
-        claimed = sp.nsimplify(exponent)
+        claimed = exact_constant(exponent)
         ok = bool(q <= claimed) if relation == "<=" else bool(q == claimed)
         measured["paper_radius_exponent"] = str(q)
         details.insert(0, {"part": "the ball the paper proves (Eq. 5; intro display)", "radius": "sqrt(6 n^2/(alpha "

@@ -25,6 +25,8 @@ import sympy as sp
 
 from simulations.core import check_int, check_positive
 
+from ..judges import exact_constant
+
 __all__ = ["theorem1_bound", "corollary3_bound", "ball_radius", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
            "chi_lower_tail", "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic"]
 
@@ -171,7 +173,7 @@ def centered_floor_symbolic(scale=1) -> sp.Expr:
     n = sp.Symbol("n", integer=True, positive=True)
     diag = (1 - 1 / n) / (n - 1) - 1 / n
     off = -1 / (n * (n - 1))
-    return sp.simplify(n * diag**2 + n * (n - 1) * off**2 - sp.nsimplify(scale) / (n * (n - 1)))
+    return sp.simplify(n * diag**2 + n * (n - 1) * off**2 - exact_constant(scale) / (n * (n - 1)))
 
 
 def frobenius_identity_symbolic(scale_power=sp.Rational(1, 2)) -> sp.Expr:
@@ -185,4 +187,4 @@ def frobenius_identity_symbolic(scale_power=sp.Rational(1, 2)) -> sp.Expr:
     """
     d = sp.Symbol("d", integer=True, positive=True)
     k = sp.Symbol("k", integer=True, positive=True)
-    return sp.simplify(sp.summation(sp.Integer(1), (k, 1, d)) / d ** (2 * sp.nsimplify(scale_power)) - 1)
+    return sp.simplify(sp.summation(sp.Integer(1), (k, 1, d)) / d ** (2 * exact_constant(scale_power)) - 1)

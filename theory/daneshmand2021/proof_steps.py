@@ -16,7 +16,7 @@ import sympy as sp
 
 from simulations import get_backend, haar_orthogonal, orthogonality_gap
 from simulations.core import check_choice
-from ..judges import judge_exact
+from ..judges import exact_constant, judge_exact
 from . import formulas as f
 
 __all__ = ["steps_measure", "judge_cor3_index", "judge_l0", "judge_a1_alpha", "judge_radius_rate",
@@ -143,11 +143,6 @@ def steps_measure(ctx) -> dict:
     return out
 
 
-def _exact(value):
-    """A stated constant as an exact sympy number (0.5 -> 1/2)."""
-    return sp.nsimplify(value)
-
-
 def judge_cor3_index(m, ctx, variant: str = "printed", depth_constant=4, width_constant=6, width_n_power=2):
     """'Combining Lemma 2 with Theorem 1 yields' Eq. 5. Lemma 2 at index l needs E V(H_l),
     which Theorem 1 bounds at index l - 1 under A1(alpha, l - 1). ``printed``: Eq. 5
@@ -163,7 +158,7 @@ def judge_cor3_index(m, ctx, variant: str = "printed", depth_constant=4, width_c
                    "counterexample": {"l": 1, "alpha": 1, "n": 1, "d": 1, "Eq. 5 - deduced": str(val),
                                       "deduced/printed first term": str(r["ratio_first_terms"])}}]
     else:
-        c1, c2, q = _exact(depth_constant), _exact(width_constant), _exact(width_n_power)
+        c1, c2, q = exact_constant(depth_constant), exact_constant(width_constant), exact_constant(width_n_power)
         diff = sp.expand(r["corrected_minus_deduced"].subs({_c1: c1, _c2: c2, _q: q}))
         checks = [{"label": f"sympy: {c1}n(1 - 2 alpha/3)^(l-1) + {c2}n^{q}/(alpha sqrt d) - 2 n (Eq. 3 at l - 1)",
                    "ok": diff == 0, "measured": str(diff), "expected": "0"}]
@@ -239,7 +234,7 @@ def judge_a1_alpha(m, ctx, variant: str = "printed", alpha: float = 0.5, factor:
     checks = [{"label": "sympy: sum s_i^2 - n s_1^2 = sum_i (s_i^2 - s_1^2) >= 0 for s_1 = sigma_min (n = 5)",
                "ok": r["sum_of_squares"] == 0, "measured": str(r["sum_of_squares"]), "expected": "0"}]
     if variant == "printed":
-        a = sp.nsimplify(alpha)
+        a = exact_constant(alpha)
         n_bad = int(sp.floor(1 / a**2)) + 1  # the smallest n with 1/sqrt(n) < alpha (exact rational alpha)
         checks.append({"label": f"alpha = {alpha:g} at n = {n_bad}: largest sigma_min of a unit-Frobenius H is "
                                 f"1/sqrt({n_bad})", "ok": 1 / math.sqrt(n_bad) >= alpha,
@@ -313,7 +308,8 @@ def judge_intro_rate(m, ctx, variant: str = "printed", rename=sp.Rational(2, 3),
                                              "path": [{"l": p["l"], "d": f"{float(p['d']):.4g}",
                                                        "ratio": f"{float(p['ratio']):.4g}"} for p in path]}})
     else:
-        consts = {_r: _exact(rename), _c1: _exact(depth_constant), _c2: _exact(width_constant), _q: _exact(width_power)}
+        consts = {_r: exact_constant(rename), _c1: exact_constant(depth_constant), _c2: exact_constant(width_constant),
+                  _q: exact_constant(width_power)}
         diff = sp.expand(r["renamed_minus_thm1"].subs(consts))
         label = f"sympy: display with alpha' = {sp.numer(consts[_r])} alpha/{sp.denom(consts[_r])} minus Eq. 3"
         if (consts[_c1], consts[_c2], consts[_q]) != (2, 2, sp.Rational(1, 2)):

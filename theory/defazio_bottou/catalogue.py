@@ -16,11 +16,11 @@ from . import hessian_judges
 from . import mc_judges
 from . import montecarlo as mc
 from . import step_claims
+from .step_claims import exponent_mutation
 from .coverage import COVERAGE
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 _PERTURB = (Mutation("one side off by 1%", {"perturb": True}),)
-CENT = sp.Rational(1, 100)
 
 
 def _symbolic(cid, where, statement, only, parts=(), extra=()):
@@ -30,12 +30,6 @@ def _symbolic(cid, where, statement, only, parts=(), extra=()):
     mutations = _PERTURB + tuple(Mutation(f"{name} alone off by 1%", {"perturb": part}) for part, name in parts)
     return Claim(id=cid, where=where, statement=statement, kind="identity", recorded=H, measure=exact.table1_measure,
                  judge=exact.judge_symbolic, params={"only": only}, mutations=mutations + tuple(extra))
-
-
-def _exponent(part, name, base, times=1):
-    """The statement(s) whose label contains ``part`` with an exponent off (``name``): the
-    right side times base^(times/100)."""
-    return Mutation(f"{name} (right side x ({base})^({times}/100))", {"perturb": part, "factor": base**(times * CENT)})
 
 
 _CLAIMS = (
@@ -74,7 +68,7 @@ _CLAIMS = (
     _symbolic("defazio_bottou.eq2.extrinsic", "Sec. 4, Eq. 2 and the extrinsic form after it",
               "gamma_l of Eq. 2 equals n_l k^2 rho^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] (stride 1)",
               ("Eq. 2 equals",),
-              extra=(_exponent("Eq. 2 equals", "E[x_l^2]^2.01 in the extrinsic form", exact.q),
+              extra=(exponent_mutation("Eq. 2 equals", "E[x_l^2]^2.01 in the extrinsic form", exact.q),
                      Mutation("E[dx_l^2]/E[x_l^2] (index l) in place of E[dx_{l+1}^2]/E[x_{l+1}^2] "
                               "(right side x n_l n_{l+1} k^4 E[W^2]^2)",
                               {"perturb": True, "factor": exact.n * exact.m * exact.k**4 * sp.Symbol("W2", positive=True)**2}))),
@@ -85,24 +79,24 @@ _CLAIMS = (
               "With geometric init (c = 2/k), E[x_{l+1}^2] = sqrt(n_l/n_{l+1}) E[x_l^2], so E[x_L^2] = "
               "sqrt(n_0/n_L) E[x_0^2] whatever the interior widths", ("Eq. 6",),
               parts=(("Eq. 6: E[x_{l+1}^2]", "one layer (Eq. 6)"), ("telescoping", "telescoping product")),
-              extra=(_exponent("Eq. 6: E[x_{l+1}^2]", "Eq. 6 exponent 0.51 on n_l/n_{l+1}", exact.n / exact.m),
-                     _exponent("telescoping", "telescoped exponent 0.51 on n_0/n_L",
+              extra=(exponent_mutation("Eq. 6: E[x_{l+1}^2]", "Eq. 6 exponent 0.51 on n_l/n_{l+1}", exact.n / exact.m),
+                     exponent_mutation("telescoping", "telescoped exponent 0.51 on n_0/n_L",
                                sp.Symbol("n0", positive=True) / sp.Symbol("n5", positive=True)))),
     _symbolic("defazio_bottou.sec8.bias_scaling", "Sec. 8, Eq. 7-8 and the sentence after Eq. 8",
               "gamma^b = varsigma/(n E[x^2]^2), and geometric init keeps n_l E[x_l^2]^2 constant", ("Sec. 8", "Eq. 8"),
               parts=(("Sec. 8: n_{l+1}", "n_l E[x_l^2]^2 constant"), ("Eq. 8", "Eq. 8")),
-              extra=(_exponent("Sec. 8: n_{l+1}", "Sec. 8 right side n_l E[x_l^2]^2.01", exact.q),
-                     _exponent("Eq. 8", "Eq. 8 with E[x_l^2]^2.01 in the denominator", exact.q, -1))),
+              extra=(exponent_mutation("Sec. 8: n_{l+1}", "Sec. 8 right side n_l E[x_l^2]^2.01", exact.q),
+                     exponent_mutation("Eq. 8", "Eq. 8 with E[x_l^2]^2.01 in the denominator", exact.q, -1))),
     _symbolic("defazio_bottou.sec62.kernel_correction", "Sec. 6.2",
               "With c = 2 (typical k = 1), a 3x3 convolution preceded by alpha = sqrt(1/3) keeps Eq. 6's forward "
               "scaling", ("Sec. 6.2",),
-              extra=(_exponent("Sec. 6.2", "Eq. 6 exponent 0.51 on n/m", exact.n / exact.m),)),
+              extra=(exponent_mutation("Sec. 6.2", "Eq. 6 exponent 0.51 on n/m", exact.n / exact.m),)),
     _symbolic("defazio_bottou.sec11.branch_scaling", "Sec. 11",
               "In alpha x + beta F(x), the main branch's scaling factor is beta^2 varsigma and c = beta restores the "
               "outside gamma", ("Sec. 11",),
               parts=(("main branch's varsigma", "main branch beta^2 varsigma"), ("c = beta gives", "c = beta")),
-              extra=(_exponent("main branch's varsigma", "beta^2.02 varsigma", exact.beta, 2),
-                     _exponent("c = beta gives", "c = beta^1.01 in the main branch", exact.beta, 2))),
+              extra=(exponent_mutation("main branch's varsigma", "beta^2.02 varsigma", exact.beta, 2),
+                     exponent_mutation("c = beta gives", "c = beta^1.01 in the main branch", exact.beta, 2))),
     # --- Theorem 1 on real random networks (Monte Carlo) ---------------------------------------
     Claim(id="defazio_bottou.thm1.networks",
           where="Sec. 5, Theorem 1, on real random networks",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..judges import judge_exact
+from ..judges import exact_constant, judge_exact
 from . import calculus as c
 from .proof_steps import selected
 
@@ -144,7 +144,7 @@ def judge_input_scaling(meas, ctx, printed: float = 0.2, tolerance: float = 0.02
     sol = meas["solution"]
     v = meas[hi]["E[x0^2]"]
     half = exponent == sp.Rational(1, 2)
-    want = 1 / sp.sqrt(n * k**2) if half else (n * k**2) ** -sp.nsimplify(exponent)
+    want = 1 / sp.sqrt(n * k**2) if half else (n * k**2) ** -exact_constant(exponent)
     checks = [
         {"label": "sympy: solution of gamma_0 = gamma_0b", "ok": len(sol) == 1 and _zero(sol[0] - want),
          "measured": str(sol), "expected": "1/sqrt(n k^2)" if half else f"(n k^2)^(-{exponent})"},
@@ -180,7 +180,7 @@ def judge_bottleneck(meas, ctx, target: str = "E[x^2]", variant: str = "printed"
     or "eq6" ((n/m)^exponent E[x^2], Eq. 6 across a block with n -> m channels; printed
     exponent 1/2)."""
     meas = meas[variant]
-    want = q if target == "E[x^2]" else (n / m) ** sp.nsimplify(exponent) * q
+    want = q if target == "E[x^2]" else (n / m) ** exact_constant(exponent) * q
     res = sp.simplify(meas["x9"] - want)
     ok = res == 0
     steps = {k_: str(v) for k_, v in meas.items()}

@@ -43,7 +43,7 @@ def _alone(part: str, name: str) -> Mutation:
     return Mutation(f"{name} alone off by 1%", {"perturb": part})
 
 
-def _exponent(part: str, name: str, base, times=1) -> Mutation:
+def exponent_mutation(part: str, name: str, base, times=1) -> Mutation:
     """The step(s) whose label contains ``part`` with an exponent off (``name``): the right
     side times base^(times/100)."""
     return Mutation(f"{name} (right side x ({base})^({times}/100))", {"perturb": part, "factor": base**(times * CENT)})
@@ -151,7 +151,7 @@ SEC6_8 = (
                  ("kaiming_fan_in: equal gammas", "fan-in: equal only for equal r"),
                  ("kaiming_fan_out: equal gammas", "fan-out: equal only for equal r"),
                  ("xavier: equal gammas", "Xavier: equal for r' = r or 1/r")),
-          extra=(_exponent("geometric: gamma/varsigma", "Eq. 3 normalized by k^1.01 instead of k", k, 2),
+          extra=(exponent_mutation("geometric: gamma/varsigma", "Eq. 3 normalized by k^1.01 instead of k", k, 2),
                  *(Mutation(f"{name}'s four ladder examples alone negated", {"perturb": f"{init} on widths"})
                    for init, name in (("xavier", "Xavier"), ("kaiming_fan_in", "fan-in"), ("kaiming_fan_out", "fan-out")))),
           note="Examples in the details: Xavier is constant on expand-contract ladders such as 5, 15, 45, 15, 5, all "
@@ -160,12 +160,12 @@ SEC6_8 = (
           "With c = 2/k_typ, a layer of kernel k preceded by alpha = sqrt(k_typ/k) keeps Eq. 6's E[x_{l+1}^2] = "
           "sqrt(n_l/n_{l+1}) E[x_l^2]; with c = 2 uncorrected, E[x^2] grows by k per layer", "sec62.general",
           parts=(("alpha^2 = k_typ/k", "corrected layer keeps Eq. 6"), ("no correction", "growth by k")),
-          extra=(_exponent("alpha^2 = k_typ/k", "Eq. 6 exponent 0.51 on n/m", n / m),
-                 _exponent("no correction", "growth k^1.01 per layer", k))),
+          extra=(exponent_mutation("alpha^2 = k_typ/k", "Eq. 6 exponent 0.51 on n/m", n / m),
+                 exponent_mutation("no correction", "growth k^1.01 per layer", k))),
     _step("eq6.raw_input_convention", "Sec. 7, display after Eq. 6 (telescoping product, first layer)",
           "When the first convolution acts on the raw input (x_1 = C_0(x_0), as in Secs. 8.1 and 11), the telescoping "
           "product gives E[x_L^2] = 2 sqrt(n_0/n_L) E[x_0^2]", "eq6.raw_input",
-          extra=(_exponent("raw input", "exponent 0.51 on n_0/n_L", sp.Symbol("n0", positive=True)
+          extra=(exponent_mutation("raw input", "exponent 0.51 on n_0/n_L", sp.Symbol("n0", positive=True)
                            / sp.Symbol("n4", positive=True)),),
           note="The printed sqrt(n_0/n_L) E[x_0^2] (defazio_bottou.eq6.telescoping) reads Eq. 6 with a ReLU before "
                "every convolution, the first included: a convention, not an error; the output moment depends on the "
@@ -174,8 +174,8 @@ SEC6_8 = (
           "gamma_0 / gamma_0b = n_0 k_0^2 E[x_0^2]^2, which is 27 > 1 for variance-one RGB 3x3 inputs: the biases' "
           "effective learning rate is lower than the weights'", "sec81.bias_lr_lower",
           parts=(("= n_0 k_0^2 E[x_0^2]^2", "the ratio n_0 k_0^2 E[x_0^2]^2"),),
-          extra=(_exponent("= n_0 k_0^2 E[x_0^2]^2", "E[x_0^2]^2.01 in the ratio", x0),
-                 Mutation("the stated value 27.27 (27 + 1%)", {"values": {"value": sp.Rational(2727, 100)}}),
+          extra=(exponent_mutation("= n_0 k_0^2 E[x_0^2]^2", "E[x_0^2]^2.01 in the ratio", x0),
+                 Mutation("the ratio 27.27 at unit variance (the paper prints no number; n_0 k_0^2 = 3 * 3^2 = 27, + 1%)", {"values": {"value": sp.Rational(2727, 100)}}),
                  Mutation("lower by more than a factor 27 (strict; the ratio is 27)", {"values": {"bound": 27}}))),
 )
 
@@ -231,7 +231,7 @@ SEC11 = (
           "The shortcut's scaling factor is alpha^2 varsigma, and a main-branch convolution with geometric numerator "
           "c_l has gamma_l = varsigma_R / c_l^2", "sec11.shortcut_scaling", measure=_R,
           parts=(("varsigma_S", "shortcut alpha^2 varsigma"), ("gamma_l = varsigma_R /", "gamma_l = varsigma_R / c_l^2")),
-          extra=(_exponent("varsigma_S", "alpha^2.02 varsigma", al, 2),),
+          extra=(exponent_mutation("varsigma_S", "alpha^2.02 varsigma", al, 2),),
           note="The text calls the alpha x path the 'residual branch' here, while x_R and varsigma_R denote the main "
                "branch (a naming slip; the algebra is the shortcut's)."),
     _step("sec11.match_step", "Sec. 11, 'gamma_l = varsigma_R/a_l^2 = (beta^2/c^2) varsigma_R, i.e. c = beta'",
@@ -280,7 +280,7 @@ SEC111 = (
     _step("sec111.bottleneck_fourth_root", "Sec. 11.1, the fixed scalar x_9 (corrected: a lost square root)",
           "With x_9 = (m/n)^(1/4) / sqrt(beta) x_8' ('derived from Eq. 6' with its square root), the branch output is "
           "E[F(x)^2] = E[x^2], Sec. 11's assumption", "sec111.bottleneck_fourth_root", measure=_R,
-          extra=(_exponent("(m/n)^(1/4)", "exponent 0.26 on m/n in x_9", m / n, 2),),
+          extra=(exponent_mutation("(m/n)^(1/4)", "exponent 0.26 on m/n in x_9", m / n, 2),),
           corrects="sec111.bottleneck",
           note="An alternative to defazio_bottou.sec111.bottleneck_corrected (which keeps Eq. 6's sqrt(n/m) across "
                "the block instead); which one the authors meant is not settled by the text."),

@@ -14,9 +14,9 @@ from . import sec2_symbolic as S
 from . import sec3_5_exact as E
 
 H, F = Verdict.HOLDS, Verdict.FAILS
-EPS = "1 + 1e-11 (ten times the float64 rounding bound)"
+EPS = "1 + 1e-11 (ten times the check's 1e-12 tolerance)"
 #: The coefficient of H(p) in Eq. 3, 4 and 8 moved alone by ten times the rounding bound.
-H_LOW = Mutation("H(p) times 1 - 1e-11 (the bound raised where l - H is tight)", {"entropy": 1 - 1e-11})
+H_LOW = Mutation("H(p) times 1 - 1e-11 (the bound raised where l - H is tight: width-1 block inputs, and dead samples where l = H = log c)", {"entropy": 1 - 1e-11})
 
 CLAIMS = (
     Claim(id="zeroinit2019.sec2.ph_examples",
@@ -172,7 +172,7 @@ CLAIMS = (
           "(1/M) sum_m (l(z^(m), y^(m)) - H(p^(m))) for every layer's weights",
           kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_eq8,
           mutations=(Mutation(f"right-hand side times {EPS}", {"factor": 1 + 1e-11}),
-                     Mutation("H(p) times 1 + 1e-11 (ten times the float64 rounding bound)", {"entropy": 1 + 1e-11}))),
+                     Mutation("H(p) times 1 + 1e-11 (ten times the check's 1e-12 tolerance)", {"entropy": 1 + 1e-11}))),
     Claim(id="zeroinit2019.thm2.ph_set_examples",
           where="Sec. 2, the three p.h. sets after Eq. 5, and the sentence after the assumptions",
           statement="In a bias-free ResNet without normalization (1) the first layer before max pooling, (2) a downsampling "

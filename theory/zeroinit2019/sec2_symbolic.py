@@ -29,7 +29,7 @@ import numpy as np
 import sympy as sp
 
 from simulations.core import check_choice
-from ..judges import judge_exact
+from ..judges import exact_constant, judge_exact
 
 __all__ = ["EQ6_CLASSES", "eq6_measure", "judge_eq6", "entropy_measure", "judge_entropy", "lse_measure", "judge_lse",
            "eq5_toy_measure", "judge_eq5_toy", "judge_eq11_toy"]
@@ -80,7 +80,7 @@ def judge_eq6(m, ctx, entropy_sign: int = 1, at_eps=0, chain_power: int = -1):
     equality alone, of ``entropy_sign`` the second alone, of ``chain_power`` Eq. 7 alone."""
     checks = []
     for r in m["rows"]:
-        d = r["derivative"].subs(r["eps"], sp.Rational(str(at_eps))).subs(r["exp_to_w"])
+        d = r["derivative"].subs(r["eps"], exact_constant(at_eps)).subs(r["exp_to_w"])
         first = sp.cancel(d - r["middle"])
         second = sp.cancel(sp.expand(r["middle"] - (r["loss"] - entropy_sign * r["entropy"])))
         bad_first = {} if first == 0 else {"first_equality_residual": str(first)}
@@ -339,7 +339,7 @@ def judge_eq11_toy(m, ctx, form: str = "printed", bound_factor: float = 1.0, ord
                    "counterexample": {"ratio_at_sigma_100": float(om["ratio"].subs(sig, 100)),
                                       "E_grad_norm": float(1 / sp.sqrt(2)), "E_max_z_at_sigma_100": float(100 / sp.sqrt(sp.pi))}}]
     else:
-        k = sp.Rational(str(bound_factor))
+        k = exact_constant(bound_factor)
         rhs = k * om["corrected_rhs"]
         scaled = "" if k == 1 else f"{k} "
         checks = [{"label": f"1/sqrt(2) > {scaled}sqrt(2)/pi >= {scaled}E[(max z - log 2)/||W||] for every sigma",

@@ -28,17 +28,17 @@ def _failing(claim_id, mutation_name):
 
 @pytest.mark.parametrize("claim_id, name, expected", [
     ("sec2.ph_examples", "ReLU listed among the non-p.h. controls", {"control relu is not p.h."}),
-    ("sec2.ph_examples", "degree 1 + 1e-11 (ten times the float64 rounding bound) instead of first degree",
+    ("sec2.ph_examples", "degree 1 + 1e-11 (ten times the check's 1e-12 tolerance) instead of first degree",
      {f"{k} is p.h." for k in P.PH_EXAMPLES}),
     ("thm2.ph_set_examples", "the layer before the softmax listed as not a p.h. set (a control)",
      {"classifier is not a p.h. set"}),
-    ("thm2.ph_set_examples", "degree 1 + 1e-11 (ten times the float64 rounding bound) instead of first degree",
+    ("thm2.ph_set_examples", "degree 1 + 1e-11 (ten times the check's 1e-12 tolerance) instead of first degree",
      {f"{k} is a p.h. set" for k in P.PH_SETS}),
     ("eq6.euler_identity", "Eq. 7 without the factor 1/||x|| (d/dt = d/d eps)",
      {"Eq. 7 chain rule d/dt g(t/r) = g'(t/r) r^0"}),
     ("thm1.directional_at_least", "bound times 1 - 1e-11 (equality then never attained)",
      {"equality attained on a width-1 block input"}),
-    ("thm1.directional_at_least", "bound times 1 + 1e-11 (ten times the float64 rounding bound)",
+    ("thm1.directional_at_least", "bound times 1 + 1e-11 (ten times the check's 1e-12 tolerance)",
      {"(1, 1, 4, 3), block input 0", "(1, 1, 4, 3), block input 1"}),
     ("eq11.omega_weight_scale", "bound times 1.58 (above pi/2, the gradient norm's ratio to the bound's supremum)",
      {"1/sqrt(2) > 79/50 sqrt(2)/pi >= 79/50 E[(max z - log 2)/||W||] for every sigma"}),
@@ -133,7 +133,7 @@ def test_eq11_theta_one_fails_alone_at_another_order(name, limit):
 def test_entropy_coefficient_fails_on_tight_width_one_inputs(claim_id):
     """H(p) times 1 - 1e-11 fails where Eq. 3 is tight: width-1 block inputs (and dead
     networks, z = 0, where both sides are 0)."""
-    _, bad = _failing(claim_id, "H(p) times 1 - 1e-11 (the bound raised where l - H is tight)")
+    _, bad = _failing(claim_id, "H(p) times 1 - 1e-11 (the bound raised where l - H is tight: width-1 block inputs, and dead samples where l = H = log c)")
     assert "(1, 1, 4, 3), block input 0 (dim 1)" in bad
 
 
