@@ -323,22 +323,33 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
 
 def exact_constant(value) -> sp.Expr:
     """A statement's constant (a judge parameter) as an exact sympy number. Text and
-    sympy values are read exactly; a float becomes the simple number it rounds (2/3 for
-    0.6666666666666666, sqrt(2)/2 for 0.7071067811865476) only when that number is within
-    1e-14 relative of it, else its exact decimal, so a mutation near a simple value is not snapped onto it
-    (``sp.nsimplify`` alone turns 0.5 + 1e-12 into 1/2).
+    exact sympy values are read exactly; a float (a sympy Float included) becomes the
+    simple number it rounds (2/3 for 0.6666666666666666, sqrt(2)/2 for
+    0.7071067811865476: an irrational or a rational with a denominator up to 10^6) only
+    when that number is within 1e-14 relative of it, else its exact decimal, so a
+    mutation near a simple value is not snapped onto it (``sp.nsimplify`` alone turns
+    0.5 + 1e-12 into 1/2).
 
     >>> exact_constant(2 / 3), exact_constant(0.5 + 1e-12), exact_constant("1 + 10**-40") - 1
     (2/3, 500000000001/1000000000000, 1/10000000000000000000000000000000000000000)
+    >>> exact_constant(1e-300) == 0, exact_constant(3.141592653589793)
+    (False, 3141592653589793/1000000000000000)
     """
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"a constant must be a number or text, not a bool: {value!r}")
     if isinstance(value, str):
         return sp.sympify(value, rational=True)
-    if isinstance(value, sp.Basic):
+    if isinstance(value, sp.Basic) and not isinstance(value, sp.Float):
         return value
     if isinstance(value, (int, np.integer)):
         return sp.Integer(int(value))
     x = float(value)
+    if not math.isfinite(x):
+        raise ValueError(f"a constant must be finite, got {x}")
+    if x == 0:
+        return sp.Integer(0)
     simple = sp.nsimplify(x)
-    if simple.is_number and abs(float(simple) - x) <= 1e-14 * max(1.0, abs(x)):
+    plain = not simple.is_Rational or simple.q <= 10**6
+    if simple.is_number and plain and abs(float(simple) - x) <= 1e-14 * abs(x):
         return simple
     return sp.Rational(repr(x))

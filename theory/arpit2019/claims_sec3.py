@@ -208,7 +208,10 @@ CLAIMS = (
           "z_j^2] with u in R^m and R_hat in R^(m x n) (index ranges as printed)",
           kind="identity", recorded=F, measure=steps.eq35_measure, judge=steps.judge_eq35,
           params={"variant": "printed", "parts": ("sum",)},
-          mutations=(Mutation("sums over i = 1..m", {"variant": "corrected"}, H),)),
+          mutations=(Mutation("sums over i = 1..m", {"variant": "corrected"}, H),),
+          note="Judged on the printed range of i (the sum to n is undefined or drops terms when n != m). The "
+               "printed j = 1..m is wrong too whenever m != n; the range of j is judged in "
+               "arpit2019.thm6.proof.eq35_36_corrected, whose mutations shift it."),
     Claim(id="arpit2019.thm6.proof.eq35_36_corrected",
           where="App. C, proof of Theorem 6, Eq. 35-36 and 39 (corrected)",
           statement="With i running over the m rows and j over the n entries of v, sum_{i=1}^{m} R_hat_i u_i = "

@@ -19,7 +19,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..judges import judge_exact
+from ..judges import exact_constant, judge_exact
 from . import sphere
 
 __all__ = [
@@ -253,7 +253,7 @@ def _eq35_residual(c, variant: str, part: str, factor: str, j_range, cross: str)
     wz = w.multiply_elementwise(z)
     if part == "eq35":
         v = sp.sqrt(2) * c["target"].multiply_elementwise(z)
-        return sp.expand(v.dot(v) - sp.sympify(factor) * wz.dot(wz))
+        return sp.expand(v.dot(v) - exact_constant(factor) * wz.dot(wz))
     if part == "eq36":
         first, last = (int(sp.sympify(e).subs({sp.Symbol("m"): c["m"], sp.Symbol("n"): c["n"]})) for e in j_range)
         if first < 1 or last > c["n"]:
@@ -262,7 +262,7 @@ def _eq35_residual(c, variant: str, part: str, factor: str, j_range, cross: str)
     rows = range(c["m"] if variant == "corrected" else c["n"])
     diag = sum((u[i] ** 2 * R[i, :].dot(R[i, :]) for i in rows), sp.Integer(0))
     off = sum((u[i] * u[k] * R[i, :].dot(R[k, :]) for i in rows for k in rows if i != k), sp.Integer(0))
-    return sp.expand(w.dot(w) - diag - sp.sympify(cross) * off)
+    return sp.expand(w.dot(w) - diag - exact_constant(cross) * off)
 
 
 _EQ35_STEPS = {"eq35": "Eq. 35: ||v||^2 = {factor} ||(sum_i R_hat_i u_i) * z||^2",

@@ -172,13 +172,18 @@ def _wallis(k: int, dps: int):
         return +out
 
 
-def eq18_mass(n: int, reading: str, dps: int = 50):
-    """Total mass of Eq. 18's angular density, integral_0^pi (S_{n-1}/S_n) sin^{n-1}."""
+def _angular_mass(n: int, reading: str, power: int, dps: int):
+    """integral_0^pi (S_{n-1}/S_n) sin^power = (S_{n-1}/S_n) 2 I_power (I_k of :func:`wallis`)."""
     with mpmath.workdps(dps + _GUARD):
         c = sphere_area(n - 1, reading, dps + _GUARD) / sphere_area(n, reading, dps + _GUARD)
-        out = c * 2 * wallis(n - 1, dps + _GUARD)
+        out = c * 2 * wallis(power, dps + _GUARD)
     with mpmath.workdps(dps):
         return +out
+
+
+def eq18_mass(n: int, reading: str, dps: int = 50):
+    """Total mass of Eq. 18's angular density, integral_0^pi (S_{n-1}/S_n) sin^{n-1}."""
+    return _angular_mass(n, reading, n - 1, dps)
 
 
 def eq18_second_moment(n: int, reading: str, dps: int = 50):
@@ -194,11 +199,7 @@ def true_mass(n: int, dps: int = 50):
     """Total mass of the correct angular density (S_{n-1}/S_n) sin^{n-2} on [0, pi] (S_n
     the sphere in R^n): (S_{n-1}/S_n) 2 I_{n-2}, from the quadrature I_k; equals 1."""
     n = check_int("n", n, low=2)
-    with mpmath.workdps(dps + _GUARD):
-        c = sphere_area(n - 1, "sphere_in_Rn", dps + _GUARD) / sphere_area(n, "sphere_in_Rn", dps + _GUARD)
-        out = c * 2 * wallis(n - 2, dps + _GUARD)
-    with mpmath.workdps(dps):
-        return +out
+    return _angular_mass(n, "sphere_in_Rn", n - 2, dps)
 
 
 def true_second_moment(n: int, dps: int = 50):

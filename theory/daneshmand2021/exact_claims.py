@@ -102,11 +102,20 @@ def judge_inverse(m, ctx, variant: str = "printed", power: float = -0.5):
     return judge_exact(checks, "polar factor U V^T = (M M^T)^{+1/2} M via SVD, float64", "1e-12 absolute")
 
 
-#: The largest W_2^2 / (n V) over unit-Frobenius H of any width n: sqrt(2) - 1, at rank
-#: one with n = 2; the largest at n falls with n (about 0.60/sqrt(n): 0.345 at n = 3, 0.293
-#: at n = 4, 0.150 at n = 16, found over equal-eigenvalue spectra and 30 optimizer restarts
-#: per n up to 128). A bound row W_2^2 <= c n V with c at or above it cannot fail.
-W2_OVER_NV_MAX = math.sqrt(2) - 1
+#: The largest W_2^2 / (sqrt(n) V) over trace-one spectra of any n, max_s 2 s sqrt((1 - s)/(1 + s))
+#: at s = (sqrt(5) - 1)/2 = 0.600566 (k equal eigenvalues, s = sqrt(k/n), give W_2^2 = 2 - 2 s and
+#: sqrt(n) V = sqrt(1 - s^2)/s; no spectrum exceeded it in optimizer searches up to n = 200).
+W2_OVER_SQRTN_V_MAX = (math.sqrt(5) - 1) * math.sqrt((3 - math.sqrt(5)) / (1 + math.sqrt(5)))
+
+
+def w2_over_nv_cap(n: int) -> float:
+    """An upper bound on W_2^2 / (n V) over unit-Frobenius H of width n: 0 at n = 1 (V = 0
+    and W_2^2 = 0), sqrt(2) - 1 at n = 2 (rank one), W2_OVER_SQRTN_V_MAX / sqrt(n) above
+    (0.347 at n = 3, 0.150 at n = 16). A bound row W_2^2 <= c n V with c at or above it
+    cannot fail."""
+    if n == 1:
+        return 0.0
+    return math.sqrt(2) - 1 if n == 2 else W2_OVER_SQRTN_V_MAX / math.sqrt(n)
 
 
 def _w2_row(ctx, H, d, n, what) -> dict:
@@ -137,13 +146,14 @@ def judge_w2_closed_form(m, ctx, constant: float = 2.0, reference_scale: float =
     ``reference_scale`` multiplies the closed form's 1/sqrt(n) (1 as stated; another
     value is a mutation of the closed form, which the generic evaluation rejects).
 
-    The bound cannot fail for a constant at or above :data:`W2_OVER_NV_MAX` = sqrt(2) - 1,
-    the largest W_2^2/(n V) over all H, nor where constant * n V is at least the largest
-    W_2^2 at n, 2 - 2/sqrt(n) (over trace-one spectra W_2^2 = 2 - (2/sqrt(n)) sum sqrt(lam_i)
-    and sum sqrt(lam_i) >= sum lam_i = 1, equality at rank one; :func:`.mc_judges.max_w2sq`).
-    Such bound rows are ``informative: False``: with the printed constant 2, every row. The
-    printed bound is true but loose; only a constant below sqrt(2) - 1 is resolved (by the
-    rows near rank one), and the closed form and the zero at orthogonal H carry the claim."""
+    The bound cannot fail for a constant at or above :func:`w2_over_nv_cap` (n), the
+    largest W_2^2/(n V) at n (sqrt(2) - 1 at n = 2, less above), nor where constant * n V
+    is at least the largest W_2^2 at n, 2 - 2/sqrt(n) (over trace-one spectra W_2^2 =
+    2 - (2/sqrt(n)) sum sqrt(lam_i) and sum sqrt(lam_i) >= sum lam_i = 1, equality at rank
+    one; :func:`.mc_judges.max_w2sq`). Such bound rows are ``informative: False``: with the
+    printed constant 2, every row. The printed bound is true but loose; only a constant
+    below sqrt(2) - 1 is resolved (by the rows near rank one at n = 2), and the closed form
+    and the zero at orthogonal H carry the claim."""
     lo, hi = _precisions(ctx)
 
     def closed(r_closed, lam):
@@ -166,7 +176,7 @@ def judge_w2_closed_form(m, ctx, constant: float = 2.0, reference_scale: float =
         bound, top = constant * r["n"] * r["gap"], max_w2sq(r["n"])
         checks.append({"label": f"{where}: W2^2 <= {constant} n V", "ok": float(a) <= bound + 1e-15,
                        "measured": {"W2^2": float(a), f"{constant} n V": bound, "largest W2^2 at n": top},
-                       "expected": "W2^2 <= c n V", "informative": bool(constant < W2_OVER_NV_MAX and bound < top),
+                       "expected": "W2^2 <= c n V", "informative": bool(constant < w2_over_nv_cap(r["n"]) and bound < top),
                        "counterexample": {"d": r["d"], "n": r["n"], "W2^2": float(a), "c n V": bound}})
     z = closed(m["orthogonal"], m["orthogonal_lam"])[hi]
     checks.append({"label": "orthogonal H (Q^T Q = I): W H equals G/sqrt(n) in law", "ok": abs(z) < 1e-12,

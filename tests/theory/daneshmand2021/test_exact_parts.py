@@ -93,7 +93,8 @@ def test_l0_factor_is_resolved_at_the_sharp_constant(steps, c):
     s = sp.Symbol("s", positive=True)
     ratio = 2 * s * sp.sqrt((1 - s) / (1 + s))
     top = sp.nsolve(sp.diff(ratio, s), s, 0.6)
-    assert float(ratio.subs(s, top)) == pytest.approx(0.600566, abs=1e-6)
+    assert float(ratio.subs(s, top)) == pytest.approx(X.W2_OVER_SQRTN_V_MAX, rel=1e-12)
+    assert X.W2_OVER_SQRTN_V_MAX == pytest.approx(0.600566, abs=1e-6)
     assert P.judge_l0(steps, c, "corrected", factor=0.601).verdict == H
     ev = P.judge_l0(steps, c, "corrected", factor=0.6)
     assert ev.verdict == F and ev.counterexample["n"] == 8
@@ -164,8 +165,9 @@ def test_w2_bound_constant_is_resolved_at_sqrt2_minus_1(w2, c):
 
 def test_w2_bound_rows_are_informative_only_below_sqrt2_minus_1(w2, c):
     """With the printed constant 2 no bound row can fail (W_2^2/(n V) <= sqrt(2) - 1 for
-    every H): all are uninformative and the closed form rows carry the claim. Below
-    sqrt(2) - 1 a row is informative where c n V is under the largest W_2^2 at n."""
+    every H): all are uninformative and the closed form rows carry the claim. A row is
+    informative only for c below the largest ratio at its n (0.41 is, at n = 2 alone) and
+    where c n V is under the largest W_2^2 at n."""
     ev = X.judge_w2_closed_form(w2, c)
     assert ev.verdict == H and ev.informative
     assert not any(b["informative"] for b in ev.details[1:-1:2])
@@ -173,8 +175,9 @@ def test_w2_bound_rows_are_informative_only_below_sqrt2_minus_1(w2, c):
     assert not any(b["informative"] for b in X.judge_w2_closed_form(w2, c, constant=0.42).details[1:-1:2])
     low = X.judge_w2_closed_form(w2, c, constant=0.41)
     for bound, r in zip(low.details[1:-1:2], w2["rows"]):
-        assert bound["informative"] is (0.41 * r["n"] * r["gap"] < max_w2sq(r["n"]))
+        assert bound["informative"] is (r["n"] == 2 and 0.41 * r["n"] * r["gap"] < max_w2sq(r["n"]))
     assert any(b["informative"] for b in low.details[1:-1:2])
+    assert X.w2_over_nv_cap(3) == pytest.approx(0.600566 / math.sqrt(3), abs=1e-6)
 
 
 def test_inverse_power(c):

@@ -112,9 +112,10 @@ def test_eq5_conditional_quadrature_rows_stay_informative_where_the_bound_cannot
     """At r = 1 the bound is negative, but the row of the closed form against the direct
     integral can still fail: shifting E[G | r = 1] by 1e-20 fails it, flagged informative."""
     m = copy.deepcopy(S.eq5_toy_measure(RUN))
-    for rows in m["quad"].values():
+    for dps, rows in m["quad"].items():
         row = next(r for r in rows if r["r"] == "1")
-        row["E_G_given_r"] += mpmath.mpf(10) ** -20
+        with mpmath.workdps(dps):
+            row["E_G_given_r"] += mpmath.mpf(10) ** -20
     ev = S.judge_eq5_toy(m, JudgeContext.exact(RUN), reading="conditional")
     bad = [d for d in ev.details if not d["ok"]]
     assert ev.verdict == Verdict.FAILS and bad and all(d.get("informative", True) for d in bad)
