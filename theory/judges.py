@@ -243,10 +243,7 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
     if error == "rms":
         efit = stats.power_law(widths, rms, rms_se, point_df)
         e_lo, e_hi = efit.interval(1, alpha)
-        if rms_direction == "<":
-            parts["rms_decay"] = HA if e_hi < 0 else (F if e_lo >= 0 else INC)
-        else:
-            parts["rms_decay"] = HA if e_lo > 0 else (F if e_hi <= 0 else INC)
+        parts["rms_decay"] = stats.inequality_verdict(e_lo, e_hi, 0.0, rms_direction, ok=HA)
     verdict = combine(parts.values(), HA)
     room = tol * abs(target) - abs(c - target)
     shortfall = stats.shortfall(c, (c_lo, c_hi), target, band) if parts["limit"] == INC else None

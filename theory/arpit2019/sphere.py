@@ -44,7 +44,7 @@ from simulations.core import check_choice, check_int
 __all__ = [
     "READINGS", "PLACES", "PRODUCTS", "sphere_area", "pattern_product", "pattern_product_exact", "kn",
     "kn_symbolic", "wallis", "eq18_mass", "eq18_second_moment", "true_mass", "true_second_moment",
-    "eq29_printed", "eq29_corrected", "eq22_residual",
+    "eq29_form", "eq29_printed", "eq29_corrected", "eq22_residual",
 ]
 
 READINGS = ("n_sphere", "sphere_in_Rn")
@@ -215,29 +215,28 @@ def true_second_moment(n: int, dps: int = 50):
         return +out
 
 
-def eq29_printed(n: int, dps: int = 50):
-    """Right-hand side of Eq. 29 as printed (E for odd n, 1/n prefactor)."""
+def eq29_form(n: int, e_for_even: bool, denominator, dps: int = 50):
+    """Eq. 29's right side: the product 2/3 ... of Eq. 23 (E) for one parity of n
+    (``e_for_even``: for even n, as corrected; else for odd n, as printed) or
+    1/2 ... pi/2 of Eq. 26 (O) for the other, over ``denominator``."""
     n = check_int("n", n, low=2)
+    use_e = (n % 2 == 0) == e_for_even
     with mpmath.workdps(dps + _GUARD):
-        if n % 2:
-            out = pattern_product(n, "even", dps + _GUARD) / n
-        else:
-            out = pattern_product(n, "odd", dps + _GUARD) * mpmath.pi / 2 / n
+        p = pattern_product(n, "even" if use_e else "odd", dps + _GUARD) * (1 if use_e else mpmath.pi / 2)
+        out = p / denominator
     with mpmath.workdps(dps):
         return +out
+
+
+def eq29_printed(n: int, dps: int = 50):
+    """Right-hand side of Eq. 29 as printed (E for odd n, 1/n prefactor)."""
+    return eq29_form(n, False, n, dps)
 
 
 def eq29_corrected(n: int, dps: int = 50):
     """Corrected Eq. 29: integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1), with
     I_{n-1} = E(n) for even n and O(n) pi/2 for odd n (the parities of Eq. 3)."""
-    n = check_int("n", n, low=2)
-    with mpmath.workdps(dps + _GUARD):
-        if n % 2 == 0:
-            out = pattern_product(n, "even", dps + _GUARD) / (n + 1)
-        else:
-            out = pattern_product(n, "odd", dps + _GUARD) * mpmath.pi / 2 / (n + 1)
-    with mpmath.workdps(dps):
-        return +out
+    return eq29_form(n, True, n + 1, dps)
 
 
 def eq22_residual(ratio: str = "(n-1)/n") -> sp.Expr:

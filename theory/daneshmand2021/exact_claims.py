@@ -18,7 +18,8 @@ from . import formulas as f
 from .mc_judges import max_w2sq
 
 __all__ = ["frobenius_measure", "judge_frobenius", "inverse_measure", "judge_inverse", "w2_measure",
-           "judge_w2_closed_form", "smin_exact_measure", "judge_smin_printed", "eq6_measure", "judge_eq6"]
+           "judge_w2_closed_form", "smin_exact_measure", "judge_smin_printed", "eq6_measure", "judge_eq6",
+           "OTHER_POWERS", "EQ6_OTHER_POWERS"]
 
 SHAPES = ((2, 1), (3, 2), (8, 4), (64, 8), (512, 32))
 #: Powers p of (M M^T)^{+p} M measured besides Sec. 3.2's -1/2 (for mutations): the
@@ -102,22 +103,6 @@ def judge_inverse(m, ctx, variant: str = "printed", power: float = -0.5):
     return judge_exact(checks, "polar factor U V^T = (M M^T)^{+1/2} M via SVD, float64", "1e-12 absolute")
 
 
-#: The largest W_2^2 / (sqrt(n) V) over trace-one spectra of any n, max_s 2 s sqrt((1 - s)/(1 + s))
-#: at s = (sqrt(5) - 1)/2 = 0.600566 (k equal eigenvalues, s = sqrt(k/n), give W_2^2 = 2 - 2 s and
-#: sqrt(n) V = sqrt(1 - s^2)/s; no spectrum exceeded it in optimizer searches up to n = 200).
-W2_OVER_SQRTN_V_MAX = (math.sqrt(5) - 1) * math.sqrt((3 - math.sqrt(5)) / (1 + math.sqrt(5)))
-
-
-def w2_over_nv_cap(n: int) -> float:
-    """An upper bound on W_2^2 / (n V) over unit-Frobenius H of width n: 0 at n = 1 (V = 0
-    and W_2^2 = 0), sqrt(2) - 1 at n = 2 (rank one), W2_OVER_SQRTN_V_MAX / sqrt(n) above
-    (0.347 at n = 3, 0.150 at n = 16). A bound row W_2^2 <= c n V with c at or above it
-    cannot fail."""
-    if n == 1:
-        return 0.0
-    return math.sqrt(2) - 1 if n == 2 else W2_OVER_SQRTN_V_MAX / math.sqrt(n)
-
-
 def _w2_row(ctx, H, d, n, what) -> dict:
     lam = np.linalg.eigvalsh(H.T @ H)
     return {"d": d, "n": n, "what": what, "gap": float(orthogonality_gap(H)), "lam": lam,
@@ -146,7 +131,7 @@ def judge_w2_closed_form(m, ctx, constant: float = 2.0, reference_scale: float =
     ``reference_scale`` multiplies the closed form's 1/sqrt(n) (1 as stated; another
     value is a mutation of the closed form, which the generic evaluation rejects).
 
-    The bound cannot fail for a constant at or above :func:`w2_over_nv_cap` (n), the
+    The bound cannot fail for a constant at or above :func:`.formulas.w2_over_nv_cap` (n), the
     largest W_2^2/(n V) at n (sqrt(2) - 1 at n = 2, less above), nor where constant * n V
     is at least the largest W_2^2 at n, 2 - 2/sqrt(n) (over trace-one spectra W_2^2 =
     2 - (2/sqrt(n)) sum sqrt(lam_i) and sum sqrt(lam_i) >= sum lam_i = 1, equality at rank
@@ -176,7 +161,7 @@ def judge_w2_closed_form(m, ctx, constant: float = 2.0, reference_scale: float =
         bound, top = constant * r["n"] * r["gap"], max_w2sq(r["n"])
         checks.append({"label": f"{where}: W2^2 <= {constant} n V", "ok": float(a) <= bound + 1e-15,
                        "measured": {"W2^2": float(a), f"{constant} n V": bound, "largest W2^2 at n": top},
-                       "expected": "W2^2 <= c n V", "informative": bool(constant < w2_over_nv_cap(r["n"]) and bound < top),
+                       "expected": "W2^2 <= c n V", "informative": bool(constant < f.w2_over_nv_cap(r["n"]) and bound < top),
                        "counterexample": {"d": r["d"], "n": r["n"], "W2^2": float(a), "c n V": bound}})
     z = closed(m["orthogonal"], m["orthogonal_lam"])[hi]
     checks.append({"label": "orthogonal H (Q^T Q = I): W H equals G/sqrt(n) in law", "ok": abs(z) < 1e-12,

@@ -19,6 +19,8 @@ this is <= sum_i |lam_i - 1/n| <= sqrt(n) V(H) <= 2 n V(H).
 """
 from __future__ import annotations
 
+import math
+
 import mpmath
 import numpy as np
 import sympy as sp
@@ -28,7 +30,8 @@ from simulations.core import check_int, check_positive
 from ..judges import exact_constant
 
 __all__ = ["theorem1_bound", "corollary3_bound", "ball_radius", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
-           "chi_lower_tail", "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic"]
+           "chi_lower_tail", "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic",
+           "W2_OVER_SQRTN_V_MAX", "w2_over_nv_cap"]
 
 _GUARD = 10
 
@@ -188,3 +191,19 @@ def frobenius_identity_symbolic(scale_power=sp.Rational(1, 2)) -> sp.Expr:
     d = sp.Symbol("d", integer=True, positive=True)
     k = sp.Symbol("k", integer=True, positive=True)
     return sp.simplify(sp.summation(sp.Integer(1), (k, 1, d)) / d ** (2 * exact_constant(scale_power)) - 1)
+
+
+#: The largest W_2^2 / (sqrt(n) V) over trace-one spectra of any n, max_s 2 s sqrt((1 - s)/(1 + s))
+#: at s = (sqrt(5) - 1)/2 = 0.600566 (k equal eigenvalues, s = sqrt(k/n), give W_2^2 = 2 - 2 s and
+#: sqrt(n) V = sqrt(1 - s^2)/s; no spectrum exceeded it in optimizer searches up to n = 200).
+W2_OVER_SQRTN_V_MAX = (math.sqrt(5) - 1) * math.sqrt((3 - math.sqrt(5)) / (1 + math.sqrt(5)))
+
+
+def w2_over_nv_cap(n: int) -> float:
+    """An upper bound on W_2^2 / (n V) over unit-Frobenius H of width n: 0 at n = 1 (V = 0
+    and W_2^2 = 0), sqrt(2) - 1 at n = 2 (rank one), W2_OVER_SQRTN_V_MAX / sqrt(n) above
+    (0.347 at n = 3, 0.150 at n = 16). A bound row W_2^2 <= c n V with c at or above it
+    cannot fail."""
+    if n == 1:
+        return 0.0
+    return math.sqrt(2) - 1 if n == 2 else W2_OVER_SQRTN_V_MAX / math.sqrt(n)

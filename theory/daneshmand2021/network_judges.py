@@ -69,8 +69,8 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
     """Appendix Figure 6 and Sec. 6: for vanilla networks the gap increases with depth
     (last - first > 0; ``vanilla_direction="<"`` is a mutation); with BN it decreases
     (last - first < 0; ``bn_direction=">"`` is the mutation) and stabilizes at a level
-    constant in depth (mean over layers 25..30 minus mean over 20..25 = 0 within
-    +-flat_tol, in units of V, whose range is [0, sqrt(1 - 1/n)]: the figure's
+    constant in depth (mean over layers 25..30 minus mean over 20..25 = flat_target, 0 as
+    stated, within +-flat_tol, in units of V, whose range is [0, sqrt(1 - 1/n)]: the figure's
     resolution; a drift inside the band does not refute the statement, so the part fails
     only when the data put it outside), below the vanilla gap at the last layer (Welch:
     vanilla - BN ``below`` 0; ``below="<"``, BN above vanilla, is a mutation). Each
@@ -86,8 +86,9 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
                       "vanilla", sub)
     fall = judge_sign([({"variant": bn}, a["last"] - a["first"])], bn_direction, "E[V(H_L) - V(H_0)]", "BN", sub)
     if flat_log_tol is None:
-        flat = stats.mean_within(a["late"] - a["early"], 0.0, sub.alpha, flat_tol, relative=False, ok=H)
-        flat_what, band_text = "late - early", f"within +-{flat_tol:g}"
+        flat = stats.mean_within(a["late"] - a["early"], flat_target, sub.alpha, flat_tol, relative=False, ok=H)
+        flat_what = "late - early"
+        band_text = f"{flat_target:g} within +-{flat_tol:g}" if flat_target else f"within +-{flat_tol:g}"
     else:
         flat = stats.mean_within(np.log(a["late"]) - np.log(a["early"]), math.log1p(flat_target), sub.alpha,
                                  flat_log_tol, relative=False, ok=H)

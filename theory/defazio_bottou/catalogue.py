@@ -16,7 +16,7 @@ from . import hessian_judges
 from . import mc_judges
 from . import montecarlo as mc
 from . import step_claims
-from .step_claims import exponent_mutation
+from .step_claims import exponent_mutation, part_mutation
 from .coverage import COVERAGE
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -27,7 +27,7 @@ def _symbolic(cid, where, statement, only, parts=(), extra=()):
     """A claim that the statements of :func:`.exact_claims.table1_measure` whose labels
     start with ``only`` hold; ``parts``: (label part, name) of statements that get a 1%
     mutation of their own; ``extra``: further mutations."""
-    mutations = _PERTURB + tuple(Mutation(f"{name} alone off by 1%", {"perturb": part}) for part, name in parts)
+    mutations = _PERTURB + tuple(part_mutation(part, name) for part, name in parts)
     return Claim(id=cid, where=where, statement=statement, kind="identity", recorded=H, measure=exact.table1_measure,
                  judge=exact.judge_symbolic, params={"only": only}, mutations=mutations + tuple(extra))
 

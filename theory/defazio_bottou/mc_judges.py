@@ -115,7 +115,6 @@ def judge_thm1_networks(m, ctx, target: float = 1.0, tol: float = THM1_REQUIRED,
     width grows and single networks concentrate (``spread``: "shrinks" from the smallest
     to the largest width; "grows" is the mutation) (:func:`limit_and_concentration`),
     the alpha split over the layers."""
-    check_choice("spread", spread, SPREADS)
     method = (f"geometric-init ReLU MLPs [w, w, 2w, w, 10], batch {m.meta['batch']} (per-example gradients), random "
               "quadratic loss; replicate = one network")
     return per_group(_by(m, "layer"),

@@ -117,7 +117,7 @@ def _sec111() -> dict:
             Step("ReLU, sqrt(2/(3 beta)), 3x3 conv w -> w (c = beta): E[x_8^2] = E[x_4^2]", main_c["x8"], main_c["x4"],
                  printed=shown),
             Step("each main-branch conv (input varsigma beta^2 varsigma, c = beta): gamma = varsigma",
-                 sum(gammas) / 3, VS, printed=shown)]},
+                 sp.Tuple(*gammas), sp.Tuple(VS, VS, VS), printed=shown)]},
         "sec111.bottleneck_fourth_root": {"steps": [
             Step("x_9 = (m/n)^(1/4) / sqrt(beta) x_8' (a lost square root): E[F(x)^2] = E[x^2]", fourth["x9"], q)]},
         "sec111.block_balance": {

@@ -31,13 +31,13 @@ def _step(cid, where, statement, key, *, measure=steps_measure, variant="steps",
         mutations = (Mutation("right sides off by 1% (relations negated)", {"perturb": True}),)
         if variant == "corrected":
             mutations += (Mutation("the printed form", {"variant": "printed"}, F),)
-    mutations += tuple(_alone(part, name) for part, name in parts) + tuple(extra)
+    mutations += tuple(part_mutation(part, name) for part, name in parts) + tuple(extra)
     return Claim(id=P + cid, where=where, statement=statement, kind=kind, recorded=recorded, measure=measure,
                  judge=judge_steps, params={"key": key, "variant": variant}, mutations=mutations,
                  corrects=P + corrects if corrects else None, note=note)
 
 
-def _alone(part: str, name: str) -> Mutation:
+def part_mutation(part: str, name: str) -> Mutation:
     """The step(s) whose label contains ``part`` (``name``), alone, with the right side
     off by 1% (a stated relation negated)."""
     return Mutation(f"{name} alone off by 1%", {"perturb": part})

@@ -15,8 +15,9 @@ from . import sec3_5_exact as E
 
 H, F = Verdict.HOLDS, Verdict.FAILS
 EPS = "1 + 1e-11 (ten times the check's 1e-12 tolerance)"
-#: The coefficient of H(p) in Eq. 3, 4 and 8 moved alone by ten times the rounding bound.
-H_LOW = Mutation("H(p) times 1 - 1e-11 (the bound raised where l - H is tight: width-1 block inputs, and dead samples where l = H = log c)", {"entropy": 1 - 1e-11})
+#: The coefficient of H(p) in Eq. 3 and 4 lowered alone by ten times the check's tolerance.
+H_LOW = Mutation("H(p) times 1 - 1e-11 (the bound raised where l - H is tight: width-1 block inputs, and dead "
+                 "samples where l = H = log c)", {"entropy": 1 - 1e-11})
 
 CLAIMS = (
     Claim(id="zeroinit2019.sec2.ph_examples",

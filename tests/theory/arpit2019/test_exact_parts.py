@@ -14,6 +14,7 @@ from theory.arpit2019 import proof_steps as ps
 from theory.arpit2019 import sphere
 from theory.arpit2019.claims_sec3 import HALF_PI_40, ONE_PLUS_1E40
 from theory.core import JudgeContext, RunContext
+from tests.support.evidence import failing_labels
 
 RUN = RunContext()
 CTX = JudgeContext.exact(RUN)
@@ -34,15 +35,11 @@ def res():
     return ex.residual_measure(RUN)
 
 
-def _failing(ev):
-    return [d["label"] for d in ev.details if not d["ok"]]
-
-
 @pytest.mark.parametrize("place,reading,case", [("eq3", "n_sphere", "2k+1"), ("eq9", "sphere_in_Rn", "2k")])
 def test_kn_half_pi_fails_its_own_case_only(kn, place, reading, case):
     ev = ex.judge_kn(kn, CTX, place, reading, half_pi=HALF_PI_40)
     assert ev.verdict.value == "fails"
-    sympy_failing = [lab for lab in _failing(ev) if lab.startswith("sympy")]
+    sympy_failing = [lab for lab in failing_labels(ev) if lab.startswith("sympy")]
     assert sympy_failing == [f"sympy, n {case}, k >= 1"]
     assert ev.counterexample["n"] % 2 == (1 if case == "2k+1" else 0)
     assert -6 < ev.margin < -5  # 2.6e-40 relative against the 1e-45 tolerance
@@ -66,7 +63,7 @@ def test_wallis_cases_fail_alone(proof, case, parity):
 
 def test_eq22_ratio_fails_eq22_alone(proof):
     ev = ex.judge_wallis(proof, CTX, eq22_ratio="n/(n+1)")
-    assert _failing(ev) == ["Eq. 22: d/dθ(RHS) - sin^n (sympy, symbolic n)"]
+    assert failing_labels(ev) == ["Eq. 22: d/dθ(RHS) - sin^n (sympy, symbolic n)"]
     assert sphere.eq22_residual("(n-1)/n") == sphere.eq22_residual() == 0
 
 
@@ -94,7 +91,7 @@ def test_eq29_parts_reproduce_the_stored_forms(proof):
 
 def test_eq31_half_fails_eq31_alone():
     ev = ps.judge_eq31_34({}, CTX, eq31_half="1/2 + 10**-40")
-    assert _failing(ev) == ["Eq. 31 from Eq. 21, 29, 30 (sympy)"]
+    assert failing_labels(ev) == ["Eq. 31 from Eq. 21, 29, 30 (sympy)"]
 
 
 def test_factor_range_closed_end_and_domain(res):
@@ -145,7 +142,7 @@ def test_eq5_mask_and_scale_fail_every_case():
     assert all((c["true"] != 0).any() and (c["unmasked"]["corrected"] != c["corrected"]).any() for c in m)
     for params in ({"mask": False}, {"scale": 1 + 1e-6}):
         ev = ps.judge_eq5(m, CTX, variant="corrected", **params)
-        assert len(_failing(ev)) == len(m) == 5, params
+        assert len(failing_labels(ev)) == len(m) == 5, params
 
 
 def test_eq5_mixed_signs_keeps_mixed_draws():
@@ -167,7 +164,7 @@ def test_eq18_mass_fails_alone(proof):
 def test_eq35_steps_fail_alone(params, part):
     m = ps.eq35_measure(RUN)
     ev = ps.judge_eq35(m, CTX, variant="corrected", **params)
-    assert [lab.split(":")[0] for lab in _failing(ev)] == [part]
+    assert [lab.split(":")[0] for lab in failing_labels(ev)] == [part]
     printed = ps.judge_eq35(m, CTX, variant="printed", parts=("sum",))
     assert len(printed.details) == 3 and printed.method == "sympy with symbolic R (m x n) and u"
 

@@ -8,8 +8,10 @@ import sympy as sp
 
 from theory.core import JudgeContext, RunContext, Verdict
 from theory.daneshmand2021 import exact_claims as X
+from theory.daneshmand2021 import formulas as f
 from theory.daneshmand2021.mc_judges import max_w2sq
 from theory.daneshmand2021 import proof_steps as P
+from tests.support.evidence import failing_labels
 
 H, F = Verdict.HOLDS, Verdict.FAILS
 
@@ -32,10 +34,6 @@ def eq6():
 @pytest.fixture(scope="module")
 def w2():
     return X.w2_measure(RunContext())
-
-
-def failing(ev):
-    return [d["label"] for d in ev.details if not d["ok"]]
 
 
 def test_intro_display_constants_leave_their_own_residual(steps, c):
@@ -74,7 +72,7 @@ def test_a1_equality_set_fails_alone(steps, c):
     """Orthogonal columns of unequal norms: only the equality checks fail; the bound on
     the random H still holds."""
     ev = P.judge_a1_alpha(steps, c, "corrected", equality_at="orthogonal_columns")
-    bad = failing(ev)
+    bad = failing_labels(ev)
     assert ev.verdict == F and len(bad) == 4 and all("diag(1..n)" in b for b in bad)
     n2 = next(d for d in ev.details if d["label"].startswith("n = 2: H = Q diag"))
     assert n2["measured"] == pytest.approx(math.sqrt(6 / 15))  # sqrt(n) / sqrt(1 + 4), n = 2
@@ -84,7 +82,7 @@ def test_a1_equality_set_fails_alone(steps, c):
 
 def test_a1_factor_near_one_fails_on_the_equality_case_only(steps, c):
     ev = P.judge_a1_alpha(steps, c, "corrected", factor=0.999)
-    assert ev.verdict == F and all("attains" in b for b in failing(ev))
+    assert ev.verdict == F and all("attains" in b for b in failing_labels(ev))
 
 
 def test_l0_factor_is_resolved_at_the_sharp_constant(steps, c):
@@ -93,22 +91,27 @@ def test_l0_factor_is_resolved_at_the_sharp_constant(steps, c):
     s = sp.Symbol("s", positive=True)
     ratio = 2 * s * sp.sqrt((1 - s) / (1 + s))
     top = sp.nsolve(sp.diff(ratio, s), s, 0.6)
-    assert float(ratio.subs(s, top)) == pytest.approx(X.W2_OVER_SQRTN_V_MAX, rel=1e-12)
-    assert X.W2_OVER_SQRTN_V_MAX == pytest.approx(0.600566, abs=1e-6)
+    assert float(ratio.subs(s, top)) == pytest.approx(f.W2_OVER_SQRTN_V_MAX, rel=1e-12)
+    assert f.W2_OVER_SQRTN_V_MAX == pytest.approx(0.600566, abs=1e-6)
     assert P.judge_l0(steps, c, "corrected", factor=0.601).verdict == H
     ev = P.judge_l0(steps, c, "corrected", factor=0.6)
     assert ev.verdict == F and ev.counterexample["n"] == 8
+    spectra = [d for d in ev.details if "trace-one spectra" in d["label"]]
+    assert len(spectra) == 1 and spectra[0]["informative"]
+    printed = P.judge_l0(steps, c, "corrected")
+    assert printed.verdict == H
+    assert [d["informative"] for d in printed.details if "trace-one spectra" in d["label"]] == [False]  # 1 > 0.600566
 
 
 def test_orthogonal_weights_near_orthogonal_fails_on_the_draws_only(steps, c):
     ev = P.judge_orthogonal_weights(steps, c, "near_orthogonal")
-    assert ev.verdict == F and not any(b.startswith("sympy") for b in failing(ev))
+    assert ev.verdict == F and not any(b.startswith("sympy") for b in failing_labels(ev))
     assert all(1e-9 < r["near_orthogonal"] < 1e-6 for r in steps["orthogonal"]["rows"])
 
 
 def test_eq6_uniform_contraction_fails_on_the_draws(eq6, c):
     ev = X.judge_eq6(eq6, c, "orthogonal", "decrease", strict=False, factor=0.999)
-    assert ev.verdict == F and failing(ev) == ["V(W H) <= 0.999 V(H), d=2, n=2, 1000 draws",
+    assert ev.verdict == F and failing_labels(ev) == ["V(W H) <= 0.999 V(H), d=2, n=2, 1000 draws",
                                               "V(W H) <= 0.999 V(H), d=2, n=3, 1000 draws"]
     assert X.judge_eq6(eq6, c, "orthogonal", "decrease", strict=False, factor=0.9998).verdict == F  # max 0.99988
     assert X.judge_eq6(eq6, c, "orthogonal", "decrease", strict=False, factor=0.9999).verdict == H
@@ -120,7 +123,7 @@ def test_eq6_equality_near_scalar_fails_alone(eq6, c):
     and the Hoelder identity hold). At d = n = 2, 1e-6 off, V(W H) is about V(H)/2; next
     to a zero column V is quadratic in the offset, so 1e-3 is needed there."""
     ev = X.judge_eq6(eq6, c, "orthogonal", "equality", equality_at="near_scalar")
-    assert ev.verdict == F and failing(ev) == [f"equality at Sigma near c I: H = {e['H']}" for e in eq6["near_equal"]]
+    assert ev.verdict == F and failing_labels(ev) == [f"equality at Sigma near c I: H = {e['H']}" for e in eq6["near_equal"]]
     square, flat = eq6["near_equal"]
     assert square["gap_WH"] / square["gap_H"] == pytest.approx(0.5, rel=1e-3)
     assert 1e-7 < flat["gap_H"] - flat["gap_WH"] < 1e-6
@@ -132,7 +135,7 @@ def test_eq6_whitening_power_off_by_1e_3_fails_every_row(eq6, c):
     """Sigma^-0.999 for Sigma^-1: the row Gram of W H is Sigma^0.002 up to scale, off I by
     0.0076 to 0.032 (tolerance 1e-8); the default exponent holds to 1.7e-12."""
     ev = X.judge_eq6(eq6, c, "whitening", "orthogonal", power=-0.999)
-    assert ev.verdict == F and len(failing(ev)) == len(eq6["rows"])
+    assert ev.verdict == F and len(failing_labels(ev)) == len(eq6["rows"])
     assert min(d["measured"] for d in ev.details) > 5e-3
     assert X.judge_eq6(eq6, c, "whitening", "orthogonal").verdict == H
     for bad in ({"power": -0.99}, {"power": -0.999, "variant": "orthogonal"}, {"power": -0.999, "check": "decrease"}):
@@ -177,7 +180,7 @@ def test_w2_bound_rows_are_informative_only_below_sqrt2_minus_1(w2, c):
     for bound, r in zip(low.details[1:-1:2], w2["rows"]):
         assert bound["informative"] is (r["n"] == 2 and 0.41 * r["n"] * r["gap"] < max_w2sq(r["n"]))
     assert any(b["informative"] for b in low.details[1:-1:2])
-    assert X.w2_over_nv_cap(3) == pytest.approx(0.600566 / math.sqrt(3), abs=1e-6)
+    assert f.w2_over_nv_cap(3) == pytest.approx(0.600566 / math.sqrt(3), abs=1e-6)
 
 
 def test_inverse_power(c):

@@ -198,3 +198,4 @@ def test_fig6_relative_flatness():
     flat.row(variant="bn_centered_relu")["late"][:] = flat.row(variant="bn_centered_relu")["early"]
     assert NJ.judge_fig6(flat, ctx(), flat_log_tol=math.log(2) / 6).verdict == H
     assert NJ.judge_fig6(flat, ctx(), flat_log_tol=math.log(2) / 6, flat_target=1.0).verdict == F
+    assert NJ.judge_fig6(flat, ctx(), flat_target=0.1).verdict == F  # absolute band: 0.1 +- 0.05 misses 0

@@ -12,14 +12,11 @@ from theory.core import JudgeContext, Verdict
 from theory.defazio_bottou import exact_claims as exact
 from theory.defazio_bottou import numeric_checks as numeric
 from theory.defazio_bottou.proof_steps import Step, judge_steps, selected
+from tests.support.evidence import failing_labels
 
 H, F = Verdict.HOLDS, Verdict.FAILS
 CTX = JudgeContext.exact(RunContext())
 x, y, c = sp.symbols("x y c", positive=True)
-
-
-def _failing(ev):
-    return [d["label"] for d in ev.details if not d["ok"]]
 
 
 def test_selected_parts():
@@ -31,10 +28,10 @@ def test_selected_parts():
 def test_a_selected_step_fails_alone():
     m = {"k": {"steps": [Step("first", x + x, 2 * x), Step("second", x * x, x**2), Step("rel", sp.Gt(2, 1), kind="true")]}}
     assert judge_steps(m, CTX, "k").verdict == H
-    assert _failing(judge_steps(m, CTX, "k", perturb="second")) == ["second"]
-    assert _failing(judge_steps(m, CTX, "k", perturb="rel")) == ["rel"]
-    assert _failing(judge_steps(m, CTX, "k", perturb=True)) == ["first", "second", "rel"]
-    assert _failing(judge_steps(m, CTX, "k", perturb="first", factor=x ** sp.Rational(1, 100))) == ["first"]
+    assert failing_labels(judge_steps(m, CTX, "k", perturb="second")) == ["second"]
+    assert failing_labels(judge_steps(m, CTX, "k", perturb="rel")) == ["rel"]
+    assert failing_labels(judge_steps(m, CTX, "k", perturb=True)) == ["first", "second", "rel"]
+    assert failing_labels(judge_steps(m, CTX, "k", perturb="first", factor=x ** sp.Rational(1, 100))) == ["first"]
 
 
 def test_printed_constants_default_and_override():
@@ -43,8 +40,8 @@ def test_printed_constants_default_and_override():
     m = {"k": {"steps": [step, bound]}}
     ev = judge_steps(m, CTX, "k")
     assert ev.verdict == H and [d["measured"] for d in ev.details] == ["0", "True"]
-    assert _failing(judge_steps(m, CTX, "k", values={"c": sp.Rational(201, 100)})) == ["x c = 2 x"]
-    assert _failing(judge_steps(m, CTX, "k", values={"y": 4})) == ["4 > bound"]  # strict at the value itself
+    assert failing_labels(judge_steps(m, CTX, "k", values={"c": sp.Rational(201, 100)})) == ["x c = 2 x"]
+    assert failing_labels(judge_steps(m, CTX, "k", values={"y": 4})) == ["4 > bound"]  # strict at the value itself
     with pytest.raises(ValueError, match="name no printed constant"):
         judge_steps(m, CTX, "k", values={"z": 1})
 
@@ -52,7 +49,7 @@ def test_printed_constants_default_and_override():
 def test_symbolic_judge_perturbs_the_selected_statement_only():
     meas = {"A: one": (x, x), "B: two": (2 * x, 2 * x)}
     assert exact.judge_symbolic(meas, CTX).verdict == H
-    assert _failing(exact.judge_symbolic(meas, CTX, perturb="B:")) == ["B: two"]
+    assert failing_labels(exact.judge_symbolic(meas, CTX, perturb="B:")) == ["B: two"]
 
 
 def _homogeneity_case(t_w=1.0, t_x=1.0, a=2.0, b=0.0):
@@ -70,9 +67,9 @@ def test_homogeneity_degrees_reproduce_the_variants_and_fail_each_rescaling_alon
         b = numeric.judge_homogeneity(meas, CTX, "printed", degrees=degrees)
         assert a.verdict == b.verdict and [d["measured"] for d in a.details] == pytest.approx(
             [d["measured"] for d in b.details], rel=1e-12)
-    assert _failing(numeric.judge_homogeneity(meas, CTX, "corrected", degrees=(2.01, 0.0))) == [
+    assert failing_labels(numeric.judge_homogeneity(meas, CTX, "corrected", degrees=(2.01, 0.0))) == [
         "x_0 x 10: (actual - main) / O unchanged"]
-    assert _failing(numeric.judge_homogeneity(meas, CTX, "corrected", degrees=(1.99, 0.01))) == [
+    assert failing_labels(numeric.judge_homogeneity(meas, CTX, "corrected", degrees=(1.99, 0.01))) == [
         "W_1 x 10: (actual - main) / O unchanged"]
 
 
@@ -81,9 +78,9 @@ def test_pool_gap_per_input():
     meas = {d: {"max/normal": mpmath.mpf("1.5"), "max/relu": mpmath.mpf(3), "closed form 1 + sqrt(3)/pi":
                 mpmath.mpf("1.5")} for d in (lo, hi)}
     assert numeric.judge_pool(meas, CTX).verdict == H
-    assert _failing(numeric.judge_pool(meas, CTX, min_gap={"normal": 0.6, "relu": 0.1})) == [
+    assert failing_labels(numeric.judge_pool(meas, CTX, min_gap={"normal": 0.6, "relu": 0.1})) == [
         "max-pool on normal inputs: varsigma ratio != 1"]
-    assert _failing(numeric.judge_pool(meas, CTX, min_gap={"normal": 0.1, "relu": 2.1})) == [
+    assert failing_labels(numeric.judge_pool(meas, CTX, min_gap={"normal": 0.1, "relu": 2.1})) == [
         "max-pool on relu inputs: varsigma ratio != 1"]
 
 
@@ -92,10 +89,10 @@ def test_input_scaling_exponents():
     base = exact.judge_input_scaling(meas, CTX)
     same = exact.judge_input_scaling(meas, CTX, exponent=sp.Rational(1, 2), factor_power=sp.Rational(1, 4))
     assert base.verdict == same.verdict == H and base.details == same.details
-    assert _failing(exact.judge_input_scaling(meas, CTX, exponent=sp.Rational(51, 100))) == [
+    assert failing_labels(exact.judge_input_scaling(meas, CTX, exponent=sp.Rational(51, 100))) == [
         "sympy: solution of gamma_0 = gamma_0b"]
     lo, hi = CTX.precisions
-    assert _failing(exact.judge_input_scaling(meas, CTX, factor_power=sp.Rational(101, 400))) == [
+    assert failing_labels(exact.judge_input_scaling(meas, CTX, factor_power=sp.Rational(101, 400))) == [
         f"factor^2 = 1/sqrt(27) at {lo} digits", f"factor^2 = 1/sqrt(27) at {hi} digits"]
 
 
@@ -106,7 +103,7 @@ def test_extra_ladder_and_mutant_init_stay_out_of_the_default_evidence():
     assert {str(lad) for lad in exact.LADDERS} == {lad for lad in meas["geometric"] if lad != str(exact.EXPAND_CONTRACT)}
     ev = exact.judge_constant_gamma(meas, CTX, init=("kaiming_fan_in", "xavier"), expect_constant=False,
                                     ladders=(exact.EXPAND_CONTRACT,))
-    assert _failing(ev) == ["xavier, widths (5, 15, 45, 15, 5): gammas not all equal"]
+    assert failing_labels(ev) == ["xavier, widths (5, 15, 45, 15, 5): gammas not all equal"]
 
 
 def test_bottleneck_exponent_default_is_the_square_root():
@@ -129,4 +126,4 @@ def test_each_label_selected_mutation_fails_exactly_its_part(claim):
             continue
         ev = evaluate(claim, RunContext(), **mu.params)
         assert ev.verdict == F, (claim.id, mu.name)
-        assert _failing(ev) == [d["label"] for d in ev.details if part in d["label"]], (claim.id, mu.name)
+        assert failing_labels(ev) == [d["label"] for d in ev.details if part in d["label"]], (claim.id, mu.name)

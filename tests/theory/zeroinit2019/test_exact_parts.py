@@ -11,6 +11,7 @@ from theory.core import JudgeContext
 from theory.zeroinit2019 import ph_sets as P
 from theory.zeroinit2019 import sec2_symbolic as S
 from theory.zeroinit2019 import sec3_5_exact as E
+from tests.support.evidence import failing_labels, mutation_evidence
 
 RUN = RunContext()
 CLAIMS = {c.id: c for c in claims()}
@@ -19,11 +20,9 @@ CLAIMS = {c.id: c for c in claims()}
 def _failing(claim_id, mutation_name):
     """The evidence of the named catalogue mutation, which must fail, and the labels of
     its failing rows."""
-    claim = CLAIMS[f"zeroinit2019.{claim_id}"]
-    (mutation,) = [m for m in claim.mutations if m.name == mutation_name]
-    ev = evaluate(claim, RUN, **mutation.params)
+    ev = mutation_evidence(f"zeroinit2019.{claim_id}", mutation_name, RUN)
     assert ev.verdict == Verdict.FAILS
-    return ev, {d["label"] for d in ev.details if not d["ok"]}
+    return ev, set(failing_labels(ev))
 
 
 @pytest.mark.parametrize("claim_id, name, expected", [
