@@ -301,7 +301,9 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
 def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
     """Combine deterministic sub-checks, each a dict with ``ok`` (bool), ``label``,
     ``measured``, ``expected`` and optionally ``counterexample``, ``margin_digits`` and
-    ``informative`` (False when the sub-check could not have failed)."""
+    ``informative`` (False when the sub-check could not have failed). A failing verdict
+    shows the first failing sub-check's ``counterexample``, or else that sub-check itself
+    (its label as the failed part, what it measured and what the statement expects)."""
     verdict = H if all(c["ok"] for c in checks) else F
     bad = [c for c in checks if not c["ok"]]
     first = bad[0] if bad else checks[0]
@@ -313,7 +315,8 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
         verdict=verdict, measured=first["measured"], expected=first["expected"], method=method, resolution=resolution,
         margin=min(digits) if digits else None,
         margin_unit="digits of agreement beyond the tolerance" if digits else "exact",
-        counterexample=first.get("counterexample") if bad else None,
+        counterexample=(first.get("counterexample") or {"part": first["label"], "measured": first["measured"],
+                                                        "expected": first["expected"]}) if bad else None,
         details=[dict(c) for c in checks], informative=any(informative),
         settle=None if any(informative) else "no sub-check could have failed: add settings where it can")
 

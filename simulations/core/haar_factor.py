@@ -39,8 +39,7 @@ from typing import Any
 
 from .backend import Backend
 from .namespace import array_namespace
-from .random_matrices import (_draw_reflectors, _reflector_blocks, block_triangle_inverses, q_from_reflectors,
-                              reflector_half_norms)
+from .random_matrices import _draw_reflectors, _reflector_blocks, block_triangle_inverses, q_from_reflectors
 from .validation import check_int
 
 __all__ = ["APPLY_BLOCK", "HaarFactor", "haar_factor"]
@@ -121,10 +120,9 @@ def haar_factor(be: Backend, reps: int, m: int, n: int, block: int | None = None
     p, k = max(m, n), min(m, n)
     v, signs = _draw_reflectors(be, reps, p, k)
     xp = be.xp
-    half = reflector_half_norms(v, xp)
     ranges = _reflector_blocks(k, block)
     blocks = []
-    for (j0, j1), s_inv in zip(ranges, block_triangle_inverses(v, half, ranges, xp)):
+    for (j0, j1), s_inv in zip(ranges, block_triangle_inverses(v, ranges, xp)):
         u = v[:, j0:, j0:j1]
         blocks.append((j0, u, u @ xp.swapaxes(s_inv, -1, -2)))
     return HaarFactor(m=m, n=n, reflectors=v, signs=signs, blocks=tuple(blocks))

@@ -187,12 +187,11 @@ def q_from_reflectors(v, d, xp, block: int = REFLECTOR_BLOCK):
     """
     block = check_int("block", block, low=1)
     reps, p, k = v.shape
-    half = reflector_half_norms(v, xp)
     idx = xp.arange(k)
     q = xp.zeros((reps, p, k), dtype=v.dtype)
     q[:, idx, idx] = d
     blocks = _reflector_blocks(k, block)
-    for (j0, j1), s_inv in zip(reversed(blocks), reversed(block_triangle_inverses(v, half, blocks, xp))):
+    for (j0, j1), s_inv in zip(reversed(blocks), reversed(block_triangle_inverses(v, blocks, xp))):
         u = v[:, j0:, j0:j1]
         tail = q[:, j0:, j0:]
         tail -= u @ (s_inv @ (xp.swapaxes(u, -1, -2) @ tail))
@@ -206,11 +205,11 @@ def reflector_half_norms(v, xp):
     return xp.where(half == 0, 1, half)
 
 
-def block_triangle_inverses(v, half, blocks, xp) -> list:
+def block_triangle_inverses(v, blocks, xp) -> list:
     """``S^{-1}`` of the :func:`ut_triangle` of each block ``v[:, j0:j1 columns]`` of the
-    reflectors v, for the column ranges ``blocks`` ((j0, j1) pairs), with ``half`` from
-    :func:`reflector_half_norms`; all blocks in one call per block width
-    (:func:`~simulations.core.triangular.upper_triangular_inverses`)."""
+    reflectors v, for the column ranges ``blocks`` ((j0, j1) pairs); all blocks in one
+    call per block width (:func:`~simulations.core.triangular.upper_triangular_inverses`)."""
+    half = reflector_half_norms(v, xp)
     return upper_triangular_inverses([ut_triangle(v[:, j0:, j0:j1], half[:, j0:j1], xp) for j0, j1 in blocks], xp)
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.evidence import bookkeeping_problems
 from theory import claims, ids, papers
 from theory.core import coverage
 
@@ -60,6 +61,14 @@ def test_committed_report_matches_catalogue():
     assert got == {c.id: c.recorded.value for c in claims()}, "regenerate with: python -m theory report"
     md = (ROOT / "paper_checks.md").read_text()
     assert all(f"### {c.id}" in md for c in claims())
+
+
+def test_committed_report_keeps_its_bookkeeping():
+    """Every verdict in the report shows a counterexample exactly when it fails, and a
+    shortfall only when it is inconclusive."""
+    data = json.loads((ROOT / "paper_checks.json").read_text())
+    bad = {r["id"]: bookkeeping_problems(r["evidence"]) for r in data["claims"]}
+    assert {k: v for k, v in bad.items() if v} == {}
 
 
 def test_exact_checks_leave_global_precision_alone():

@@ -6,7 +6,7 @@ import sympy as sp
 from theory import evaluate
 from theory.catalogue import get
 from theory.core import JudgeContext, RunContext, Verdict
-from theory.judges import exact_constant, judge_bounds, judge_limit
+from theory.judges import exact_constant, judge_bounds, judge_exact, judge_limit
 
 
 def _rows(means):
@@ -105,3 +105,17 @@ def test_near_constants_are_not_snapped_onto_the_printed_ones():
         claim = get(claim_id)
         assert evaluate(claim, RunContext(), **claim.params).verdict == Verdict.HOLDS, claim_id
         assert evaluate(claim, RunContext(), **{**claim.params, **params}).verdict == Verdict.FAILS, claim_id
+
+
+def test_exact_failure_always_shows_a_counterexample():
+    """A failing sub-check without its own counterexample is shown as one: its label as
+    the failed part, with what it measured and what the statement expects; the first
+    failing sub-check's own counterexample wins where it gives one."""
+    ok = {"ok": True, "label": "first", "measured": 1, "expected": 1}
+    bad = {"ok": False, "label": "second", "measured": 2, "expected": 3}
+    ev = judge_exact([ok, bad], "m", "r")
+    assert ev.verdict == Verdict.FAILS
+    assert ev.counterexample == {"part": "second", "measured": 2, "expected": 3}
+    ev = judge_exact([ok, {**bad, "counterexample": {"n": 7}}, {**bad, "label": "third"}], "m", "r")
+    assert ev.counterexample == {"n": 7}
+    assert judge_exact([ok], "m", "r").counterexample is None

@@ -4,6 +4,7 @@ the cached measurement. Claims recorded as 'fails' declare their correction as a
 mutation, which must then not fail."""
 import pytest
 
+from tests.support.evidence import bookkeeping_problems
 from theory import RunContext, Verdict, claims, evaluate
 
 CASES = [pytest.param(c, m, id=f"{c.id}::{m.name}",
@@ -25,3 +26,4 @@ def test_holding_claims_have_a_failing_mutation():
 def test_mutation_gets_its_verdict(claim, mutation):
     ev = evaluate(claim, RunContext(), **mutation.params)
     assert ev.verdict == mutation.expect, (claim.id, mutation.name, ev.verdict, ev.measured)
+    assert bookkeeping_problems(ev.to_json()) == [], (claim.id, mutation.name)

@@ -39,6 +39,28 @@ class Evidence:
     sampling: dict | None = None
     plot: dict | None = None
 
+    def fail_part(self, counterexample: dict, replace: bool = False) -> None:
+        """Fail this evidence on one more part of the statement: the verdict becomes
+        fails, the shortfall is cleared (it describes only an inconclusive verdict), and
+        ``counterexample`` (a dict naming the failed ``part``) is recorded unless an
+        earlier part already gave one (the first failing part is the one shown) or
+        ``replace`` (an exact counterexample shown before a statistical one).
+
+        >>> ev = Evidence(Verdict.INCONCLUSIVE, 1.0, 1.0, "m", "r", shortfall=3.0)
+        >>> ev.fail_part({"part": "a stated zero", "value": 0.5})
+        >>> ev.verdict.value, ev.shortfall, ev.counterexample["part"]
+        ('fails', None, 'a stated zero')
+        >>> ev.fail_part({"part": "another"}); ev.counterexample["part"]
+        'a stated zero'
+        >>> ev.fail_part({"part": "an exact row"}, replace=True); ev.counterexample["part"]
+        'an exact row'
+        """
+        if not isinstance(counterexample, dict) or "part" not in counterexample:
+            raise ValueError(f"counterexample must be a dict naming the failed 'part', got {counterexample!r}")
+        self.verdict, self.shortfall = Verdict.FAILS, None
+        if replace or self.counterexample is None:
+            self.counterexample = counterexample
+
     def to_json(self) -> dict:
         return {k: jsonable(getattr(self, k)) for k in (
             "verdict", "measured", "expected", "margin", "margin_unit", "method", "resolution", "counterexample",

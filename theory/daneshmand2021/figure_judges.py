@@ -149,12 +149,12 @@ def judge_plateau(m, ctx, exponent: float = -0.5, tol: float = 0.05, key: str = 
         flat = stats.mean_within(slopes, flat_target, sub.alpha, flat_tol, relative=False, ok=HA)
         row = {"part": "flat over layers 100..600", **flat.row()}
         ev.details.append(row)
-        ev.verdict = combine([ev.verdict, flat.verdict], HA)
+        verdict = combine([ev.verdict, flat.verdict], HA)
+        ev.verdict, ev.shortfall = verdict, undecided_shortfall([ev, flat], verdict)
         ev.method += ("; flatness: Student-t interval of per-run slopes of log V inside "
                       + (f"{flat_target:g} " if flat_target != 0 else "") + f"+-{flat_tol:g} per layer")
         if flat.verdict == F:
-            ev.shortfall = None
-            ev.counterexample = ev.counterexample or row
+            ev.fail_part(row)
     return ev
 
 
@@ -284,8 +284,7 @@ def judge_centered(m, ctx, variant: str = "printed", tol: float = 0.02, scale: f
            "floor_of_V": centered_gap_floor(n), "floor_of_V_squared": centered_gap_floor(n) ** 2}
     ev.details.append(row)
     if sym != 0:
-        ev.verdict, ev.shortfall = F, None
-        ev.counterexample = ev.counterexample or {"part": "floor identity (sympy)", **row}
+        ev.fail_part({"part": "floor identity (sympy)", **row})
     return ev
 
 

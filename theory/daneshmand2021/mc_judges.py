@@ -109,7 +109,7 @@ def _lower_part(ev: Evidence, rows, rhs, labels, ctx, parts: int, what: str) -> 
         if v == F:
             bad.append(row)
     if bad:
-        ev.verdict, ev.counterexample = F, bad[0]
+        ev.fail_part(bad[0])
     ev.method += (f"; fails only where a lower confidence limit L on W_2 of the laws has L^2 above {what} (L: Welch "
                   f"one-sided limits of E f(W_l H_l) - E f(G/sqrt n) for f = sigma_max, -sigma_min, (sigma_max - "
                   f"sigma_min)/sqrt 2, 1-Lipschitz by Mirsky, W_2 >= W_1 by Kantorovich-Rubinstein; alpha = "
@@ -214,7 +214,7 @@ def judge_smin_expectation(m, ctx, drop_sqrt_n: bool = False):
                       what="E[sigma_min(H_0)]")
     bad = [e for e in exact if not e["ok"]]
     if bad:
-        ev.verdict, ev.counterexample = F, bad[0]
+        ev.fail_part({"part": "n = 1, exact E[chi_d]", **bad[0]}, replace=True)
     ev.details = exact + ev.details
     ev.method += f"; n = 1 exactly: E[chi_d] = sqrt(2) Gamma((d+1)/2)/Gamma(d/2) in mpmath at {lo}/{hi} digits"
     return ev

@@ -58,8 +58,7 @@ def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10, path_diff
         row["stated"] = path_difference
     ev.details.append(row)
     if not ident:
-        ev.verdict, ev.shortfall = F, None
-        ev.counterexample = {"part": row["part"], "max |cos_LN - cos_vanilla|": worst, "stated": path_difference}
+        ev.fail_part({"part": row["part"], "max |cos_LN - cos_vanilla|": worst, "stated": path_difference})
     return ev
 
 

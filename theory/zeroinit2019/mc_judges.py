@@ -219,8 +219,8 @@ def judge_output_scale(m, ctx, exponent: float = 0.0, at_init: float = 0.0):
     ev.details.append({"quantity": "max |z| at initialization", "value": init, "expected": at_init,
                        "verdict": "holds" if off == 0.0 else "fails"})
     if off != 0.0:
-        ev.verdict, ev.counterexample = F, {"part": "z at initialization", "max_abs_z_at_init": init,
-                                            "stated": at_init, "max_abs_deviation": off}
+        ev.fail_part({"part": "z at initialization", "max_abs_z_at_init": init, "stated": at_init,
+                      "max_abs_deviation": off})
     return ev
 
 
