@@ -17,17 +17,41 @@ __all__ = ["table1_measure", "judge_symbolic", "init_measure", "judge_constant_g
 n, m, k, q, g, rho, w, beta, a = sp.symbols("n m k q g rho w beta a", positive=True)
 #: The strided LeNet's channel ladder (3 -> 6 -> 16 channels, then 120, 84, 10 units).
 LENET_LADDER = (3, 6, 16, 120, 84, 10)
-#: Width ladders on which the per-layer gammas are compared (exact arithmetic): mixed
-#: ratios (LeNet's and two others), equal widths, a geometric ladder.
+#: Width ladders on which the per-layer gammas are compared (exact arithmetic), one
+#: kernel size (k = 1): mixed ratios (LeNet's and two others), equal widths, a geometric
+#: ladder.
 LADDERS = (LENET_LADDER, (3, 10, 40, 5, 7), (100, 7, 300, 2), (64, 64, 64, 64), (1, 2, 4, 8, 16, 32))
 #: The ladders whose consecutive ratios are neither equal nor equal up to inversion.
 MIXED_LADDERS = LADDERS[:3]
+#: Ladders with mixed kernel sizes, as (widths, kernel sizes k_l): the strided LeNet's
+#: (5x5 convolutions, then dense layers; fc1 on the 16 x 5 x 5 map is a 5x5 convolution,
+#: the same E[W^2] under Eq. 3 since k sqrt(16) = sqrt(400)). Only here does the kernel
+#: power of Eq. 3 (k_l, 'rather than k_l^2', Sec. 6) decide whether gamma_l is constant.
+KERNEL_LADDERS = ((LENET_LADDER, (5, 5, 5, 1, 1)),)
 #: Measured too but judged only by mutations: an expand-contract ladder (constant
 #: |log(n_{l+1}/n_l)|), where Xavier alone of the three gives constant gamma_l.
 EXPAND_CONTRACT = (5, 15, 45, 15, 5)
 #: Perturbed initializations, measured too but judged only by mutations: Eq. 3 with the
-#: geometric mean's exponent 1/2 off by 1/100.
-MUTANT_INITS = {"geometric, mean exponent 0.51": lambda n_, m_, k_, c_=2: c_ / (k_ * (n_ * m_) ** sp.Rational(51, 100))}
+#: geometric mean's exponent 1/2 off by 1/100, and with the kernel power 1 off by 1/100.
+MUTANT_INITS = {"geometric, mean exponent 0.51": lambda n_, m_, k_, c_=2: c_ / (k_ * (n_ * m_) ** sp.Rational(51, 100)),
+                "geometric, kernel power 1.01":
+                    lambda n_, m_, k_, c_=2: c_ / (k_ ** sp.Rational(101, 100) * sp.sqrt(n_ * m_))}
+
+
+def ladder_name(ladder) -> str:
+    """A ladder's key in :func:`init_measure` and its labels: the widths, and the kernel
+    sizes when they are given ((widths, kernels))."""
+    if isinstance(ladder[0], (tuple, list)):
+        return f"{tuple(ladder[0])}, kernels {tuple(ladder[1])}"
+    return str(tuple(ladder))
+
+
+def _ladder_gammas(init, ladder) -> list:
+    """gamma_l of every layer of ``ladder`` (widths, or (widths, kernels)) under ``init``
+    (:func:`.calculus.layer_gammas`)."""
+    if isinstance(ladder[0], (tuple, list)):
+        return c.layer_gammas(ladder[0], init, k=ladder[1])
+    return c.layer_gammas(ladder, init)
 
 
 def _zero(expr) -> bool:
@@ -83,21 +107,22 @@ def judge_symbolic(meas, ctx, only: tuple = (), perturb=False, factor=sp.Rationa
 
 
 def init_measure(ctx) -> dict:
-    """gamma_l per initialization (Eq. 3-5 and :data:`MUTANT_INITS`) and ladder (LADDERS
-    and :data:`EXPAND_CONTRACT`)."""
+    """gamma_l per initialization (Eq. 3-5 and :data:`MUTANT_INITS`) and ladder (LADDERS,
+    KERNEL_LADDERS and :data:`EXPAND_CONTRACT`), by :func:`ladder_name`."""
     inits = {**c.INITS, **MUTANT_INITS}
-    return {name: {str(ladder): c.layer_gammas(ladder, fn) for ladder in LADDERS + (EXPAND_CONTRACT,)}
-            for name, fn in inits.items()}
+    return {name: {ladder_name(ladder): _ladder_gammas(fn, ladder) for ladder in LADDERS + KERNEL_LADDERS
+                   + (EXPAND_CONTRACT,)} for name, fn in inits.items()}
 
 
 def judge_constant_gamma(meas, ctx, init: str = "geometric", expect_constant: bool = True, ladders=None):
-    """Sec. 6 / 6.1: gamma_l is the same for every layer (exact) under ``init`` on every
-    ladder of ``ladders`` (all of LADDERS if None); with ``expect_constant`` False, the
-    gammas are unequal on every such ladder (the claim that Kaiming fan-in/out and
-    Xavier do not give constant gamma there). The ladders where they are constant
-    anyway are listed in each check's ``constant_on``."""
+    """Sec. 6 / 6.1: gamma_l = varsigma / (n_{l+1} n_l k_l^2 E[W_l^2]^2) (Eq. 2) is the same
+    for every layer (exact) under ``init`` on every ladder of ``ladders`` (all of LADDERS
+    and KERNEL_LADDERS if None); with ``expect_constant`` False, the gammas are unequal
+    on every such ladder (the claim that Kaiming fan-in/out and Xavier do not give
+    constant gamma there). The ladders where they are constant anyway are listed in
+    each check's ``constant_on``."""
     inits = (init,) if isinstance(init, str) else tuple(init)
-    wanted = {str(lad) for lad in (ladders or LADDERS)}
+    wanted = {ladder_name(lad) for lad in (ladders or LADDERS + KERNEL_LADDERS)}
     listed = wanted | {str(lad) for lad in LADDERS}  # the ladders ``constant_on`` may name
     rows = [(i, lad, gam, all(sp.simplify(x - gam[0]) == 0 for x in gam)) for i in inits
             for lad, gam in meas[i].items() if lad in listed]

@@ -100,10 +100,22 @@ def test_extra_ladder_and_mutant_init_stay_out_of_the_default_evidence():
     meas = exact.init_measure(RunContext())
     ev = exact.judge_constant_gamma(meas, CTX, init="xavier", expect_constant=False, ladders=exact.MIXED_LADDERS)
     assert all(str(exact.EXPAND_CONTRACT) not in d["constant_on"] for d in ev.details)
-    assert {str(lad) for lad in exact.LADDERS} == {lad for lad in meas["geometric"] if lad != str(exact.EXPAND_CONTRACT)}
+    assert {exact.ladder_name(lad) for lad in exact.LADDERS + exact.KERNEL_LADDERS} == {
+        lad for lad in meas["geometric"] if lad != str(exact.EXPAND_CONTRACT)}
     ev = exact.judge_constant_gamma(meas, CTX, init=("kaiming_fan_in", "xavier"), expect_constant=False,
                                     ladders=(exact.EXPAND_CONTRACT,))
     assert failing_labels(ev) == ["xavier, widths (5, 15, 45, 15, 5): gammas not all equal"]
+
+
+def test_kernel_power_fails_on_the_mixed_kernel_ladder_alone():
+    """Sec. 6, Eq. 3's k (not k^2): k^1.01 changes nothing where every k_l = 1, and makes
+    gamma_l unequal on the ladder with 5x5 and dense layers."""
+    meas = exact.init_measure(RunContext())
+    mutant = "geometric, kernel power 1.01"
+    assert exact.judge_constant_gamma(meas, CTX, init=mutant, ladders=exact.LADDERS).verdict == H
+    kernel_rows = [f"{mutant}, widths {exact.ladder_name(lad)}: gammas all equal" for lad in exact.KERNEL_LADDERS]
+    assert failing_labels(exact.judge_constant_gamma(meas, CTX, init=mutant)) == kernel_rows
+    assert exact.judge_constant_gamma(meas, CTX, ladders=exact.KERNEL_LADDERS).verdict == H
 
 
 def test_bottleneck_exponent_default_is_the_square_root():
