@@ -100,11 +100,25 @@ def test_extra_ladder_and_mutant_init_stay_out_of_the_default_evidence():
     meas = exact.init_measure(RunContext())
     ev = exact.judge_constant_gamma(meas, CTX, init="xavier", expect_constant=False, ladders=exact.MIXED_LADDERS)
     assert all(str(exact.EXPAND_CONTRACT) not in d["constant_on"] for d in ev.details)
-    assert {exact.ladder_name(lad) for lad in exact.LADDERS + exact.KERNEL_LADDERS} == {
-        lad for lad in meas["geometric"] if lad != str(exact.EXPAND_CONTRACT)}
     ev = exact.judge_constant_gamma(meas, CTX, init=("kaiming_fan_in", "xavier"), expect_constant=False,
                                     ladders=(exact.EXPAND_CONTRACT,))
     assert failing_labels(ev) == ["xavier, widths (5, 15, 45, 15, 5): gammas not all equal"]
+
+
+def test_init_measure_holds_only_what_the_defaults_judge():
+    """The mutants (inits, the expand-contract ladder, Eq. 4-5 on the kernel ladders) are
+    computed by the judge when asked, with the same values as a measurement would hold."""
+    meas = exact.init_measure(RunContext())
+    one_k = {exact.ladder_name(lad) for lad in exact.LADDERS}
+    assert set(meas) == {"geometric", "kaiming_fan_in", "kaiming_fan_out", "xavier"}
+    assert set(meas["geometric"]) == one_k | {exact.ladder_name(lad) for lad in exact.KERNEL_LADDERS}
+    assert all(set(meas[i]) == one_k for i in meas if i != "geometric")
+    mutant = "geometric, mean exponent 0.51"
+    ev = exact.judge_constant_gamma(meas, CTX, init=mutant)
+    assert [d["measured"] for d in ev.details] == [[str(x) for x in exact.ladder_gammas(mutant, lad)]
+                                                   for lad in exact.LADDERS + exact.KERNEL_LADDERS]
+    with pytest.raises(ValueError, match="init must be one of"):
+        exact.judge_constant_gamma(meas, CTX, init="kaiming")
 
 
 def test_kernel_power_fails_on_the_mixed_kernel_ladder_alone():
