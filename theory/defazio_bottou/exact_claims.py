@@ -12,7 +12,7 @@ import sympy as sp
 from simulations.core import check_choice
 from ..judges import exact_constant, judge_exact
 from . import calculus as c
-from .proof_steps import selected
+from .proof_steps import PERTURB_FACTOR, check_perturbation, only_with, selected
 
 __all__ = ["table1_measure", "judge_symbolic", "init_measure", "ladder_gammas", "judge_constant_gamma", "input_scaling_measure",
            "judge_input_scaling", "bottleneck_measure", "judge_bottleneck"]
@@ -106,15 +106,20 @@ def table1_measure(ctx) -> dict:
     }
 
 
-def judge_symbolic(meas, ctx, only: tuple = (), perturb=False, factor=sp.Rational(101, 100)):
+def judge_symbolic(meas, ctx, only: tuple = (), perturb=False, factor=PERTURB_FACTOR):
     """lhs - rhs simplifies to 0 for every statement whose label starts with one of
     ``only``. ``perturb`` (True, or the label parts of the statements it selects, see
     :func:`.proof_steps.selected`) multiplies the selected right sides by ``factor`` (1.01:
-    a constant off by 1%; a power of a symbol: an exponent off)."""
+    a constant off by 1%; a power of a symbol: an exponent off). ``only`` that selects no
+    statement, ``factor`` without ``perturb`` and label parts that select none of the
+    judged statements are ValueErrors."""
+    labels = [label for label in meas if not only or label.startswith(only)]
+    if not labels:
+        raise ValueError(f"only={only!r} selects no statement; labels: {list(meas)}")
+    check_perturbation(perturb, factor, labels)
     checks = []
-    for label, (lhs, rhs) in meas.items():
-        if only and not label.startswith(only):
-            continue
+    for label in labels:
+        lhs, rhs = meas[label]
         res = sp.simplify(lhs - (factor if selected(label, perturb) else 1) * rhs)
         checks.append({"label": label, "ok": res == 0, "measured": str(res), "expected": "0",
                        "counterexample": None if res == 0 else {"residual": str(res)}})
@@ -223,7 +228,11 @@ def judge_bottleneck(meas, ctx, target: str = "E[x^2]", variant: str = "printed"
     """Sec. 11.1: the main branch (as printed, with our reading of its mirrored last
     step) ends with E[x_9^2] equal to ``target``: "E[x^2]" (E[F(x)^2] = E[x^2], Sec. 11)
     or "eq6" ((n/m)^exponent E[x^2], Eq. 6 across a block with n -> m channels; printed
-    exponent 1/2)."""
+    exponent 1/2; ``exponent`` applies to this target only). ``variant``: the last
+    scalar, "printed" sqrt(m/(beta n)) or "v_only" 1/sqrt(beta)."""
+    check_choice("target", target, ("E[x^2]", "eq6"))
+    check_choice("variant", variant, tuple(meas))
+    only_with("exponent", exponent, sp.Rational(1, 2), "target", target, ("eq6",))
     meas = meas[variant]
     want = q if target == "E[x^2]" else (n / m) ** exact_constant(exponent) * q
     res = sp.simplify(meas["x9"] - want)
