@@ -103,21 +103,29 @@ def layer_gammas(widths, init, k=1, c=None, rho=1, q0=1, g_last=1):
     """gamma_l of every conv/linear layer of the ReLU net x -> C_L(relu(...C_0(x))),
     with the given channel widths [n_0, ..., n_L], propagating q forward and g backward
     by the rules above (exact rationals / surds). ``init``: a key of INITS, or a function
-    (n, m, k[, c]) -> E[W^2] of the same form."""
+    (n, m, k[, c]) -> E[W^2] of the same form. ``k``: one kernel size for every layer,
+    or one per layer [k_0, ..., k_{L-1}] (Eq. 2 and 3 take each layer's own k_l).
+
+    >>> layer_gammas([3, 6, 16], "geometric", k=[5, 1])  # Sec. 6: varsigma / c^2 in every layer, any k_l
+    [10*sqrt(3), 10*sqrt(3)]
+    """
     w2_fn = INITS[init] if isinstance(init, str) else init
     L = len(widths) - 1
-    w2 = [w2_fn(sp.Integer(widths[i]), sp.Integer(widths[i + 1]), sp.Integer(k),
+    ks = [k] * L if isinstance(k, (int, sp.Integer)) else list(k)
+    if len(ks) != L:
+        raise ValueError(f"k must be one kernel size or one per layer ({L}), got {k!r}")
+    w2 = [w2_fn(sp.Integer(widths[i]), sp.Integer(widths[i + 1]), sp.Integer(ks[i]),
                 *(() if c is None else (c,))) for i in range(L)]
     q = [sp.Integer(q0)]
     for i in range(L):  # layer i: conv on x_i, then ReLU (none after the last layer)
-        out = conv_forward_q(widths[i], k, w2[i], q[-1])
+        out = conv_forward_q(widths[i], ks[i], w2[i], q[-1])
         q.append(out / 2 if i < L - 1 else out)
     g = [None] * (L + 1)
     g[L] = sp.Integer(g_last)
     for i in reversed(range(L)):
         g_conv_out = g[i + 1] / 2 if i < L - 1 else g[i + 1]  # back through the ReLU: halved
-        g[i] = widths[i + 1] * k**2 * w2[i] * g_conv_out
-    return [sp.nsimplify(sp.simplify(gamma_intrinsic(State(widths[i], rho, q[i], g[i]), widths[i + 1], k, w2[i])))
+        g[i] = widths[i + 1] * ks[i]**2 * w2[i] * g_conv_out
+    return [sp.nsimplify(sp.simplify(gamma_intrinsic(State(widths[i], rho, q[i], g[i]), widths[i + 1], ks[i], w2[i])))
             for i in range(L)]
 
 

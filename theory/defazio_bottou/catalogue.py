@@ -123,9 +123,12 @@ _CLAIMS = (
           params={"init": "geometric"},
           mutations=(Mutation("Kaiming fan-in is constant", {"init": "kaiming_fan_in"}, F),
                      Mutation("Eq. 3 with (n_l n_{l+1})^0.51 in place of the square root",
-                              {"init": "geometric, mean exponent 0.51"})),
-          note="Every ladder has one kernel size (k = 1), so the kernel power of Eq. 3 (k, not k^2) is not tested "
-               "here; defazio_bottou.sec61.constant_gamma_iff tests it symbolically in k (its k^1.01 mutation)."),
+                              {"init": "geometric, mean exponent 0.51"}),
+                     Mutation("Eq. 3 normalized by k^1.01 instead of k (fails on the mixed-kernel ladder alone)",
+                              {"init": "geometric, kernel power 1.01"})),
+          note="The ladders with one kernel size (k = 1) test the widths; the strided LeNet's ladder with its kernel "
+               "sizes (5, 5, 5, 1, 1) tests the kernel power of Eq. 3 (k, 'rather than k^2'): with k^p in place of k, "
+               "gamma_l = varsigma k_l^(2p - 2) / c^2 differs between its 5x5 and dense layers unless p = 1."),
     Claim(id="defazio_bottou.sec61.others_not_constant",
           where="Sec. 6.1, Eq. 4-5 and Figure 2",
           statement="On the strided LeNet's channel ladder (and on other ladders whose consecutive ratios n_{l+1}/n_l "

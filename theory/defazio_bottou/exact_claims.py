@@ -4,30 +4,69 @@ model's moment rules, geometric vs Kaiming/Xavier initialization, Eq. 6 and its
 telescoping product, Sec. 6.2, 8 and 8.1, and Sec. 11 / 11.1."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import mpmath
 import sympy as sp
 
+from simulations.core import check_choice
 from ..judges import exact_constant, judge_exact
 from . import calculus as c
-from .proof_steps import selected
+from .proof_steps import PERTURB_FACTOR, check_perturbation, only_with, selected
 
-__all__ = ["table1_measure", "judge_symbolic", "init_measure", "judge_constant_gamma", "input_scaling_measure",
+__all__ = ["table1_measure", "judge_symbolic", "init_measure", "ladder_gammas", "judge_constant_gamma", "input_scaling_measure",
            "judge_input_scaling", "bottleneck_measure", "judge_bottleneck"]
 
 n, m, k, q, g, rho, w, beta, a = sp.symbols("n m k q g rho w beta a", positive=True)
 #: The strided LeNet's channel ladder (3 -> 6 -> 16 channels, then 120, 84, 10 units).
 LENET_LADDER = (3, 6, 16, 120, 84, 10)
-#: Width ladders on which the per-layer gammas are compared (exact arithmetic): mixed
-#: ratios (LeNet's and two others), equal widths, a geometric ladder.
+#: Width ladders on which the per-layer gammas are compared (exact arithmetic), one
+#: kernel size (k = 1): mixed ratios (LeNet's and two others), equal widths, a geometric
+#: ladder.
 LADDERS = (LENET_LADDER, (3, 10, 40, 5, 7), (100, 7, 300, 2), (64, 64, 64, 64), (1, 2, 4, 8, 16, 32))
 #: The ladders whose consecutive ratios are neither equal nor equal up to inversion.
 MIXED_LADDERS = LADDERS[:3]
-#: Measured too but judged only by mutations: an expand-contract ladder (constant
-#: |log(n_{l+1}/n_l)|), where Xavier alone of the three gives constant gamma_l.
+#: Ladders with mixed kernel sizes, as (widths, kernel sizes k_l): the strided LeNet's
+#: (5x5 convolutions, then dense layers; fc1 on the 16 x 5 x 5 map is a 5x5 convolution,
+#: the same E[W^2] under Eq. 3 since k sqrt(16) = sqrt(400)). Only here does the kernel
+#: power of Eq. 3 (k_l, 'rather than k_l^2', Sec. 6) decide whether gamma_l is constant.
+KERNEL_LADDERS = ((LENET_LADDER, (5, 5, 5, 1, 1)),)
+#: Judged only by mutations (computed when one asks, :func:`ladder_gammas`): an
+#: expand-contract ladder (constant |log(n_{l+1}/n_l)|), where Xavier alone of the
+#: three gives constant gamma_l.
 EXPAND_CONTRACT = (5, 15, 45, 15, 5)
-#: Perturbed initializations, measured too but judged only by mutations: Eq. 3 with the
-#: geometric mean's exponent 1/2 off by 1/100.
-MUTANT_INITS = {"geometric, mean exponent 0.51": lambda n_, m_, k_, c_=2: c_ / (k_ * (n_ * m_) ** sp.Rational(51, 100))}
+#: Perturbed initializations, judged only by mutations (computed when one asks): Eq. 3
+#: with the geometric mean's exponent 1/2 off by 1/100, and with the kernel power 1 off
+#: by 1/100.
+MUTANT_INITS = {"geometric, mean exponent 0.51": lambda n_, m_, k_, c_=2: c_ / (k_ * (n_ * m_) ** sp.Rational(51, 100)),
+                "geometric, kernel power 1.01":
+                    lambda n_, m_, k_, c_=2: c_ / (k_ ** sp.Rational(101, 100) * sp.sqrt(n_ * m_))}
+#: Every initialization :func:`judge_constant_gamma` knows (Eq. 3-5 and the mutants).
+ALL_INITS = {**c.INITS, **MUTANT_INITS}
+
+
+def _kernels(ladder) -> bool:
+    return isinstance(ladder[0], (tuple, list))
+
+
+def ladder_name(ladder) -> str:
+    """A ladder's key in :func:`init_measure` and its labels: the widths, and the kernel
+    sizes when they are given ((widths, kernels))."""
+    return f"{tuple(ladder[0])}, kernels {tuple(ladder[1])}" if _kernels(ladder) else str(tuple(ladder))
+
+
+@lru_cache(maxsize=None)
+def _cached_gammas(init: str, ladder: tuple) -> tuple:
+    if _kernels(ladder):
+        return tuple(c.layer_gammas(ladder[0], ALL_INITS[init], k=ladder[1]))
+    return tuple(c.layer_gammas(ladder, ALL_INITS[init]))
+
+
+def ladder_gammas(init: str, ladder) -> tuple:
+    """gamma_l (Eq. 2) of every layer of ``ladder`` (widths, or (widths, kernels)) under
+    ``init``, a key of :data:`ALL_INITS` (:func:`.calculus.layer_gammas`), computed once."""
+    check_choice("init", init, tuple(ALL_INITS))
+    return _cached_gammas(init, (tuple(ladder[0]), tuple(ladder[1])) if _kernels(ladder) else tuple(ladder))
 
 
 def _zero(expr) -> bool:
@@ -67,15 +106,20 @@ def table1_measure(ctx) -> dict:
     }
 
 
-def judge_symbolic(meas, ctx, only: tuple = (), perturb=False, factor=sp.Rational(101, 100)):
+def judge_symbolic(meas, ctx, only: tuple = (), perturb=False, factor=PERTURB_FACTOR):
     """lhs - rhs simplifies to 0 for every statement whose label starts with one of
     ``only``. ``perturb`` (True, or the label parts of the statements it selects, see
     :func:`.proof_steps.selected`) multiplies the selected right sides by ``factor`` (1.01:
-    a constant off by 1%; a power of a symbol: an exponent off)."""
+    a constant off by 1%; a power of a symbol: an exponent off). ``only`` that selects no
+    statement, ``factor`` without ``perturb`` and label parts that select none of the
+    judged statements are ValueErrors."""
+    labels = [label for label in meas if not only or label.startswith(only)]
+    if not labels:
+        raise ValueError(f"only={only!r} selects no statement; labels: {list(meas)}")
+    check_perturbation(perturb, factor, labels)
     checks = []
-    for label, (lhs, rhs) in meas.items():
-        if only and not label.startswith(only):
-            continue
+    for label in labels:
+        lhs, rhs = meas[label]
         res = sp.simplify(lhs - (factor if selected(label, perturb) else 1) * rhs)
         checks.append({"label": label, "ok": res == 0, "measured": str(res), "expected": "0",
                        "counterexample": None if res == 0 else {"residual": str(res)}})
@@ -83,24 +127,30 @@ def judge_symbolic(meas, ctx, only: tuple = (), perturb=False, factor=sp.Rationa
 
 
 def init_measure(ctx) -> dict:
-    """gamma_l per initialization (Eq. 3-5 and :data:`MUTANT_INITS`) and ladder (LADDERS
-    and :data:`EXPAND_CONTRACT`)."""
-    inits = {**c.INITS, **MUTANT_INITS}
-    return {name: {str(ladder): c.layer_gammas(ladder, fn) for ladder in LADDERS + (EXPAND_CONTRACT,)}
-            for name, fn in inits.items()}
+    """gamma_l per initialization of Eq. 3-5 and ladder, by :func:`ladder_name`: what the
+    claims judge by default, every init on LADDERS and Eq. 3 on KERNEL_LADDERS. The rest
+    (:data:`MUTANT_INITS`, :data:`EXPAND_CONTRACT`, Eq. 4-5 on KERNEL_LADDERS) is
+    computed by the judge when a mutation asks."""
+    return {name: {ladder_name(ladder): ladder_gammas(name, ladder)
+                   for ladder in LADDERS + (KERNEL_LADDERS if name == "geometric" else ())} for name in c.INITS}
 
 
 def judge_constant_gamma(meas, ctx, init: str = "geometric", expect_constant: bool = True, ladders=None):
-    """Sec. 6 / 6.1: gamma_l is the same for every layer (exact) under ``init`` on every
-    ladder of ``ladders`` (all of LADDERS if None); with ``expect_constant`` False, the
-    gammas are unequal on every such ladder (the claim that Kaiming fan-in/out and
-    Xavier do not give constant gamma there). The ladders where they are constant
-    anyway are listed in each check's ``constant_on``."""
+    """Sec. 6 / 6.1: gamma_l = varsigma / (n_{l+1} n_l k_l^2 E[W_l^2]^2) (Eq. 2) is the same
+    for every layer (exact) under ``init`` (keys of :data:`ALL_INITS`) on every ladder of
+    ``ladders`` (all of LADDERS and KERNEL_LADDERS if None); with ``expect_constant``
+    False, the gammas are unequal on every such ladder (the claim that Kaiming fan-in/out
+    and Xavier do not give constant gamma there). The ladders where they are constant
+    anyway are listed in each check's ``constant_on``. What ``meas`` lacks (mutant inits
+    and ladders) comes from :func:`ladder_gammas`."""
     inits = (init,) if isinstance(init, str) else tuple(init)
-    wanted = {str(lad) for lad in (ladders or LADDERS)}
+    judged = tuple(ladders or LADDERS + KERNEL_LADDERS)
+    wanted = {ladder_name(lad) for lad in judged}
     listed = wanted | {str(lad) for lad in LADDERS}  # the ladders ``constant_on`` may name
-    rows = [(i, lad, gam, all(sp.simplify(x - gam[0]) == 0 for x in gam)) for i in inits
-            for lad, gam in meas[i].items() if lad in listed]
+    order = {ladder_name(lad): lad for lad in LADDERS + KERNEL_LADDERS + judged}  # measured first, then the others
+    gammas = {(i, lad): meas.get(i, {}).get(lad) or ladder_gammas(i, order[lad]) for i in inits for lad in order
+              if lad in listed}
+    rows = [(i, lad, gam, all(sp.simplify(x - gam[0]) == 0 for x in gam)) for (i, lad), gam in gammas.items()]
     checks = []
     for i, lad, gam, const in rows:
         if lad not in wanted:
@@ -178,7 +228,11 @@ def judge_bottleneck(meas, ctx, target: str = "E[x^2]", variant: str = "printed"
     """Sec. 11.1: the main branch (as printed, with our reading of its mirrored last
     step) ends with E[x_9^2] equal to ``target``: "E[x^2]" (E[F(x)^2] = E[x^2], Sec. 11)
     or "eq6" ((n/m)^exponent E[x^2], Eq. 6 across a block with n -> m channels; printed
-    exponent 1/2)."""
+    exponent 1/2; ``exponent`` applies to this target only). ``variant``: the last
+    scalar, "printed" sqrt(m/(beta n)) or "v_only" 1/sqrt(beta)."""
+    check_choice("target", target, ("E[x^2]", "eq6"))
+    check_choice("variant", variant, tuple(meas))
+    only_with("exponent", exponent, sp.Rational(1, 2), "target", target, ("eq6",))
     meas = meas[variant]
     want = q if target == "E[x^2]" else (n / m) ** exact_constant(exponent) * q
     res = sp.simplify(meas["x9"] - want)

@@ -9,8 +9,10 @@ import mpmath
 import numpy as np
 
 from simulations.relu_nets import draw_net, mlp_spec, net_backward, net_forward, param_count
+from simulations.core import check_choice
 from simulations.relu_nets import scaling_vs_hessian
 from ..judges import judge_exact
+from .proof_steps import only_with
 
 __all__ = ["pool_measure", "judge_pool", "ggn_measure", "judge_ggn", "homogeneity_measure", "judge_homogeneity"]
 
@@ -43,6 +45,9 @@ def judge_pool(meas, ctx, pool: str = "max", min_gap=0.1):
     differs from 1 (by more than ``min_gap``: one number, or one per input, "normal" and
     "relu") on N(0, 1) inputs and on ReLU outputs, the two precisions agreeing.
     ``pool="avg"`` is the contrast (well-scaled on zero-mean inputs)."""
+    check_choice("pool", pool, ("max", "avg"))
+    if isinstance(min_gap, dict) and set(min_gap) != {"normal", "relu"}:
+        raise ValueError(f"min_gap must be a number or give one per input, 'normal' and 'relu', got {min_gap!r}")
     lo, hi = ctx.precisions
     checks = []
     for inp in ("normal", "relu"):
@@ -146,9 +151,12 @@ def judge_homogeneity(meas, ctx, variant: str = "printed", tol: float = 1e-9, de
     only the layer's own weights W_l (or the input x_0) are rescaled, since the
     remainder above is unchanged (the net is positively homogeneous: actual and the
     main term are). ``variant`` "printed": O = n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2]);
-    "corrected": O' = n_l E[x_l^2]^2 / n_{l+1}. ``degrees`` (a, b) replaces the O-term by
-    n_l E[x_l^2]^a E[x_{l+1}^2]^b / n_{l+1} (for mutations: a + b is its degree in
-    x_0 / 2, b its degree in W_l / 2)."""
+    "corrected": O' = n_l E[x_l^2]^2 / n_{l+1}. ``degrees`` (a, b), with variant
+    "corrected" only (its degrees are (2, 0); the printed O-term's are (2, -1)), replaces
+    the O-term by n_l E[x_l^2]^a E[x_{l+1}^2]^b / n_{l+1} (for mutations: a + b is its
+    degree in x_0 / 2, b its degree in W_l / 2)."""
+    check_choice("variant", variant, ("printed", "corrected"))
+    only_with("degrees", degrees, None, "variant", variant, ("corrected",))
     base = meas["as drawn"]
     ref = (base["actual"] - base["main"]) / _o_scale(base, variant, degrees)
     checks = []

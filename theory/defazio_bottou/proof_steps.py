@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from simulations.core import check_choice
 from ..judges import judge_exact
 from . import calculus as c
 
-__all__ = ["Step", "steps_measure", "judge_steps", "selected", "MUTANT_VARIANTS"]
+__all__ = ["Step", "steps_measure", "judge_steps", "selected", "only_with", "check_perturbation", "PERTURB_FACTOR",
+           "MUTANT_VARIANTS"]
 
 #: Variants measured for mutations only: a stated hypothesis dropped (Sec. 3's symmetric
 #: law, Sec. 5.1's independent probe entries); their steps must fail.
@@ -232,6 +234,43 @@ def _text(x) -> str:
     return str(x)
 
 
+#: The default ``factor`` of the label-selected perturbations (a right side off by 1%).
+PERTURB_FACTOR = sp.Rational(101, 100)
+
+
+def only_with(name: str, value, default, selector: str, chosen, applies) -> None:
+    """Refuse a parameter where it would be silently ignored: ``name`` has a non-default
+    ``value`` while the judge's selector ``selector`` is ``chosen``, not one of
+    ``applies`` (the selector's values where ``name`` is used).
+
+    >>> only_with("exponent", 0.51, 0.5, "target", "eq6", ("eq6",))
+    >>> only_with("exponent", 0.51, 0.5, "target", "E[x^2]", ("eq6",))
+    Traceback (most recent call last):
+    ...
+    ValueError: exponent applies only with target in ['eq6'], got exponent=0.51 with target='E[x^2]'
+    """
+    if chosen not in applies and not (value is default or value == default):
+        raise ValueError(f"{name} applies only with {selector} in {list(applies)}, got {name}={value!r} with "
+                         f"{selector}={chosen!r}")
+
+
+def check_perturbation(perturb, factor, labels) -> None:
+    """``factor`` applies only where ``perturb`` perturbs (True or label parts, see
+    :func:`selected`), and label parts must select at least one of ``labels`` (the
+    statements judged): either would otherwise be silently ignored.
+
+    >>> check_perturbation("Eq. 6", PERTURB_FACTOR, ["Eq. 8: one"])
+    Traceback (most recent call last):
+    ...
+    ValueError: perturb='Eq. 6' selects none of the statements judged: ['Eq. 8: one']
+    """
+    if perturb is False and not factor == PERTURB_FACTOR:
+        raise ValueError(f"factor applies only with perturb True or label parts (the right sides it multiplies), "
+                         f"got factor={factor!r} with perturb=False")
+    if not isinstance(perturb, bool) and not any(selected(label, perturb) for label in labels):
+        raise ValueError(f"perturb={perturb!r} selects none of the statements judged: {list(labels)}")
+
+
 def selected(label: str, perturb) -> bool:
     """Whether ``perturb`` (a judge parameter) perturbs the step or statement ``label``:
     True all, False none, a string those whose label contains it, a tuple of strings
@@ -255,14 +294,19 @@ def _printed(st: Step, values) -> Step:
 
 
 def judge_steps(meas, ctx, key: str, variant: str = "steps", perturb=False,
-                factor=sp.Rational(101, 100), values=None):
+                factor=PERTURB_FACTOR, values=None):
     """Every step of ``meas[key][variant]`` holds exactly: lhs - rhs simplifies to 0
     (``kind="equal"``) or the stated relation is true (``kind="true"``). ``perturb``
     (True, or the label parts of the steps it selects, see :func:`selected`) multiplies
     the selected right sides by ``factor`` (1.01: a constant off by 1%; a power of a
     symbol: an exponent off) and negates the selected stated relations. ``values`` (by
     symbol name) replace printed constants of the steps (:attr:`Step.printed`). A
-    failing step's counterexample is its smallest setting ``at``."""
+    failing step's counterexample is its smallest setting ``at``. A ``key`` or
+    ``variant`` not measured, ``factor`` without ``perturb``, label parts that select no
+    step and ``values`` that name no printed constant are ValueErrors."""
+    check_choice("key", key, tuple(meas))
+    check_choice("variant", variant, tuple(meas[key]))
+    check_perturbation(perturb, factor, [st.label for st in meas[key][variant]])
     unused = set(values or {}) - {str(sym) for st in meas[key][variant] for sym in st.printed}
     if unused:
         raise ValueError(f"values {sorted(unused)} name no printed constant of {key} ({variant})")

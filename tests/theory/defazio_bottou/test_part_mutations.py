@@ -64,7 +64,7 @@ def test_homogeneity_degrees_reproduce_the_variants_and_fail_each_rescaling_alon
             "x_0 x 10": _homogeneity_case(t_x=10.0)}
     for variant, degrees in (("printed", (2, -1)), ("corrected", (2, 0))):
         a = numeric.judge_homogeneity(meas, CTX, variant)
-        b = numeric.judge_homogeneity(meas, CTX, "printed", degrees=degrees)
+        b = numeric.judge_homogeneity(meas, CTX, "corrected", degrees=degrees)
         assert a.verdict == b.verdict and [d["measured"] for d in a.details] == pytest.approx(
             [d["measured"] for d in b.details], rel=1e-12)
     assert failing_labels(numeric.judge_homogeneity(meas, CTX, "corrected", degrees=(2.01, 0.0))) == [
@@ -100,10 +100,36 @@ def test_extra_ladder_and_mutant_init_stay_out_of_the_default_evidence():
     meas = exact.init_measure(RunContext())
     ev = exact.judge_constant_gamma(meas, CTX, init="xavier", expect_constant=False, ladders=exact.MIXED_LADDERS)
     assert all(str(exact.EXPAND_CONTRACT) not in d["constant_on"] for d in ev.details)
-    assert {str(lad) for lad in exact.LADDERS} == {lad for lad in meas["geometric"] if lad != str(exact.EXPAND_CONTRACT)}
     ev = exact.judge_constant_gamma(meas, CTX, init=("kaiming_fan_in", "xavier"), expect_constant=False,
                                     ladders=(exact.EXPAND_CONTRACT,))
     assert failing_labels(ev) == ["xavier, widths (5, 15, 45, 15, 5): gammas not all equal"]
+
+
+def test_init_measure_holds_only_what_the_defaults_judge():
+    """The mutants (inits, the expand-contract ladder, Eq. 4-5 on the kernel ladders) are
+    computed by the judge when asked, with the same values as a measurement would hold."""
+    meas = exact.init_measure(RunContext())
+    one_k = {exact.ladder_name(lad) for lad in exact.LADDERS}
+    assert set(meas) == {"geometric", "kaiming_fan_in", "kaiming_fan_out", "xavier"}
+    assert set(meas["geometric"]) == one_k | {exact.ladder_name(lad) for lad in exact.KERNEL_LADDERS}
+    assert all(set(meas[i]) == one_k for i in meas if i != "geometric")
+    mutant = "geometric, mean exponent 0.51"
+    ev = exact.judge_constant_gamma(meas, CTX, init=mutant)
+    assert [d["measured"] for d in ev.details] == [[str(x) for x in exact.ladder_gammas(mutant, lad)]
+                                                   for lad in exact.LADDERS + exact.KERNEL_LADDERS]
+    with pytest.raises(ValueError, match="init must be one of"):
+        exact.judge_constant_gamma(meas, CTX, init="kaiming")
+
+
+def test_kernel_power_fails_on_the_mixed_kernel_ladder_alone():
+    """Sec. 6, Eq. 3's k (not k^2): k^1.01 changes nothing where every k_l = 1, and makes
+    gamma_l unequal on the ladder with 5x5 and dense layers."""
+    meas = exact.init_measure(RunContext())
+    mutant = "geometric, kernel power 1.01"
+    assert exact.judge_constant_gamma(meas, CTX, init=mutant, ladders=exact.LADDERS).verdict == H
+    kernel_rows = [f"{mutant}, widths {exact.ladder_name(lad)}: gammas all equal" for lad in exact.KERNEL_LADDERS]
+    assert failing_labels(exact.judge_constant_gamma(meas, CTX, init=mutant)) == kernel_rows
+    assert exact.judge_constant_gamma(meas, CTX, ladders=exact.KERNEL_LADDERS).verdict == H
 
 
 def test_bottleneck_exponent_default_is_the_square_root():
@@ -127,3 +153,43 @@ def test_each_label_selected_mutation_fails_exactly_its_part(claim):
         ev = evaluate(claim, RunContext(), **mu.params)
         assert ev.verdict == F, (claim.id, mu.name)
         assert failing_labels(ev) == [d["label"] for d in ev.details if part in d["label"]], (claim.id, mu.name)
+
+
+def test_parameters_refused_where_their_selector_ignores_them():
+    """A parameter that one value of a judge's selector would silently ignore is a
+    ValueError naming the parameter and the selector values where it applies."""
+    meas = exact.bottleneck_measure(RunContext())
+    with pytest.raises(ValueError, match=r"exponent applies only with target in \['eq6'\]"):
+        exact.judge_bottleneck(meas, CTX, "E[x^2]", "printed", exponent=sp.Rational(51, 100))
+    assert exact.judge_bottleneck(meas, CTX, "E[x^2]", "printed", exponent=sp.Rational(1, 2)).verdict == F
+    with pytest.raises(ValueError, match="target must be one of"):
+        exact.judge_bottleneck(meas, CTX, "eq7", "v_only")
+    with pytest.raises(ValueError, match="variant must be one of"):
+        exact.judge_bottleneck(meas, CTX, "eq6", "corrected")
+    hom = {"as drawn": _homogeneity_case(), "W_1 x 10": _homogeneity_case(t_w=10.0)}
+    with pytest.raises(ValueError, match=r"degrees applies only with variant in \['corrected'\]"):
+        numeric.judge_homogeneity(hom, CTX, "printed", degrees=(2.01, 0.0))
+    with pytest.raises(ValueError, match="variant must be one of"):
+        numeric.judge_homogeneity(hom, CTX, "intrinsic")
+
+
+def test_perturbation_parameters_refused_where_ignored():
+    sym = {"A: one": (x, x), "B: two": (2 * x, 2 * x)}
+    steps = {"k": {"steps": [Step("first", x + x, 2 * x)], "printed": [Step("second", x, x)]}}
+    for judge, args in ((exact.judge_symbolic, ()), (judge_steps, ("k",))):
+        meas = sym if judge is exact.judge_symbolic else steps
+        with pytest.raises(ValueError, match="factor applies only with perturb True or label parts"):
+            judge(meas, CTX, *args, factor=x ** sp.Rational(1, 100))
+        with pytest.raises(ValueError, match="selects none of the statements judged"):
+            judge(meas, CTX, *args, perturb="second")  # a step of another variant, or no label at all
+    with pytest.raises(ValueError, match="selects no statement"):
+        exact.judge_symbolic(sym, CTX, only=("C:",))
+    with pytest.raises(ValueError, match="variant must be one of"):
+        judge_steps(steps, CTX, "k", variant="corrected")
+    lo, hi = CTX.precisions
+    pool = {d: {"max/normal": mpmath.mpf("1.5"), "max/relu": mpmath.mpf(3), "closed form 1 + sqrt(3)/pi":
+                mpmath.mpf("1.5")} for d in (lo, hi)}
+    with pytest.raises(ValueError, match="min_gap must be a number or give one per input"):
+        numeric.judge_pool(pool, CTX, min_gap={"normal": 0.6, "relu": 0.1, "uniform": 0.1})
+    with pytest.raises(ValueError, match="pool must be one of"):
+        numeric.judge_pool(pool, CTX, pool="min")
