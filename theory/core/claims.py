@@ -8,7 +8,9 @@ mutation is the same claim with other ``params`` and the verdict it must then ge
 
 ``measure`` is either a function of the :class:`~theory.core.context.RunContext`
 (exact and deterministic checks) or a :class:`Sampling` (Monte-Carlo checks, judged
-sequentially on growing samples; see :mod:`theory.stats.sequential`).
+sequentially on growing samples; see :mod:`theory.stats.sequential`). A parameter
+sized against the run's precision is an :class:`AtPrecision`, resolved before the
+judge is called.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from typing import Any, Callable, Mapping
 from ..stats.sequential import LookPlan, plan_looks
 from .verdicts import Verdict
 
-__all__ = ["KINDS", "Mutation", "Sampling", "Claim", "Paper", "CLAIM_FILE"]
+__all__ = ["KINDS", "Mutation", "AtPrecision", "resolve_params", "Sampling", "Claim", "Paper", "CLAIM_FILE"]
 
 KINDS = ("identity", "inequality", "approximation", "empirical")
 #: The file pytest collects the claims from (the anchor of every claim's node id).
@@ -33,6 +35,40 @@ class Mutation:
     name: str
     params: Mapping[str, Any]
     expect: Verdict = Verdict.FAILS
+
+
+@dataclass(frozen=True)
+class AtPrecision:
+    """A judge parameter sized against the run's precision: the judge receives
+    ``form(dps)``, ``dps`` the run's (:attr:`~theory.core.context.RunContext.dps`),
+    resolved by :func:`~theory.core.runner.evaluate` before the judge is called
+    (:func:`resolve_params`). For the mutations of high-precision checks, whose
+    tolerance is 10^-(dps - 5) at ``dps`` digits (they run at dps and dps + 20): a
+    perturbation 10^-(dps - 10) stays five digits above it at every ``--dps``, where a
+    fixed 1e-40 would fall below it from ``--dps 45`` down. ``text`` names the value as
+    a function of dps (the repr: mutation ids and reports must not show an address).
+
+    >>> one_plus = AtPrecision(lambda dps: "1." + "0" * (dps - 11) + "1", "1 + 10^-(dps - 10)")
+    >>> one_plus
+    AtPrecision(1 + 10^-(dps - 10))
+    >>> resolve_params({"factor": one_plus, "cases": ("odd",)}, 20)
+    {'factor': '1.0000000001', 'cases': ('odd',)}
+    """
+
+    form: Callable[[int], Any]
+    text: str
+
+    def at(self, dps: int) -> Any:
+        """The parameter at ``dps`` digits."""
+        return self.form(dps)
+
+    def __repr__(self) -> str:
+        return f"AtPrecision({self.text})"
+
+
+def resolve_params(params: Mapping[str, Any], dps: int) -> dict:
+    """``params`` with every :class:`AtPrecision` replaced by its value at ``dps`` digits."""
+    return {k: v.at(dps) if isinstance(v, AtPrecision) else v for k, v in params.items()}
 
 
 @dataclass(frozen=True, kw_only=True)

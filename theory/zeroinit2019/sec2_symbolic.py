@@ -182,23 +182,26 @@ def lse_measure(ctx) -> dict:
     return {"values": values}
 
 
-def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float = 0.0):
+def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float | str = 0.0):
     """Eq. 10's step logsumexp(z) >= max z + ``shift`` (0 as printed; the mutation
     raises it), at every point and both precisions; the gap also stays
-    <= log c - ``upper_shift`` (0 as stated; ties reach log c, so any positive shift
-    fails there). The counterexample is the smallest gap, or the first row above the
-    upper bound when only that side fails."""
+    <= log c (1 + 10^(5 - dps)) - ``upper_shift`` (0 as stated; ties reach log c, so a
+    positive shift above that tolerance fails there; a number or decimal text, as
+    10^-(dps - 10) is below float's range from dps 334). The counterexample is the
+    smallest gap, or the first row above the upper bound when only that side fails."""
     checks = []
+    upper_text = upper_shift if isinstance(upper_shift, str) else f"{upper_shift:g}"
     for dps, rows in m["values"].items():
         with mpmath.workdps(dps):
             worst = min(rows, key=lambda r: r["gap"])
-            above = [r for r in rows if not r["gap"] <= r["log_c"] * (1 + mpmath.mpf(10) ** (5 - dps)) - upper_shift]
+            upper = mpmath.mpf(upper_shift)
+            above = [r for r in rows if not r["gap"] <= r["log_c"] * (1 + mpmath.mpf(10) ** (5 - dps)) - upper]
             ok = all(r["gap"] > shift for r in rows) and not above
             cex = above[0] if above and worst["gap"] > shift else worst
             checks.append({"label": f"{len(rows)} logit vectors, {dps} digits", "ok": bool(ok),
                            "measured": {"smallest_gap": mpmath.nstr(worst["gap"], 8), "at": f"c = {worst['c']}, "
                                         f"{worst['case']}"},
-                           "expected": f"> {shift:g} and <= log c" + (f" - {upper_shift:g}" if upper_shift else ""),
+                           "expected": f"> {shift:g} and <= log c" + (f" - {upper_text}" if upper else ""),
                            "counterexample": {"c": cex["c"], "case": cex["case"], "gap": float(cex["gap"])}})
     return judge_exact(checks, "mpmath at two precisions: ties, spread and random logits, c in (2, 10)", "exact")
 
