@@ -16,6 +16,7 @@ import sympy as sp
 
 from simulations import get_backend, haar_orthogonal, orthogonality_gap
 from simulations.core import check_choice
+from ..core.claims import applies_only
 from ..judges import exact_constant, judge_exact
 from . import formulas as f
 
@@ -143,13 +144,16 @@ def steps_measure(ctx) -> dict:
     return out
 
 
+@applies_only("variant", depth_constant=("corrected",), width_constant=("corrected",),
+              width_n_power=("corrected",))
 def judge_cor3_index(m, ctx, variant: str = "printed", depth_constant=4, width_constant=6, width_n_power=2):
     """'Combining Lemma 2 with Theorem 1 yields' Eq. 5. Lemma 2 at index l needs E V(H_l),
     which Theorem 1 bounds at index l - 1 under A1(alpha, l - 1). ``printed``: Eq. 5
     (exponent l) equals 2 n x Theorem 1 at l - 1; ``corrected``: the exponent l - 1, with
     Eq. 5's constants ``depth_constant`` n (1 - 2 alpha/3)^(l-1) + ``width_constant``
     n^``width_n_power``/(alpha sqrt d) (4, 6 and 2 as printed: 2 n times Eq. 3's 2 and
-    3 n; other values are mutations and leave a non-zero residual)."""
+    3 n; other values are mutations and leave a non-zero residual; ``corrected`` alone)."""
+    check_choice("variant", variant, ("printed", "corrected"))
     r = m["cor3"]
     if variant == "printed":
         point, val = r["printed_minus_deduced_at"]
@@ -170,6 +174,7 @@ def judge_cor3_index(m, ctx, variant: str = "printed", depth_constant=4, width_c
                        "exact")
 
 
+@applies_only("variant", factor=("corrected",))
 def judge_l0(m, ctx, variant: str = "printed", factor: float = 1.0):
     """Lemma 2 and Corollary 3 at l = 0. ``printed``: they hold for every H_0 (no
     hypothesis on l or ||H_0||_F); d = n = 1 gives V = 0, so Lemma 2 needs W_2^2 = 0,
@@ -183,6 +188,7 @@ def judge_l0(m, ctx, variant: str = "printed", factor: float = 1.0):
     :data:`.formulas.W2_OVER_SQRTN_V_MAX` = 0.600566, so with the printed 1 the spectra row
     cannot fail and is ``informative: False`` (the sympy step carries the claim); the
     spectra here reach 0.600510 (n = 8, k = 3), so a factor of 0.6 fails and 0.601 holds."""
+    check_choice("variant", variant, ("printed", "corrected"))
     lo, hi = ctx.precisions
     r = m["l0"]
     checks = []
@@ -221,6 +227,8 @@ def judge_l0(m, ctx, variant: str = "printed", factor: float = 1.0):
     return judge_exact(checks, f"sympy and mpmath at {lo}/{hi} digits", "exact; 1e-12 relative")
 
 
+@applies_only("variant", alpha=("printed",), factor=("corrected",), exponent=("corrected",),
+              equality_at=("corrected",))
 def judge_a1_alpha(m, ctx, variant: str = "printed", alpha: float = 0.5, factor: float = 1.0, exponent: float = 0.5,
                    equality_at: str = "orthonormal"):
     """A1(alpha, l). ``printed``: there is an absolute (n-independent) alpha > 0 such
@@ -231,7 +239,9 @@ def judge_a1_alpha(m, ctx, variant: str = "printed", alpha: float = 0.5, factor:
     unit-Frobenius H, with equality at H^T H = I/n (H = Q/sqrt(n), Q orthonormal), and
     only there: ``equality_at="orthogonal_columns"`` (a mutation) claims equality also for
     orthogonal columns of unequal norms (H^T H diagonal, here norms 1..n), which the
-    sum of squares rules out."""
+    sum of squares rules out. ``alpha`` applies to ``printed`` alone, the others to
+    ``corrected``."""
+    check_choice("variant", variant, ("printed", "corrected"))
     r = m["a1"]
     checks = [{"label": "sympy: sum s_i^2 - n s_1^2 = sum_i (s_i^2 - s_1^2) >= 0 for s_1 = sigma_min (n = 5)",
                "ok": r["sum_of_squares"] == 0, "measured": str(r["sum_of_squares"]), "expected": "0"}]
@@ -282,6 +292,8 @@ def judge_radius_rate(m, ctx, exponent: str = "1/2"):
     return judge_exact(checks, "sympy limit / simplify of Eq. 5's width term", "exact")
 
 
+@applies_only("variant", rename=("corrected",), depth_constant=("corrected",), width_constant=("corrected",),
+              width_power=("corrected",))
 def judge_intro_rate(m, ctx, variant: str = "printed", rename=sp.Rational(2, 3), depth_constant=2, width_constant=2,
                      width_power=sp.Rational(1, 2)):
     """Sec. 1, first display: E[gap] = O((1 - alpha)^depth + n/(alpha sqrt(width))) with
@@ -292,7 +304,8 @@ def judge_intro_rate(m, ctx, variant: str = "printed", rename=sp.Rational(2, 3),
     :func:`_intro_path`); ``corrected``: with alpha' = ``rename`` alpha (2/3) the display
     ``depth_constant`` (1 - alpha')^l + ``width_constant`` n/(alpha' d^``width_power``)
     (2, 2 and 1/2) is exactly Eq. 3; other values are mutations (exact rationals) and
-    leave a non-zero residual."""
+    leave a non-zero residual (``corrected`` alone)."""
+    check_choice("variant", variant, ("printed", "corrected"))
     r = m["intro"]
     if variant == "printed":
         checks = [{"label": f"sympy: ((1 - 2a/3)/(1 - a))^l as l -> oo at a = {a}", "ok": v.is_finite is True,
@@ -336,6 +349,7 @@ def judge_orthogonal_weights(m, ctx, weights: str = "haar"):
     orthogonal: (Q H)^T (Q H) = H^T H, so V(Q H) = V(H) (sympy for a 2 x 2 rotation;
     Haar draws in float64). ``weights="gaussian"`` (a mutation): Gaussian W;
     ``"near_orthogonal"`` (a mutation): W = Q + 1e-6 G, within 1e-6 of orthogonal."""
+    check_choice("weights", weights, ("haar", "gaussian", "near_orthogonal"))
     r = m["orthogonal"]
     checks = [{"label": "sympy: (Q H)^T (Q H) - H^T H for a 2 x 2 rotation Q", "ok": r["sympy"] == sp.zeros(2, 2),
                "measured": str(r["sympy"]), "expected": "0"}]

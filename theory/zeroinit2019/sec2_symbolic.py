@@ -29,6 +29,7 @@ import numpy as np
 import sympy as sp
 
 from simulations.core import check_choice
+from ..core.claims import applies_only
 from ..judges import exact_constant, judge_exact
 
 __all__ = ["EQ6_CLASSES", "eq6_measure", "judge_eq6", "entropy_measure", "judge_entropy", "lse_measure", "judge_lse",
@@ -277,6 +278,7 @@ def eq5_toy_measure(ctx) -> dict:
     return {"printed": printed, "proof": proof, "omega": omega, "quad": quad}
 
 
+@applies_only("reading", log_c_term=("conditional",))
 def judge_eq5_toy(m, ctx, reading: str = "realized_norm", log_c_term: float = 1.0):
     """Eq. 5 on the c = 2 setting. ``reading="realized_norm"`` (as printed: ||theta_ph||
     outside the expectation, i.e. the realized norm): fails when the bound exceeds
@@ -284,7 +286,8 @@ def judge_eq5_toy(m, ctx, reading: str = "realized_norm", log_c_term: float = 1.
     (E[max z | r] - log_c_term log 2)/r = sqrt(2)/pi - log_c_term log(2)/r for every r
     (``log_c_term`` 1 as printed; 0 drops '- log c', a bound E[G | r] never reaches)
     (sympy proof; quadrature on R_GRID at both precisions, where the closed form is also
-    checked against the definition)."""
+    checked against the definition; ``log_c_term`` applies to this reading alone)."""
+    check_choice("reading", reading, ("realized_norm", "conditional"))
     if reading == "realized_norm":
         pr = m["printed"]
         checks = [{"label": f"sigma = {pr['sigma']}, realized ||W|| = {pr['realized_norm']}: (E max z - log 2)/||W|| "
@@ -322,6 +325,7 @@ def judge_eq5_toy(m, ctx, reading: str = "realized_norm", log_c_term: float = 1.
                        "exact; quadrature agreement 10^(5 - dps)")
 
 
+@applies_only("form", bound_factor=("corrected",), order=("corrected",))
 def judge_eq11_toy(m, ctx, form: str = "printed", bound_factor: float = 1.0, order: int = 0):
     """App. A.2's closing sentence on the c = 2 setting. ``form="printed"``: the gradient
     norm is Omega(E[max z]), i.e. E||dl/dW|| / E[max z] stays above a positive constant
@@ -333,7 +337,8 @@ def judge_eq11_toy(m, ctx, form: str = "printed", bound_factor: float = 1.0, ord
     The bound's supremum over sigma, sqrt(2)/pi, is below 1/sqrt(2) by the factor pi/2,
     so a bound_factor above pi/2 fails the supremum row, and above 1.6 the sigma = 100 row.
     Rows where the bound is <= 0 cannot fail (the gradient norm is positive) and are
-    marked uninformative."""
+    marked uninformative. ``bound_factor`` and ``order`` apply to ``corrected`` alone."""
+    check_choice("form", form, ("printed", "corrected"))
     om = m["omega"]
     sig = sp.Symbol("sigma", positive=True)
     if form == "printed":
