@@ -57,7 +57,9 @@ def test_cor3_constants_leave_their_own_residual(steps, c):
 def test_radius_exponent_is_resolved_on_both_sides_of_a_quarter(steps, c):
     assert P.judge_radius_rate(steps, c, "13/50").verdict == F
     assert P.judge_radius_rate(steps, c, "6/25").verdict == H
-    assert P.judge_radius_rate(steps, c, "1/4").details[0]["label"].endswith("d^(1/4) is free of d")
+    ev = P.judge_radius_rate(steps, c, "1/4")  # the limit is the constant sqrt(6/alpha) n
+    assert ev.verdict == H and ev.measured == "sqrt(6)*n/sqrt(alpha)" and ev.counterexample is None
+    assert P.judge_radius_rate(steps, c, "1/2").counterexample == {"radius*d^(1/2)": "oo", "as": "d -> oo"}
 
 
 def test_caption_indices(steps, c):
