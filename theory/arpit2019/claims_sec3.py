@@ -4,7 +4,10 @@ Lemma 1 in Appendix C. Locations refer to ../shared/papers/arpit2019_weightnorm_
 """
 from __future__ import annotations
 
+import mpmath
+
 from ..core import Claim, Mutation, Verdict
+from ..core.claims import AtPrecision
 from . import exact_claims as exact
 from . import fig1_panels as panels
 from . import mc_judges as judges
@@ -16,20 +19,38 @@ H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdi
 
 _S = {"n_sphere": "the area of the n-sphere in R^(n+1)", "sphere_in_Rn": "the area of the unit sphere in R^n"}
 
-#: 1 + 10^-40 and pi/2 to 40 significant digits (relative error 2.6e-40), as exact decimal
-#: text: perturbations 5 digits above the 1e-45 tolerance of the 50-digit checks.
-ONE_PLUS_1E40 = "1." + "0" * 39 + "1"
-HALF_PI_40 = "1.570796326794896619231321691639751442099"
+
+def _one_plus_eps(dps: int) -> str:
+    """1 + 10^-(dps - 10) as exact decimal text (1 + 1e-40 at 50 digits)."""
+    return "1." + "0" * (dps - 11) + "1"
+
+
+def _half_pi_cut(dps: int) -> str:
+    """pi/2 cut (not rounded) to dps - 10 significant digits, as exact decimal text: its
+    relative error is at least 142 times the tolerance 10^-(dps - 5) for every dps in
+    15..10000 (rounding would miss it at dps 773, where pi's six 9s at digit 762 follow;
+    tests/theory/core/test_precision_mutations.py scans the range)."""
+    with mpmath.workdps(dps + 10):
+        digits = str(int(mpmath.floor(mpmath.pi / 2 * mpmath.mpf(10) ** (dps - 11))))
+    return f"{digits[0]}.{digits[1:]}"
+
+
+#: 1 + 10^-(dps - 10) and pi/2 cut to dps - 10 significant digits (relative error 3.7e-40 at
+#: 50 digits), as exact decimal text: perturbations about 5 digits above the 10^-(dps - 5)
+#: tolerance of the dps-digit checks at every --dps (:class:`~theory.core.claims.AtPrecision`).
+ONE_PLUS_EPS = AtPrecision(_one_plus_eps, "1 + 10^-(dps - 10)")
+HALF_PI_CUT = AtPrecision(_half_pi_cut, "pi/2 cut to dps - 10 digits")
 
 
 def _kn_holding_mutations(place):
-    """A K_n claim that holds must fail with its value 1 off by 1e-40, and with the factor
-    pi/2 of the one case that carries it (odd n in Eq. 3, even n in Eq. 9) rounded."""
+    """A K_n claim that holds must fail with its value 1 off by 10^-(dps - 10), and with
+    the factor pi/2 of the one case that carries it (odd n in Eq. 3, even n in Eq. 9) cut
+    to dps - 10 digits."""
     case = "odd" if place == "eq3" else "even"
     return (Mutation("K_n = 1.01", {"value": "101/100"}),
-            Mutation("K_n = 1 + 1e-40 (5 digits above the 1e-45 tolerance)", {"value": "1 + 10**-40"}),
-            Mutation(f"pi/2 of the {case}-n case rounded to 40 digits (that case alone off by 2.6e-40)",
-                     {"half_pi": HALF_PI_40}))
+            Mutation("K_n = 1 + 10^-(dps - 10) (5 digits above the 10^-(dps - 5) tolerance)", {"value": ONE_PLUS_EPS}),
+            Mutation(f"pi/2 of the {case}-n case cut to dps - 10 digits (that case alone off by 3.7e-40 at 50 digits)",
+                     {"half_pi": HALF_PI_CUT}))
 
 
 def _kn(cid, where, place, reading, verdict, product="pattern", corrects=None, mutations=None, note=""):
@@ -128,10 +149,10 @@ CLAIMS = (
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq18,
           params={"variant": "corrected"},
           mutations=(Mutation("printed density", {"variant": "printed"}, F),
-                     Mutation("E[max(0, cos)^2] = (1 + 1e-40)/(2n) (5 digits above the tolerance)",
-                              {"moment_factor": ONE_PLUS_1E40}, F),
-                     Mutation("mass of the density = 1 + 1e-40 (5 digits above the tolerance)",
-                              {"mass_factor": ONE_PLUS_1E40}, F)),
+                     Mutation("E[max(0, cos)^2] = (1 + 10^-(dps - 10))/(2n) (5 digits above the tolerance)",
+                              {"moment_factor": ONE_PLUS_EPS}, F),
+                     Mutation("mass of the density = 1 + 10^-(dps - 10) (5 digits above the tolerance)",
+                              {"mass_factor": ONE_PLUS_EPS}, F)),
           corrects="arpit2019.thm5.proof.eq18",
           note="Eq. 29's right side (its parity labels and 1/n) is the value of the integral with Eq. 18's exponent "
                "corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's conclusion stands."),
@@ -141,16 +162,17 @@ CLAIMS = (
           "int_0^(pi/2) sin^(n-1) - sin^(n+1) (Eq. 20-21)",
           kind="identity", recorded=H, measure=steps.eq19_21_measure, judge=steps.judge_eq19_21,
           mutations=(Mutation("exponents shifted by one", {"shift": 1}),
-                     Mutation("Eq. 19 alone: Eq. 18's integral = (1 + 1e-40) x Eq. 19's", {"eq19_factor": ONE_PLUS_1E40}))),
+                     Mutation("Eq. 19 alone: Eq. 18's integral = (1 + 10^-(dps - 10)) x Eq. 19's",
+                              {"eq19_factor": ONE_PLUS_EPS}))),
     Claim(id="arpit2019.thm5.proof.eq22_28",
           where="App. C, proof of Theorem 5, Eq. 22-28",
           statement="The sine reduction formula (Eq. 22) and the Wallis products for odd and even powers (Eq. 23-28) hold",
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_wallis,
           mutations=(Mutation("products off by 1%", {"factor": 1.01}),
-                     Mutation("Eq. 23-25 alone (odd powers): products x (1 + 1e-40)",
-                              {"factor": ONE_PLUS_1E40, "cases": ("odd",)}),
-                     Mutation("Eq. 26-28 alone (even powers): products x (1 + 1e-40)",
-                              {"factor": ONE_PLUS_1E40, "cases": ("even",)}),
+                     Mutation("Eq. 23-25 alone (odd powers): products x (1 + 10^-(dps - 10))",
+                              {"factor": ONE_PLUS_EPS, "cases": ("odd",)}),
+                     Mutation("Eq. 26-28 alone (even powers): products x (1 + 10^-(dps - 10))",
+                              {"factor": ONE_PLUS_EPS, "cases": ("even",)}),
                      Mutation("Eq. 22 with n/(n+1) for (n-1)/n", {"eq22_ratio": "n/(n+1)"}))),
     Claim(id="arpit2019.thm5.proof.eq29",
           where="App. C, proof of Theorem 5, Eq. 29",

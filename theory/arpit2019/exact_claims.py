@@ -10,6 +10,8 @@ import math
 import mpmath
 import sympy as sp
 
+from simulations.core import check_choice
+from ..core.claims import applies_only
 from ..judges import exact_constant, judge_exact
 from . import residual, sphere
 
@@ -37,11 +39,16 @@ def kn_measure(ctx) -> dict:
     return out
 
 
+@applies_only("place", product=("eq9",))
 def judge_kn(m, ctx, place: str, reading: str, value=1, product: str = "pattern", half_pi: str = "pi/2"):
     """"K_n = value for all integers n > 1" for K_n printed in ``place`` read with
     ``reading`` (S_n) and ``product`` (the products; see :mod:`.sphere`). ``half_pi``
     replaces the factor pi/2 of the case that carries it (odd n in Eq. 3, even n in
-    Eq. 9; text, decimals read exactly), for mutation tests of that case alone."""
+    Eq. 9; text, decimals read exactly), for mutation tests of that case alone. Only Eq. 9
+    has two readings of its products: ``product`` applies with ``place="eq9"`` alone."""
+    check_choice("place", place, sphere.PLACES)
+    check_choice("reading", reading, sphere.READINGS)
+    check_choice("product", product, sphere.PRODUCTS)
     rec = m[(place, reading, product if place == "eq9" else "pattern")]
     value = exact_constant(value)
     kmin = "k >= 2" if (place, product) == ("eq9", "literal") else "k >= 1"
@@ -150,7 +157,13 @@ def judge_wallis(m, ctx, factor=1, cases=("odd", "even"), eq22_ratio: str = "(n-
     """Eq. 22 (reduction formula, symbolic n; ``eq22_ratio`` replaces its coefficient
     (n-1)/n) and Eq. 23-28 (Wallis products; ``factor``, a number or decimal text,
     multiplies the products of the ``cases`` listed: "odd" powers, Eq. 23-25, "even"
-    powers, Eq. 26-28). The last two are for mutation tests."""
+    powers, Eq. 26-28). The last two are for mutation tests; ``cases`` selects where
+    ``factor`` applies, so it must be left at its default when ``factor`` is 1."""
+    if not cases or not set(cases) <= {"odd", "even"}:
+        raise ValueError(f"cases must be a non-empty subset of ('odd', 'even'), got {cases!r}")
+    if tuple(cases) != ("odd", "even") and exact_constant(factor) == 1:
+        raise ValueError(f"cases applies only with factor != 1 (the products it multiplies), got cases={cases!r} "
+                         f"with factor={factor!r}")
     res = m["eq22_residual"] if eq22_ratio == "(n-1)/n" else sphere.eq22_residual(eq22_ratio)
     checks = [{"label": "Eq. 22: d/dθ(RHS) - sin^n (sympy, symbolic n)", "ok": res == 0,
                "measured": str(res), "expected": "0"}]
@@ -193,6 +206,7 @@ def _eq18_corrected_row(m, ctx, what: str, key: str, target) -> list:
     return rows
 
 
+@applies_only("variant", mass_factor=("corrected",))
 def judge_eq18(m, ctx, variant: str = "printed", moment_factor: str = "1", mass_factor: str = "1"):
     """Eq. 18: the angular density must have mass 1 and give E[max(0,cos)^2] = 1/(2n)
     (the value Eq. 17 needs). ``variant="printed"`` tries both readings of S_n with
@@ -200,6 +214,7 @@ def judge_eq18(m, ctx, variant: str = "printed", moment_factor: str = "1", mass_
     checks its moment and its mass (:func:`_eq18_corrected_row`). ``moment_factor`` and
     ``mass_factor`` (decimal text) multiply 1/(2n) and the mass 1, for mutation tests
     (``mass_factor`` of the corrected density only)."""
+    check_choice("variant", variant, ("printed", "corrected"))
     def moment_target(n):
         return mpmath.mpf(1) / (2 * n) * (mpmath.mpf(moment_factor) if moment_factor != "1" else 1)
 
@@ -241,6 +256,7 @@ def judge_eq29(m, ctx, variant: str = "printed", denominator: str | None = None,
     """Eq. 29: integral_0^{pi/2} sin^{n-1} - sin^{n+1} equals the printed (or corrected)
     form; ``denominator`` and ``swap`` replace one part of it (:func:`_eq29_form`), for
     mutation tests."""
+    check_choice("variant", variant, ("printed", "corrected"))
     key = "eq29_printed" if variant == "printed" else "eq29_corrected"
     checks = []
     for d in ctx.precisions:
@@ -289,6 +305,7 @@ def judge_factor_range(m, ctx, shift: int = 0, half: bool = True, lo: str = "sqr
     domain elsewhere: an integer is the first B of the integers; a non-integer is the
     start of every real B >= b_min, whose infimum is f(b_min) (f increases on B > 0).
     """
+    check_choice("shift", shift, (0, 1))
     rec = m["B" if shift == 0 else "B-1"]
     start = sp.Rational(b_min)
     f1 = rec["B1"] if not half else sp.sqrt(rec["B1"])

@@ -19,6 +19,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from simulations.core import check_choice
+from ..core.claims import applies_only
 from ..judges import exact_constant, judge_exact
 from . import sphere
 
@@ -91,6 +93,7 @@ def judge_eq5(m, ctx, variant: str = "printed", tol: float = 1e-7, scale: float 
     corrected: 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}). Both against finite
     differences (Eq. 4 in denominator layout). For mutation tests, ``scale`` multiplies
     the form and ``mask=False`` drops its factor 1(a^l)."""
+    check_choice("variant", variant, ("printed", "corrected"))
     checks = []
     for c in m:
         form = c[variant] if mask else c["unmasked"][variant]
@@ -271,6 +274,7 @@ _EQ35_STEPS = {"eq35": "Eq. 35: ||v||^2 = {factor} ||(sum_i R_hat_i u_i) * z||^2
                        "R_hat_i^T R_hat_j"}
 
 
+@applies_only("parts", eq35_factor=("eq35",), j_range=("eq36",), eq39_cross=("eq39",))
 def judge_eq35(m, ctx, variant: str = "printed", parts=EQ35_PARTS, eq35_factor: str = "2", j_range=None,
                eq39_cross: str = "1"):
     """Eq. 35-36, 39: v = sqrt(2) z * (R_hat^T u) needs the sum over the m rows,
@@ -282,7 +286,11 @@ def judge_eq35(m, ctx, variant: str = "printed", parts=EQ35_PARTS, eq35_factor: 
     R_hat^T u per case; "eq35", "eq36" and "eq39" check each step in all three cases
     (:func:`_eq35_residual`), with Eq. 35's factor ``eq35_factor``, Eq. 36's range
     ``j_range`` of j (first, last; text in m, n; default 1..n corrected, 1..m printed)
-    and the coefficient ``eq39_cross`` of Eq. 39's cross term, replaced for mutation tests."""
+    and the coefficient ``eq39_cross`` of Eq. 39's cross term, replaced for mutation tests
+    (each only with its part among ``parts``)."""
+    check_choice("variant", variant, ("printed", "corrected"))
+    if not parts or not set(parts) <= set(EQ35_PARTS):
+        raise ValueError(f"parts must be a non-empty subset of {EQ35_PARTS}, got {parts!r}")
     checks = []
     for c in m["cases"] if "sum" in parts else ():
         form = c[variant]
@@ -365,6 +373,7 @@ def judge_eq56(m, ctx, variant: str = "printed", tol: float = 1e-6, alpha_scale:
     whose transpose carries dl/dh^b to dl/dh^{b-1}). Printed recursion (x for h^{b-1})
     vs Eq. 6's; the smallest counterexample is b = 2 (at b = 1, x = h^0).
     ``alpha_scale`` multiplies Eq. 57's alpha, for mutation tests."""
+    check_choice("variant", variant, ("printed", "corrected"))
     checks = []
     for c in (r for r in m if r["recursion"] == variant):
         eye = np.eye(len(c["eq57"]))
@@ -394,6 +403,10 @@ def judge_eq59(m, ctx, variant: str = "printed", square: str | None = None, cros
     tests, ``square`` and ``cross`` ("printed": g_{b-1}, "corrected": g_b) set the vector
     of the alpha^2 term and of the cross term one at a time (default: ``variant``), and
     ``cross_coeff`` replaces the cross term's 2."""
+    check_choice("variant", variant, ("printed", "corrected"))
+    for name, part in (("square", square), ("cross", cross)):
+        if part is not None:  # None: the variant's
+            check_choice(name, part, ("printed", "corrected"))
     a, g, J, gp = m["alpha"], m["g"], m["J"], m["g_prev"]
     sq, cr = (gp if (part or variant) == "printed" else g for part in (square, cross))
     rhs = g.dot(g) + a**2 * (J * sq).dot(J * sq) + sp.sympify(cross_coeff) * a * g.dot(J * cr)
@@ -418,6 +431,7 @@ def judge_eq61(m, ctx, variant: str = "printed", factor: str = "1 + alpha**2"):
     ||g_b||^2 + alpha^2 ||g_{b-1}||^2 = (1 + alpha^2) ||g_{b-1}||^2 (true only if
     ||g_b|| = ||g_{b-1}||); corrected, ||g_{b-1}||^2 = (1 + alpha^2) ||g_b||^2.
     ``factor`` (text in alpha) replaces 1 + alpha^2, for mutation tests."""
+    check_choice("variant", variant, ("printed", "corrected"))
     a, g = m["alpha"], m["g"]
     J = sp.Matrix([[0, -1], [1, 0]])
     gp = g + a * J * g
@@ -456,12 +470,15 @@ def fn8_measure(ctx) -> dict:
             "haar_norms": np.einsum("rij,i->rj", R, u)}
 
 
+@applies_only("variant", tol=("corrected",), value=("corrected",))
 def judge_fn8_deterministic(m, ctx, variant: str = "printed", tol: float = 1e-12, value: float = 1.0):
     """Footnote 8: 'for orthogonal R the result holds without the dependence on
     expectation'. Printed (||v||^2 = ||u||^2 on every draw): fails already at m = n = 1,
     where ||v||^2 = 2 z^2 ||u||^2 is 0 or 2 ||u||^2. Corrected: the mask-free part of
     Eq. 38, ||R_hat^T u||^2 = ||u||^2, holds on every draw of orthonormal rows (``value``
-    replaces the ratio 1 there, for mutation tests)."""
+    replaces the ratio 1 there, for mutation tests; ``tol`` and ``value`` apply to the
+    corrected form alone)."""
+    check_choice("variant", variant, ("printed", "corrected"))
     if variant == "printed":
         vals = m["one_by_one"]
         ok = len(set(vals)) == 1 and vals[0] == 1.0

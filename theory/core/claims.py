@@ -8,18 +8,23 @@ mutation is the same claim with other ``params`` and the verdict it must then ge
 
 ``measure`` is either a function of the :class:`~theory.core.context.RunContext`
 (exact and deterministic checks) or a :class:`Sampling` (Monte-Carlo checks, judged
-sequentially on growing samples; see :mod:`theory.stats.sequential`).
+sequentially on growing samples; see :mod:`theory.stats.sequential`). A parameter
+sized against the run's precision is an :class:`AtPrecision`, resolved before the
+judge is called; a parameter that applies only to some values of a judge's selector
+is declared with :func:`applies_only`.
 """
 from __future__ import annotations
 
 import functools
+import inspect
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 from ..stats.sequential import LookPlan, plan_looks
 from .verdicts import Verdict
 
-__all__ = ["KINDS", "Mutation", "Sampling", "Claim", "Paper", "CLAIM_FILE"]
+__all__ = ["KINDS", "Mutation", "AtPrecision", "resolve_params", "applies_only", "Sampling", "Claim", "Paper",
+           "CLAIM_FILE"]
 
 KINDS = ("identity", "inequality", "approximation", "empirical")
 #: The file pytest collects the claims from (the anchor of every claim's node id).
@@ -33,6 +38,86 @@ class Mutation:
     name: str
     params: Mapping[str, Any]
     expect: Verdict = Verdict.FAILS
+
+
+@dataclass(frozen=True)
+class AtPrecision:
+    """A judge parameter sized against the run's precision: the judge receives
+    ``form(dps)``, ``dps`` the run's (:attr:`~theory.core.context.RunContext.dps`),
+    resolved by :func:`~theory.core.runner.evaluate` before the judge is called
+    (:func:`resolve_params`). For the mutations of high-precision checks, whose
+    tolerance is 10^-(dps - 5) at ``dps`` digits (they run at dps and dps + 20): a
+    perturbation 10^-(dps - 10) stays five digits above it at every ``--dps``, where a
+    fixed 1e-40 would fall below it from ``--dps 45`` down. ``text`` names the value as
+    a function of dps (the repr: mutation ids and reports must not show an address).
+
+    >>> one_plus = AtPrecision(lambda dps: "1." + "0" * (dps - 11) + "1", "1 + 10^-(dps - 10)")
+    >>> one_plus
+    AtPrecision(1 + 10^-(dps - 10))
+    >>> resolve_params({"factor": one_plus, "cases": ("odd",)}, 20)
+    {'factor': '1.0000000001', 'cases': ('odd',)}
+    """
+
+    form: Callable[[int], Any]
+    text: str
+
+    def at(self, dps: int) -> Any:
+        """The parameter at ``dps`` digits."""
+        return self.form(dps)
+
+    def __repr__(self) -> str:
+        return f"AtPrecision({self.text})"
+
+
+def resolve_params(params: Mapping[str, Any], dps: int) -> dict:
+    """``params`` with every :class:`AtPrecision` replaced by its value at ``dps`` digits."""
+    return {k: v.at(dps) if isinstance(v, AtPrecision) else v for k, v in params.items()}
+
+
+def applies_only(selector: str, **where: Collection) -> Callable:
+    """A judge decorator: each keyword names a parameter of the judge that applies only
+    where its parameter ``selector`` is one of the values given (for a selector that is a
+    collection, such as a tuple of parts: holds one of them). Calling the judge with that
+    parameter off its default and the selector elsewhere raises ValueError naming the
+    parameter and the selector's values where it applies, instead of ignoring it. The
+    defaults are read from the judge's signature; decorators stack (one per selector).
+
+    >>> @applies_only("variant", mass_factor=("corrected",))
+    ... def judge(m, ctx, variant="printed", mass_factor="1"):
+    ...     return variant, mass_factor
+    >>> judge(None, None, "corrected", mass_factor="2"), judge(None, None, mass_factor="1")
+    (('corrected', '2'), ('printed', '1'))
+    >>> judge(None, None, mass_factor="2")
+    Traceback (most recent call last):
+    ...
+    ValueError: mass_factor applies only with variant in ['corrected'] (got variant='printed'); leave it at its default '1' otherwise, got '2'
+    """
+    def wrap(judge: Callable) -> Callable:
+        sig = inspect.signature(judge)
+        missing = [name for name in (selector, *where) if name not in sig.parameters]
+        if missing:
+            raise TypeError(f"{judge.__qualname__} has no parameter {missing}")
+        defaults = {name: sig.parameters[name].default for name in where}
+
+        @functools.wraps(judge)
+        def checked(*args, **kwargs):
+            bound = sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            chosen = bound.arguments[selector]
+            several = isinstance(chosen, (tuple, list, set, frozenset))
+            has = set(chosen) if several else {chosen}
+            for name, values in where.items():
+                given = bound.arguments[name]
+                if not has & set(values) and given is not defaults[name] and given != defaults[name]:
+                    within = "holding one of" if several else "in"
+                    raise ValueError(f"{name} applies only with {selector} {within} {sorted(values)} (got "
+                                     f"{selector}={chosen!r}); leave it at its default {defaults[name]!r} otherwise, "
+                                     f"got {given!r}")
+            return judge(*args, **kwargs)
+
+        return checked
+
+    return wrap
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,7 +13,7 @@ import time
 from contextlib import nullcontext
 
 from ..stats.means import recording_tests
-from .claims import Claim, Sampling
+from .claims import Claim, Sampling, resolve_params
 from .context import JudgeContext, RunContext
 from .evidence import Evidence
 from .records import Samples, TooFewReplicates
@@ -81,11 +81,12 @@ def samples(sampling: Sampling, ctx: RunContext, n_blocks: int) -> Samples:
 
 
 def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Evidence:
-    """Run a claim's check with ``params`` updated by ``overrides``; Monte-Carlo claims
+    """Run a claim's check with ``params`` updated by ``overrides`` (each
+    :class:`~theory.core.claims.AtPrecision` resolved at ``ctx.dps``); Monte-Carlo claims
     are judged at each look of their schedule until the verdict is decided or the
     budget (blocks or seconds) is spent."""
     ctx = ctx or RunContext()
-    params = {**claim.params, **overrides}
+    params = resolve_params({**claim.params, **overrides}, ctx.dps)
     if not claim.monte_carlo:
         return claim.judge(measure(claim, ctx), JudgeContext.exact(ctx), **params)
     sampling: Sampling = claim.measure
@@ -202,7 +203,7 @@ def alpha_headroom(claim: Claim, ctx: RunContext, ev: Evidence, **overrides) -> 
     if s["claim_alpha"] != ctx.claim_alpha:
         raise ValueError(f"ctx.claim_alpha must be the run's ({s['claim_alpha']:g}), got {ctx.claim_alpha:g}")
     data = samples(claim.measure, ctx, s["blocks"])
-    params = {**claim.params, **overrides}
+    params = resolve_params({**claim.params, **overrides}, ctx.dps)
 
     def judged(f):
         return claim.judge(data, JudgeContext(ctx, s["alpha_per_look"] / f, s["looks"], s["planned_looks"]),

@@ -54,7 +54,14 @@ _PORTED = (
                      Mutation("plateau 3n/(alpha d) (exponent off by 1/2)", {"plateau_power": 1.0})),
           note="Since ||H_k||_F = 1, alpha <= 1/sqrt(n) and the bound can only be below the largest gap "
                "sqrt(1 - 1/n) for d > 9 n^4/(n - 1); the grid adds widths up to 65536 where it bites, and each row "
-               "says whether it was informative. " + _A1),
+               "says whether it was informative. " + _A1 + " Eq. 3's constants cannot fail on this grid: from a "
+               "Gaussian H_0 the chain is near orthogonal at every layer, and in every row the mean V(H_(l+1)) is at "
+               "most 0.097 of the width term 3 n/(alpha sqrt d) alone (n = 2, d = 16384, l = 5; at most "
+               "0.29 n/(alpha sqrt d)). So the depth term 2 (1 - 2 alpha/3)^l, its 2 and its 2/3, could be any "
+               "non-negative term, and the width term's 3 would have to drop below 0.29 before a row's mean "
+               "reached it; only dropping the width term or raising its power fails (the mutations). A start far "
+               "from orthogonal does not help: it has a small sigma_min, so a small alpha and a larger width term. "
+               "The depth term is resolved exactly in thm1.width_limit (l = 0, and d -> oo at n = 2)."),
     Claim(id="daneshmand2021.fig2a.exponential_decay",
           where="Sec. 3.3, Figure 2 (left) and text ('log(V_l) linearly decreases for l = 1, ..., 20')",
           statement="From a diagonal H_0 with one large entry, log V(H_l) decreases linearly over layers 1..20 (per-run "
@@ -299,7 +306,7 @@ ORDER = (
     "eq1.unit_frobenius", "sec21.mean_correction", "sec21.mean_correction_corrected",
     "a1.absolute_alpha_printed", "a1.alpha_le_inv_sqrt_n",
     "fig1.bn_orthogonalizes", "fig1.vanilla_aligns", "fig1.vanilla_aligns_deeper", "fig1.vanilla_rises",
-    "thm1.bound", "sec32.exact_inverse", "sec32.exact_inverse_corrected",
+    "thm1.bound", "thm1.width_limit", "sec32.exact_inverse", "sec32.exact_inverse_corrected",
     "sec32.drift_display_printed", "sec32.drift_display_corrected", "sec32.one_step_drift", "sec32.vanilla_gap_grows",
     "fig2a.exponential_decay", "fig2a.decay_corrected", "fig2b.plateau_width_exponent", "fig2b.caption_average", "fig2b.caption_average_corrected",
     "sec33.smin_printed", "sec33.smin_expectation", "fig3.a1_omega_n2", "fig3.printed_curve",

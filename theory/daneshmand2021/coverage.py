@@ -76,7 +76,7 @@ COVERAGE = (
     Item('Theorem 1 (Eq. 3)',
          'Sec. 3.2', 'theorem',
          'under A1(alpha, l): E[V(H_{l+1})] <= 2 (1 - 2 alpha/3)^l + 3 n/(alpha sqrt(d))',
-         claims=_c('thm1.bound')),
+         claims=_c('thm1.bound', 'thm1.width_limit')),
     Item("Sec. 3.2, after Theorem 1: 'A1(alpha, infinity) holds as long as d = Omega(n^2)' (Daneshmand et al. 2020)",
          'Sec. 3.2', 'proof_step',
          'A1(alpha, infinity) holds when d = Omega(n^2)',

@@ -13,6 +13,7 @@ import sympy as sp
 
 from simulations import batch_norm, orthogonality_gap
 from simulations.core import check_choice
+from ..core.claims import applies_only
 from ..judges import judge_exact
 from . import formulas as f
 from .mc_judges import max_w2sq
@@ -77,11 +78,13 @@ def inverse_measure(ctx) -> dict:
     return {"det_2x1": sp.simplify((M * M.T).det()), "rows": rows}
 
 
+@applies_only("variant", power=("pseudo",))
 def judge_inverse(m, ctx, variant: str = "printed", power: float = -0.5):
     """Sec. 3.2: replacing diag(M M^T)^{-1/2} by (M M^T)^{-1/2} makes every H exactly
     orthogonal. ``printed``: the inverse must exist; ``pseudo``: with the Moore-Penrose
     pseudo-inverse square root, V(H) = 0. ``power``: the exponent of (M M^T)^+ (-1/2 as
-    stated; the others of :data:`OTHER_POWERS` are mutations)."""
+    stated; the others of :data:`OTHER_POWERS` are mutations; ``pseudo`` alone)."""
+    check_choice("variant", variant, ("printed", "pseudo"))
     if variant == "printed":
         checks = [{"label": "sympy: det(M M^T) for d = 2, n = 1", "ok": m["det_2x1"] != 0,
                    "measured": str(m["det_2x1"]), "expected": "non-zero",
@@ -183,13 +186,15 @@ def smin_exact_measure(ctx) -> dict:
     return out
 
 
+@applies_only("variant", t=("concentration",))
 def judge_smin_printed(m, ctx, variant: str = "printed", t: float = 1.0):
     """Sec. 3.3. ``printed``: sigma_min(H_0) > sqrt(d) - sqrt(n) for every draw of iid
     zero-mean unit-variance entries: fails if the violation probability is positive
     (exact for Gaussian n = 1, P(chi_d <= sqrt(d) - 1), at two precisions; exact
     enumeration for Rademacher d = n = 2, where sigma_min = 0 with probability 1/2).
     ``concentration``: the corrected form for n = 1, P(chi_d <= sqrt(d) - 1 - t) <=
-    exp(-t^2/2) (Gaussian concentration of the 1-Lipschitz sigma_min)."""
+    exp(-t^2/2) (Gaussian concentration of the 1-Lipschitz sigma_min; ``t`` applies to it alone)."""
+    check_choice("variant", variant, ("printed", "concentration"))
     lo, hi = _precisions(ctx)
     checks = []
     if variant == "printed":
@@ -247,6 +252,7 @@ def eq6_measure(ctx) -> dict:
     return {"rows": rows, "equal": equal, "near_equal": near, "hoelder_d2": hoelder}
 
 
+@applies_only("check", strict=("decrease",), factor=("decrease", "equality"), equality_at=("equality",))
 def judge_eq6(m, ctx, variant: str = "printed", check: str = "decrease", strict: bool = True, factor: float = 1.0,
               equality_at: str = "scalar", power: float | None = None):
     """Eq. 6. ``decrease``: V(W H) < V(H) (``strict``) or <= V(H) on every draw, and for
@@ -259,7 +265,11 @@ def judge_eq6(m, ctx, variant: str = "printed", check: str = "decrease", strict:
     claims equality also at Sigma near c I (relative offsets 1e-6 and 1e-3, where V(W H)
     is below V(H) by 3.5e-7 and 4.6e-7); ``power`` (with ``whitening`` and ``orthogonal``
     only, one of :data:`EQ6_OTHER_POWERS`) puts Sigma^power in place of Sigma^-1, so that
-    W H = Sigma^{1 + power} V^T/||Sigma^{1/2}||_F (None: the variant's exponent)."""
+    W H = Sigma^{1 + power} V^T/||Sigma^{1/2}||_F (None: the variant's exponent).
+    ``strict`` applies to ``decrease`` alone, ``factor`` to ``decrease`` and ``equality``,
+    ``equality_at`` to ``equality`` alone."""
+    check_choice("variant", variant, ("printed", "orthogonal", "whitening"))
+    check_choice("check", check, ("decrease", "equality", "orthogonal"))
     check_choice("equality_at", equality_at, ("scalar", "near_scalar"))
     if power is not None and (variant != "whitening" or check != "orthogonal" or power not in EQ6_OTHER_POWERS):
         raise ValueError(f"power needs variant='whitening', check='orthogonal' and one of the measured "

@@ -29,7 +29,7 @@ from simulations.core import check_int, check_positive
 
 from ..judges import exact_constant
 
-__all__ = ["theorem1_bound", "corollary3_bound", "ball_radius", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
+__all__ = ["theorem1_bound", "corollary3_bound", "width_limit_gaps", "ball_radius", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
            "chi_lower_tail", "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic",
            "W2_OVER_SQRTN_V_MAX", "w2_over_nv_cap"]
 
@@ -66,6 +66,37 @@ def ball_radius(n, alpha, d):
     same n^2 / (alpha sqrt(width))). A sympy expression in its arguments (symbols or
     numbers)."""
     return sp.sqrt(6 * sp.sympify(n) ** 2 / (sp.sympify(alpha) * sp.sqrt(d)))
+
+
+def width_limit_gaps(q1, layers: int, dps: int = 50) -> list:
+    """V(H_1), ..., V(H_(layers+1)) of Eq. 1's chain (linear activations) at batch size
+    n = 2 in the limit d -> oo, where it is deterministic, from sigma_min(H_1)^2 = q1 in
+    (0, 1/2] (the smaller eigenvalue of H_1^T H_1; every q1 is reached from some H_0).
+
+    Given H_k (unit Frobenius, Gram C = H_k^T H_k), the rows x_i of W_k H_k are iid
+    N(0, C) up to W's variance, which BN removes, and BN scales each to norm 1/sqrt(d), so
+    H_(k+1)^T H_(k+1) = (1/d) sum_i x_i x_i^T/||x_i||^2 -> E[x x^T/||x||^2] as d -> oo (law
+    of large numbers, n fixed). In C's eigenbasis, C = diag(a, b) with a + b = 1, that is
+    diag(sqrt a, sqrt b)/(sqrt a + sqrt b) (from int_0^pi dphi/(a cos^2 + b sin^2) =
+    pi/sqrt(ab); the off-diagonal vanishes by symmetry). With V = sqrt(2) |a - 1/2| (Eq. 2):
+    V_(k+1) = V_k/(1 + 2 sqrt(ab)) = V_k/(1 + 2 sqrt(1/4 - V_k^2/2)) (no cancellation at
+    any depth), and b = 1/2 - V/sqrt(2) grows along the chain, so sigma_min(H_k) >= sqrt(q1)
+    for every k >= 1.
+
+    >>> [round(float(v), 6) for v in width_limit_gaps("1/4", 2, dps=20)]
+    [0.353553, 0.189469, 0.096499]
+    """
+    layers = check_int("layers", layers, low=0)
+    with mpmath.workdps(dps + _GUARD):
+        q = mpmath.mpf(exact_constant(q1).p) / exact_constant(q1).q
+        if not 0 < q <= mpmath.mpf(1) / 2:
+            raise ValueError(f"q1 (sigma_min(H_1)^2 at n = 2) must be in (0, 1/2], got {q1!r}")
+        v = mpmath.sqrt(2) * (mpmath.mpf(1) / 2 - q)
+        out = [v]
+        for _ in range(layers):
+            v = v / (1 + 2 * mpmath.sqrt(mpmath.mpf(1) / 4 - v * v / 2))
+            out.append(v)
+    return [_rounded(x, dps) for x in out]
 
 
 def corollary3_bound(alpha, ell: int, n: int, d: int, dps: int = 50, plateau_term: bool = True):

@@ -5,6 +5,7 @@ reconstructed formulas are stated in each claim and in the measuring modules."""
 from __future__ import annotations
 
 from ..core import Claim, Mutation, Verdict
+from ..core.claims import AtPrecision
 from . import depth_sweep as D
 from . import homogeneity as hom
 from . import mc_judges as J
@@ -16,6 +17,9 @@ from . import sec3_5_exact as E
 H, F = Verdict.HOLDS, Verdict.FAILS
 EPS = "1 + 1e-11 (ten times the check's 1e-12 tolerance)"
 #: The coefficient of H(p) in Eq. 3 and 4 lowered alone by ten times the check's tolerance.
+#: 10^-(dps - 10) as decimal text (1e-40 at 50 digits): the upper side of Eq. 10's gap
+#: lowered 5 digits above the relative tolerance 10^(5 - dps) of its dps-digit check.
+LSE_UPPER_SHIFT = AtPrecision(lambda dps: f"1e-{dps - 10}", "10^-(dps - 10)")
 H_LOW = Mutation("H(p) times 1 - 1e-11 (the bound raised where l - H is tight: width-1 block inputs, and dead "
                  "samples where l = H = log c)", {"entropy": 1 - 1e-11})
 
@@ -196,7 +200,8 @@ CLAIMS = (
           "logsumexp(z) - max z <= log c",
           kind="inequality", recorded=H, measure=S.lse_measure, judge=S.judge_lse,
           mutations=(Mutation("logsumexp(z) >= max z + 1e-3", {"shift": 1e-3}),
-                     Mutation("logsumexp(z) - max z <= log c - 1e-30 (ties reach log c)", {"upper_shift": 1e-30}))),
+                     Mutation("logsumexp(z) - max z <= log c - 10^-(dps - 10) (ties reach log c; 5 digits above the "
+                              "10^-(dps - 5) relative tolerance)", {"upper_shift": LSE_UPPER_SHIFT}))),
     Claim(id="zeroinit2019.eq10.logits_symmetric",
           where="App. A.2, before Eq. 10 ('z has a symmetric probability density function with mean 0')",
           statement="With iid zero-mean symmetric weights, the logits of a bias-free ReLU net have mean 0 and a symmetric "

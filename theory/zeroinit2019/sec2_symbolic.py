@@ -29,6 +29,7 @@ import numpy as np
 import sympy as sp
 
 from simulations.core import check_choice
+from ..core.claims import applies_only
 from ..judges import exact_constant, judge_exact
 
 __all__ = ["EQ6_CLASSES", "eq6_measure", "judge_eq6", "entropy_measure", "judge_entropy", "lse_measure", "judge_lse",
@@ -182,23 +183,26 @@ def lse_measure(ctx) -> dict:
     return {"values": values}
 
 
-def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float = 0.0):
+def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float | str = 0.0):
     """Eq. 10's step logsumexp(z) >= max z + ``shift`` (0 as printed; the mutation
     raises it), at every point and both precisions; the gap also stays
-    <= log c - ``upper_shift`` (0 as stated; ties reach log c, so any positive shift
-    fails there). The counterexample is the smallest gap, or the first row above the
-    upper bound when only that side fails."""
+    <= log c (1 + 10^(5 - dps)) - ``upper_shift`` (0 as stated; ties reach log c, so a
+    positive shift above that tolerance fails there; a number or decimal text, as
+    10^-(dps - 10) is below float's range from dps 334). The counterexample is the
+    smallest gap, or the first row above the upper bound when only that side fails."""
     checks = []
+    upper_text = upper_shift if isinstance(upper_shift, str) else f"{upper_shift:g}"
     for dps, rows in m["values"].items():
         with mpmath.workdps(dps):
             worst = min(rows, key=lambda r: r["gap"])
-            above = [r for r in rows if not r["gap"] <= r["log_c"] * (1 + mpmath.mpf(10) ** (5 - dps)) - upper_shift]
+            upper = mpmath.mpf(upper_shift)
+            above = [r for r in rows if not r["gap"] <= r["log_c"] * (1 + mpmath.mpf(10) ** (5 - dps)) - upper]
             ok = all(r["gap"] > shift for r in rows) and not above
             cex = above[0] if above and worst["gap"] > shift else worst
             checks.append({"label": f"{len(rows)} logit vectors, {dps} digits", "ok": bool(ok),
                            "measured": {"smallest_gap": mpmath.nstr(worst["gap"], 8), "at": f"c = {worst['c']}, "
                                         f"{worst['case']}"},
-                           "expected": f"> {shift:g} and <= log c" + (f" - {upper_shift:g}" if upper_shift else ""),
+                           "expected": f"> {shift:g} and <= log c" + (f" - {upper_text}" if upper else ""),
                            "counterexample": {"c": cex["c"], "case": cex["case"], "gap": float(cex["gap"])}})
     return judge_exact(checks, "mpmath at two precisions: ties, spread and random logits, c in (2, 10)", "exact")
 
@@ -274,6 +278,7 @@ def eq5_toy_measure(ctx) -> dict:
     return {"printed": printed, "proof": proof, "omega": omega, "quad": quad}
 
 
+@applies_only("reading", log_c_term=("conditional",))
 def judge_eq5_toy(m, ctx, reading: str = "realized_norm", log_c_term: float = 1.0):
     """Eq. 5 on the c = 2 setting. ``reading="realized_norm"`` (as printed: ||theta_ph||
     outside the expectation, i.e. the realized norm): fails when the bound exceeds
@@ -281,7 +286,8 @@ def judge_eq5_toy(m, ctx, reading: str = "realized_norm", log_c_term: float = 1.
     (E[max z | r] - log_c_term log 2)/r = sqrt(2)/pi - log_c_term log(2)/r for every r
     (``log_c_term`` 1 as printed; 0 drops '- log c', a bound E[G | r] never reaches)
     (sympy proof; quadrature on R_GRID at both precisions, where the closed form is also
-    checked against the definition)."""
+    checked against the definition; ``log_c_term`` applies to this reading alone)."""
+    check_choice("reading", reading, ("realized_norm", "conditional"))
     if reading == "realized_norm":
         pr = m["printed"]
         checks = [{"label": f"sigma = {pr['sigma']}, realized ||W|| = {pr['realized_norm']}: (E max z - log 2)/||W|| "
@@ -319,6 +325,7 @@ def judge_eq5_toy(m, ctx, reading: str = "realized_norm", log_c_term: float = 1.
                        "exact; quadrature agreement 10^(5 - dps)")
 
 
+@applies_only("form", bound_factor=("corrected",), order=("corrected",))
 def judge_eq11_toy(m, ctx, form: str = "printed", bound_factor: float = 1.0, order: int = 0):
     """App. A.2's closing sentence on the c = 2 setting. ``form="printed"``: the gradient
     norm is Omega(E[max z]), i.e. E||dl/dW|| / E[max z] stays above a positive constant
@@ -330,7 +337,8 @@ def judge_eq11_toy(m, ctx, form: str = "printed", bound_factor: float = 1.0, ord
     The bound's supremum over sigma, sqrt(2)/pi, is below 1/sqrt(2) by the factor pi/2,
     so a bound_factor above pi/2 fails the supremum row, and above 1.6 the sigma = 100 row.
     Rows where the bound is <= 0 cannot fail (the gradient norm is positive) and are
-    marked uninformative."""
+    marked uninformative. ``bound_factor`` and ``order`` apply to ``corrected`` alone."""
+    check_choice("form", form, ("printed", "corrected"))
     om = m["omega"]
     sig = sp.Symbol("sigma", positive=True)
     if form == "printed":

@@ -161,7 +161,8 @@ def judge_alpha(m, ctx, update_exponent: str = "m-1", tol: float = 1e-12, scale_
     alpha = L^(alpha exponent) solves alpha^(2m-2) = 1/L (sympy). As stated: m - 1,
     2m - 2 (None: twice the update's exponent) and 1/(2-2m); each can be moved alone."""
     check_choice("update_exponent", update_exponent, ("m-1", "m"))
-    check_choice("scale_exponent", scale_exponent, (None, "2m-2", "2m-1", "2m"))
+    if scale_exponent is not None:  # None: twice the update's exponent
+        check_choice("scale_exponent", scale_exponent, ("2m-2", "2m-1", "2m"))
     check_choice("alpha_exponent", alpha_exponent, tuple(ALPHA_EXPONENTS))
     L, mm = sp.Symbol("L", positive=True), sp.Symbol("m", integer=True, positive=True)
     residual = sp.simplify(sp.powdenest((L ** ALPHA_EXPONENTS[alpha_exponent](mm)) ** (2 * mm - 2), force=True) - 1 / L)

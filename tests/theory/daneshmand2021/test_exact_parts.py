@@ -57,7 +57,9 @@ def test_cor3_constants_leave_their_own_residual(steps, c):
 def test_radius_exponent_is_resolved_on_both_sides_of_a_quarter(steps, c):
     assert P.judge_radius_rate(steps, c, "13/50").verdict == F
     assert P.judge_radius_rate(steps, c, "6/25").verdict == H
-    assert P.judge_radius_rate(steps, c, "1/4").details[0]["label"].endswith("d^(1/4) is free of d")
+    ev = P.judge_radius_rate(steps, c, "1/4")  # the limit is the constant sqrt(6/alpha) n
+    assert ev.verdict == H and ev.measured == "sqrt(6)*n/sqrt(alpha)" and ev.counterexample is None
+    assert P.judge_radius_rate(steps, c, "1/2").counterexample == {"radius*d^(1/2)": "oo", "as": "d -> oo"}
 
 
 def test_caption_indices(steps, c):
@@ -197,3 +199,23 @@ def test_frobenius_power_fails_the_symbolic_part_too(c):
     ev = X.judge_frobenius(m, c, scale_power=0.501)
     assert ev.verdict == F and not ev.details[0]["ok"] and ev.details[0]["measured"] == "-1 + d**(-1/500)"
     assert X.judge_frobenius(m, c).details[0]["label"] == "sympy: ||BN(M)/sqrt(d)||_F^2 - 1 (symbolic d)"
+
+
+@pytest.fixture(scope="module")
+def limit():
+    return P.thm1_limit_measure(RunContext())
+
+
+def test_thm1_limit_parts_fail_alone(limit, c):
+    """The depth constant is resolved by the rank-one row at l = 0 alone, the rate by the
+    near-orthogonal infinite-width chains alone; the step's quadrature rows always hold."""
+    assert P.judge_thm1_limit(limit, c).verdict == H
+    ev = P.judge_thm1_limit(limit, c, depth_constant="99/100")
+    assert failing_labels(ev) == ["l = 0, rank-one H_0: V(H_1) = sqrt(1 - 1/n) <= 99/100 for n in (2, 4, 8, 16, 64)"]
+    assert ev.counterexample["n"] == 64
+    ev = P.judge_thm1_limit(limit, c, rate="3/4")
+    assert [lab.split(":")[0] for lab in failing_labels(ev)] == [
+        "d -> oo, n = 2, sigma_min(H_1)^2 = 49/100", "d -> oo, n = 2, sigma_min(H_1)^2 = 499/1000"]
+    assert ev.counterexample["l"] == P.LIMIT_LAYERS  # the ratio grows with depth
+    with pytest.raises(ValueError, match=r"rate must be in \(0, sqrt\(2\)\]"):
+        P.judge_thm1_limit(limit, c, rate="3/2")

@@ -87,3 +87,35 @@ def test_w2_errors():
         f.w2sq_given_gram([-1.0, 2.0])
     with pytest.raises(ValueError, match="must not all be zero"):
         f.w2sq_given_gram([0.0, 0.0])
+
+
+@pytest.mark.parametrize("a", [0.9, 0.7, 0.55])
+def test_width_limit_step_matches_a_wide_bn_step(a):
+    """One BN step of a width-200000 chain from a Gram diag(a, 1 - a) (rows of W H are
+    N(0, diag(a, b)), BN scales each to norm 1/sqrt(d)) is the infinite-width step
+    diag(sqrt a, sqrt b)/(sqrt a + sqrt b) within sampling error, and width_limit_gaps
+    takes that step."""
+    b, d = 1 - a, 200_000
+    X = np.random.default_rng(7).standard_normal((d, 2)) * np.sqrt([a, b])
+    H = X / np.linalg.norm(X, axis=1, keepdims=True) / np.sqrt(d)
+    p = np.sqrt(a) / (np.sqrt(a) + np.sqrt(b))
+    assert np.abs(H.T @ H - np.diag([p, 1 - p])).max() < 5e-3
+    v1, v2 = (float(v) for v in f.width_limit_gaps(b, 1, dps=30))
+    assert v1 == pytest.approx(np.sqrt(2) * (a - 0.5), rel=1e-12) and v2 == pytest.approx(np.sqrt(2) * (p - 0.5), rel=1e-12)
+
+
+def test_width_limit_layer_factor_is_below_every_rate_up_to_one_over_sqrt2():
+    """1/(1 + 2 sqrt(q (1 - q))) <= 1 - r sqrt(q) on (0, 1/2] for r <= 1/sqrt(2) (equality at
+    q = 1/2, r = 1/sqrt(2)): so in the limit Eq. 3's depth term with such a rate holds at every
+    depth, and a larger rate fails near orthogonality."""
+    q = np.linspace(1e-9, 0.5, 200_001)
+    factor = 1 / (1 + 2 * np.sqrt(q * (1 - q)))
+    assert np.all(factor <= 1 - np.sqrt(q) / np.sqrt(2) + 1e-15)
+    assert np.any(factor > 1 - 0.72 * np.sqrt(q))
+
+
+def test_width_limit_errors():
+    with pytest.raises(ValueError, match=r"q1 \(sigma_min\(H_1\)\^2 at n = 2\) must be in \(0, 1/2\]"):
+        f.width_limit_gaps("3/4", 3)
+    with pytest.raises(ValueError, match="layers must be an integer >= 0"):
+        f.width_limit_gaps("1/4", -1)
