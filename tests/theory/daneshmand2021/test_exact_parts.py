@@ -190,8 +190,22 @@ def test_inverse_power(c):
     for p in X.OTHER_POWERS:
         ev = X.judge_inverse(m, c, "pseudo", power=p)
         assert ev.verdict == F and ev.details[0]["ok"]  # n = 1: V = 0 under every power
+        assert all(not d["ok"] for d in ev.details[1:])  # the n >= 2 rows fail
     with pytest.raises(ValueError, match="power"):
         X.judge_inverse(m, c, "pseudo", power=-0.25)
+
+
+def test_inverse_single_column_rows_are_uninformative(c):
+    """V vanishes on one column, so the n = 1 row of the pseudo-inverse claim cannot fail
+    and is flagged; it alone would leave the claim inconclusive. The printed variant's
+    n = 1 rows (det and rank of M M^T) are the counterexamples and stay informative."""
+    m = X.inverse_measure(RunContext())
+    ev = X.judge_inverse(m, c, "pseudo")
+    assert ev.verdict == H and ev.informative
+    assert [d["informative"] for d in ev.details] == [r["n"] > 1 for r in m["rows"]] == [False] + [True] * 4
+    alone = X.judge_inverse({**m, "rows": [r for r in m["rows"] if r["n"] == 1]}, c, "pseudo")
+    assert alone.verdict == Verdict.INCONCLUSIVE and not alone.informative
+    assert all(d.get("informative", True) for d in X.judge_inverse(m, c, "printed").details)
 
 
 def test_frobenius_power_fails_the_symbolic_part_too(c):
