@@ -44,7 +44,8 @@ _PORTED = (
                      Mutation("(M M^T)^{+0.49} M: exponent 0.01 off (max V 1.0e-3 at d = 512 to 3.6e-2 at d = 3, "
                               "against 1e-12)",
                               {"variant": "pseudo", "power": -0.49}, F)),
-          note="n = 1 rows cannot fail (V = 0 for one column); the other four decide the mutations.",
+          note="The n = 1 row cannot fail (V = 0 for any single non-zero column, whatever the power) and is marked "
+               "uninformative; the other four decide the claim and the mutations.",
           corrects="daneshmand2021.sec32.exact_inverse"),
     Claim(id="daneshmand2021.thm1.bound",
           where="Sec. 3.2, Theorem 1, Eq. 3",

@@ -44,7 +44,12 @@ INTRO = (
                      Mutation("width term 3 n/(alpha' sqrt d) (Eq. 3's 3 kept after the renaming: residual "
                               "3 n/(2 alpha sqrt d))", {"variant": "corrected", "width_constant": 3}, F),
                      Mutation("width term 2 n/(alpha' d) (d^-1, the abstract's 'inversely proportional')",
-                              {"variant": "corrected", "width_power": 1}, F)),
+                              {"variant": "corrected", "width_power": 1}, F),
+                     Mutation("depth term 2 (1 - alpha')^(l-1) (exponent l - 1, Corollary 3's index: residual "
+                              "2 (1 - 2 alpha/3)^(l-1) - 2 (1 - 2 alpha/3)^l)",
+                              {"variant": "corrected", "depth_shift": -1}, F),
+                     Mutation("width term 2 n^2/(alpha' sqrt d) (n^2 as in Eq. 5: residual 3 (n^2 - n)/(alpha sqrt d))",
+                              {"variant": "corrected", "width_n_power": 2}, F)),
           corrects=K + "intro.rate_printed"),
     Claim(id=K + "intro.plateau_inverse_width",
           where="Abstract; Sec. 1, contribution 1 ('a term inversely proportional to the network width')",

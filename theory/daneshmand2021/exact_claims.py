@@ -83,7 +83,11 @@ def judge_inverse(m, ctx, variant: str = "printed", power: float = -0.5):
     """Sec. 3.2: replacing diag(M M^T)^{-1/2} by (M M^T)^{-1/2} makes every H exactly
     orthogonal. ``printed``: the inverse must exist; ``pseudo``: with the Moore-Penrose
     pseudo-inverse square root, V(H) = 0. ``power``: the exponent of (M M^T)^+ (-1/2 as
-    stated; the others of :data:`OTHER_POWERS` are mutations; ``pseudo`` alone)."""
+    stated; the others of :data:`OTHER_POWERS` are mutations; ``pseudo`` alone).
+
+    The ``pseudo`` rows with n = 1 are uninformative: V(H) = ||H^T H/||H||_F^2 - I/n||_F
+    (Eq. 2) vanishes for every non-zero single column, so (M M^T)^{+p} M = U s^(2p+1) V^T
+    has V = 0 under any power p; the rows with n >= 2 decide the claim."""
     check_choice("variant", variant, ("printed", "pseudo"))
     if variant == "printed":
         checks = [{"label": "sympy: det(M M^T) for d = 2, n = 1", "ok": m["det_2x1"] != 0,
@@ -102,7 +106,7 @@ def judge_inverse(m, ctx, variant: str = "printed", power: float = -0.5):
     else:
         raise ValueError(f"power must be -0.5 or one of the measured {OTHER_POWERS}, got {power!r}")
     checks = [{"label": f"max V{what} over 100 draws, d={r['d']}, n={r['n']}", "ok": g <= 1e-12,
-               "measured": g, "expected": "0 (<= 1e-12)"} for r, g in zip(m["rows"], gaps)]
+               "measured": g, "expected": "0 (<= 1e-12)", "informative": r["n"] > 1} for r, g in zip(m["rows"], gaps)]
     return judge_exact(checks, "polar factor U V^T = (M M^T)^{+1/2} M via SVD, float64", "1e-12 absolute")
 
 

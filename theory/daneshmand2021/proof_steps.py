@@ -27,8 +27,11 @@ __all__ = ["steps_measure", "judge_cor3_index", "judge_l0", "judge_a1_alpha", "j
 _a, _l, _n, _d = sp.symbols("alpha l n d", positive=True)
 #: The constants of a displayed bound, symbolic so that a judge can put the stated ones
 #: (or a mutation's) in: the depth term's and the width term's constants, the power of n
-#: or d in the width term, and the renaming factor alpha' = r alpha.
-_c1, _c2, _q, _r = sp.symbols("c1 c2 q r", positive=True)
+#: or d in the width term, and the renaming factor alpha' = r alpha; for the first display
+#: of Sec. 1 also the power p of n in its width term and the shift s of its depth
+#: exponent l + s (zero as printed; an integer, hence not positive).
+_c1, _c2, _q, _r, _p = sp.symbols("c1 c2 q r p", positive=True)
+_s = sp.Symbol("s", integer=True)
 _first, _last = sp.symbols("first last", integer=True)
 
 
@@ -116,9 +119,9 @@ def steps_measure(ctx) -> dict:
     ratio = ((1 - sp.Rational(2, 3) * a0) / (1 - a0)) ** _l
     out["intro"] = {"ratio_limit": {str(v): sp.limit(ratio.subs(a0, v), _l, sp.oo)
                                     for v in (sp.Rational(1, 100), sp.Rational(1, 2), sp.Rational(9, 10))},
-                    # the display c1 (1 - alpha')^l + c2 n/(alpha' d^q) with alpha' = r alpha, minus Eq. 3
-                    "renamed_minus_thm1": (_c1 * (1 - a0) ** _l + _c2 * _n / (a0 * _d**_q)).subs(a0, _r * _a)
-                                          - _thm1(_l),
+                    # the display c1 (1 - alpha')^(l + s) + c2 n^p/(alpha' d^q) with alpha' = r alpha, minus Eq. 3
+                    "renamed_minus_thm1": (_c1 * (1 - a0) ** (_l + _s) + _c2 * _n**_p / (a0 * _d**_q)).subs(
+                        a0, _r * _a) - _thm1(_l),
                     "path": _intro_path()}
     k = sp.Symbol("k", integer=True)
     out["caption"] = {"terms": sp.summation(1, (k, _first, _last))}  # last - first + 1
@@ -282,18 +285,20 @@ def judge_radius_rate(m, ctx, exponent: str = "1/2"):
 
 
 @applies_only("variant", rename=("corrected",), depth_constant=("corrected",), width_constant=("corrected",),
-              width_power=("corrected",))
+              width_power=("corrected",), depth_shift=("corrected",), width_n_power=("corrected",))
 def judge_intro_rate(m, ctx, variant: str = "printed", rename=sp.Rational(2, 3), depth_constant=2, width_constant=2,
-                     width_power=sp.Rational(1, 2)):
+                     width_power=sp.Rational(1, 2), depth_shift=0, width_n_power=1):
     """Sec. 1, first display: E[gap] = O((1 - alpha)^depth + n/(alpha sqrt(width))) with
     Theorem 1's alpha. ``printed``: (1 - 2 alpha/3)^l = O((1 - alpha)^l) for alpha in
     (0, 1) (the ratio tends to infinity), and Eq. 3's whole bound over the display's
     terms along a path where the width grows with the depth (at fixed width both tend to
     the width term and the ratio stays bounded, so the counterexample needs d = d_l:
     :func:`_intro_path`); ``corrected``: with alpha' = ``rename`` alpha (2/3) the display
-    ``depth_constant`` (1 - alpha')^l + ``width_constant`` n/(alpha' d^``width_power``)
-    (2, 2 and 1/2) is exactly Eq. 3; other values are mutations (exact rationals) and
-    leave a non-zero residual (``corrected`` alone)."""
+    ``depth_constant`` (1 - alpha')^(l + ``depth_shift``) + ``width_constant``
+    n^``width_n_power``/(alpha' d^``width_power``) (2, 2, 1/2 and the printed powers
+    l and n: shift 0, n^1) is exactly Eq. 3, 2 (1 - 2 alpha/3)^l + 3 n/(alpha sqrt d)
+    (Sec. 3.2); other values are mutations (exact rationals) and leave a non-zero
+    residual in their own term (``corrected`` alone)."""
     check_choice("variant", variant, ("printed", "corrected"))
     r = m["intro"]
     if variant == "printed":
@@ -313,11 +318,14 @@ def judge_intro_rate(m, ctx, variant: str = "printed", rename=sp.Rational(2, 3),
                                                        "ratio": f"{float(p['ratio']):.4g}"} for p in path]}})
     else:
         consts = {_r: exact_constant(rename), _c1: exact_constant(depth_constant), _c2: exact_constant(width_constant),
-                  _q: exact_constant(width_power)}
+                  _q: exact_constant(width_power), _s: exact_constant(depth_shift), _p: exact_constant(width_n_power)}
         diff = sp.expand(r["renamed_minus_thm1"].subs(consts))
         label = f"sympy: display with alpha' = {sp.numer(consts[_r])} alpha/{sp.denom(consts[_r])} minus Eq. 3"
-        if (consts[_c1], consts[_c2], consts[_q]) != (2, 2, sp.Rational(1, 2)):
-            label += f" (display {consts[_c1]} (1 - alpha')^l + {consts[_c2]} n/(alpha' d^({consts[_q]})))"
+        if (consts[_c1], consts[_c2], consts[_q], consts[_s], consts[_p]) != (2, 2, sp.Rational(1, 2), 0, 1):
+            depth = "l" if consts[_s] == 0 else f"({_l + consts[_s]})"
+            width_n = "n" if consts[_p] == 1 else f"n^{consts[_p]}"
+            label += (f" (display {consts[_c1]} (1 - alpha')^{depth} + {consts[_c2]} {width_n}/"
+                      f"(alpha' d^({consts[_q]})))")
         checks = [{"label": label, "ok": diff == 0, "measured": str(diff), "expected": "0"}]
     return judge_exact(checks, "sympy limits and simplify", "exact")
 

@@ -11,7 +11,7 @@ from theory.daneshmand2021 import exact_claims as X
 from theory.daneshmand2021 import formulas as f
 from theory.daneshmand2021.mc_judges import max_w2sq
 from theory.daneshmand2021 import proof_steps as P
-from tests.support.evidence import failing_labels
+from tests.support.evidence import failing_labels, mutation_evidence
 
 H, F = Verdict.HOLDS, Verdict.FAILS
 
@@ -43,6 +43,24 @@ def test_intro_display_constants_leave_their_own_residual(steps, c):
     assert P.judge_intro_rate(steps, c, "corrected", rename="2/3", depth_constant=2).verdict == H
     ev = P.judge_intro_rate(steps, c, "corrected", depth_constant=3)
     assert ev.verdict == F and "3 (1 - alpha')^l" in ev.details[0]["label"]
+
+
+@pytest.mark.parametrize("mutation,printed,residual", [
+    ("depth term 2 (1 - alpha')^(l-1) (exponent l - 1, Corollary 3's index: residual "
+     "2 (1 - 2 alpha/3)^(l-1) - 2 (1 - 2 alpha/3)^l)", "(1 - alpha')^(l - 1) + 2 n/",
+     lambda n, a, d, l: 2 * (1 - 2 * a / 3) ** (l - 1) - 2 * (1 - 2 * a / 3) ** l),
+    ("width term 2 n^2/(alpha' sqrt d) (n^2 as in Eq. 5: residual 3 (n^2 - n)/(alpha sqrt d))",
+     "(1 - alpha')^l + 2 n^2/", lambda n, a, d, l: 3 * (n**2 - n) / (a * sp.sqrt(d))),
+])
+def test_intro_display_powers_leave_their_own_residual(mutation, printed, residual):
+    """The display's printed powers, l of (1 - alpha')^l and n of 2 n/(alpha' sqrt d):
+    each catalogue mutation fails the one sympy row, which names the mutated power, and
+    its residual is its own term alone (the depth one has no n or d, the width one no l)."""
+    n, a, d, l = sp.symbols("n alpha d l", positive=True)
+    ev = mutation_evidence("daneshmand2021.intro.rate_corrected", mutation)
+    assert ev.verdict == F and failing_labels(ev) == [ev.details[0]["label"]] and printed in ev.details[0]["label"]
+    got = sp.sympify(ev.measured, locals={"n": n, "alpha": a, "d": d, "l": l})
+    assert sp.simplify(got - residual(n, a, d, l)) == 0 and got != 0
 
 
 def test_cor3_constants_leave_their_own_residual(steps, c):
@@ -190,8 +208,22 @@ def test_inverse_power(c):
     for p in X.OTHER_POWERS:
         ev = X.judge_inverse(m, c, "pseudo", power=p)
         assert ev.verdict == F and ev.details[0]["ok"]  # n = 1: V = 0 under every power
+        assert all(not d["ok"] for d in ev.details[1:])  # the n >= 2 rows fail
     with pytest.raises(ValueError, match="power"):
         X.judge_inverse(m, c, "pseudo", power=-0.25)
+
+
+def test_inverse_single_column_rows_are_uninformative(c):
+    """V vanishes on one column, so the n = 1 row of the pseudo-inverse claim cannot fail
+    and is flagged; it alone would leave the claim inconclusive. The printed variant's
+    n = 1 rows (det and rank of M M^T) are the counterexamples and stay informative."""
+    m = X.inverse_measure(RunContext())
+    ev = X.judge_inverse(m, c, "pseudo")
+    assert ev.verdict == H and ev.informative
+    assert [d["informative"] for d in ev.details] == [r["n"] > 1 for r in m["rows"]] == [False] + [True] * 4
+    alone = X.judge_inverse({**m, "rows": [r for r in m["rows"] if r["n"] == 1]}, c, "pseudo")
+    assert alone.verdict == Verdict.INCONCLUSIVE and not alone.informative
+    assert all(d.get("informative", True) for d in X.judge_inverse(m, c, "printed").details)
 
 
 def test_frobenius_power_fails_the_symbolic_part_too(c):
