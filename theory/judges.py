@@ -321,12 +321,16 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
         settle=None if any(informative) else "no sub-check could have failed: add settings where it can")
 
 
+_SIMPLE_OPS = 6  # 3*sqrt(2)/7 has 4 operations; nsimplify(0.1234567891234) has 12
+
+
 def exact_constant(value) -> sp.Expr:
     """A statement's constant (a judge parameter) as an exact sympy number. Text and
     exact sympy values are read exactly; a float (a sympy Float included) becomes the
     simple number it rounds (2/3 for 0.6666666666666666, sqrt(2)/2 for
-    0.7071067811865476: an irrational or a rational with a denominator up to 10^6) only
-    when that number is within 1e-14 relative of it, else its exact decimal, so a
+    0.7071067811865476: a rational with a denominator up to 10^6, or an irrational of at
+    most ``_SIMPLE_OPS`` operations) only when that number is within 1e-14 relative of it,
+    else its exact decimal, so a
     mutation near a simple value is not snapped onto it (``sp.nsimplify`` alone turns
     0.5 + 1e-12 into 1/2).
 
@@ -334,6 +338,8 @@ def exact_constant(value) -> sp.Expr:
     (2/3, 500000000001/1000000000000, 1/10000000000000000000000000000000000000000)
     >>> exact_constant(1e-300) == 0, exact_constant(3.141592653589793)
     (False, 3141592653589793/1000000000000000)
+    >>> exact_constant(0.1234567891234)  # nsimplify: a product of four powers of primes
+    617283945617/5000000000000
     """
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"a constant must be a number or text, not a bool: {value!r}")
@@ -349,7 +355,7 @@ def exact_constant(value) -> sp.Expr:
     if x == 0:
         return sp.Integer(0)
     simple = sp.nsimplify(x)
-    plain = not simple.is_Rational or simple.q <= 10**6
+    plain = simple.q <= 10**6 if simple.is_Rational else sp.count_ops(simple) <= _SIMPLE_OPS
     if simple.is_number and plain and abs(float(simple) - x) <= 1e-14 * abs(x):
         return simple
     return sp.Rational(repr(x))

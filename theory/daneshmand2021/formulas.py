@@ -88,9 +88,10 @@ def width_limit_gaps(q1, layers: int, dps: int = 50) -> list:
     """
     layers = check_int("layers", layers, low=0)
     with mpmath.workdps(dps + _GUARD):
-        q = mpmath.mpf(exact_constant(q1).p) / exact_constant(q1).q
-        if not 0 < q <= mpmath.mpf(1) / 2:
-            raise ValueError(f"q1 (sigma_min(H_1)^2 at n = 2) must be in (0, 1/2], got {q1!r}")
+        c = exact_constant(q1)
+        if not (c.is_Rational and 0 < c <= sp.Rational(1, 2)):
+            raise ValueError(f"q1 (sigma_min(H_1)^2 at n = 2) must be a rational in (0, 1/2], got {q1!r}")
+        q = mpmath.mpf(c.p) / c.q
         v = mpmath.sqrt(2) * (mpmath.mpf(1) / 2 - q)
         out = [v]
         for _ in range(layers):

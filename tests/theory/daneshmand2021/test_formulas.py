@@ -115,7 +115,8 @@ def test_width_limit_layer_factor_is_below_every_rate_up_to_one_over_sqrt2():
 
 
 def test_width_limit_errors():
-    with pytest.raises(ValueError, match=r"q1 \(sigma_min\(H_1\)\^2 at n = 2\) must be in \(0, 1/2\]"):
-        f.width_limit_gaps("3/4", 3)
+    for bad in ("3/4", "sqrt(2)/8"):
+        with pytest.raises(ValueError, match=r"q1 \(sigma_min\(H_1\)\^2 at n = 2\) must be a rational in \(0, 1/2\]"):
+            f.width_limit_gaps(bad, 3)
     with pytest.raises(ValueError, match="layers must be an integer >= 0"):
         f.width_limit_gaps("1/4", -1)
