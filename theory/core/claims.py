@@ -33,11 +33,20 @@ CLAIM_FILE = "theory/catalogue.py"
 
 @dataclass(frozen=True)
 class Mutation:
-    """A perturbed statement (``params`` overrides) and the verdict it must get."""
+    """A perturbed statement (``params`` overrides) and the verdict it must get; ``part``,
+    where the statement has several parts, names the one it must fail through: text
+    found in one of the evidence's :meth:`~theory.core.evidence.Evidence.failed_parts`."""
 
     name: str
     params: Mapping[str, Any]
     expect: Verdict = Verdict.FAILS
+    part: str | None = None
+
+    def __post_init__(self):
+        if self.part is not None and (not isinstance(self.part, str) or not self.part):
+            raise ValueError(f"part must be a non-empty text naming a failing part, got {self.part!r}")
+        if self.part is not None and self.expect != Verdict.FAILS:
+            raise ValueError(f"part names what a failing mutation fails; this one expects {self.expect.value}")
 
 
 @dataclass(frozen=True)

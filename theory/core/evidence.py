@@ -61,6 +61,21 @@ class Evidence:
         if replace or self.counterexample is None:
             self.counterexample = counterexample
 
+    def failed_parts(self) -> list:
+        """The names of the parts this evidence failed on: the counterexample's ``part``
+        or ``label`` and those of every failing row of ``details`` (``verdict`` "fails" or
+        ``ok`` False), in order, without repeats.
+
+        >>> ev = Evidence(Verdict.FAILS, 1.0, 0.0, "m", "r", counterexample={"part": "a zero"},
+        ...               details=[{"label": "sympy step", "ok": False}, {"label": "other", "ok": True}])
+        >>> ev.failed_parts()
+        ['a zero', 'sympy step']
+        """
+        rows = [self.counterexample] if isinstance(self.counterexample, dict) else []
+        rows += [d for d in self.details if isinstance(d, dict) and (d.get("verdict") == "fails" or d.get("ok") is False)]
+        names = [r.get(k) for r in rows for k in ("part", "label") if isinstance(r.get(k), str)]
+        return list(dict.fromkeys(names))
+
     def to_json(self) -> dict:
         return {k: jsonable(getattr(self, k)) for k in (
             "verdict", "measured", "expected", "margin", "margin_unit", "method", "resolution", "counterexample",

@@ -1,0 +1,21 @@
+"""A mutation may name the part of its statement it must fail through: the name is
+checked when the mutation is declared, and matched against the failing parts the
+evidence lists (Evidence.failed_parts)."""
+import pytest
+
+from theory.core import Evidence, Verdict
+from theory.core.claims import Mutation
+
+
+@pytest.mark.parametrize("part,expect", [("", Verdict.FAILS), (3, Verdict.FAILS), ("a part", Verdict.HOLDS)])
+def test_a_mutation_part_is_checked_when_declared(part, expect):
+    with pytest.raises(ValueError, match="part"):
+        Mutation("m", {}, expect, part=part)
+
+
+def test_failed_parts_lists_counterexample_and_failing_rows_once():
+    ev = Evidence(Verdict.FAILS, None, None, "m", "r", counterexample={"part": "floor", "x": 1},
+                  details=[{"part": "floor", "verdict": "fails"}, {"label": "slope", "verdict": "holds"},
+                           {"label": "sympy", "ok": False}, {"law": "gaussian", "verdict": "fails"}, "text"])
+    assert ev.failed_parts() == ["floor", "sympy"]
+    assert Evidence(Verdict.HOLDS, None, None, "m", "r", details=[{"label": "a", "ok": True}]).failed_parts() == []
