@@ -68,7 +68,7 @@ _CLAIMS = (
     _symbolic("defazio_bottou.eq2.extrinsic", "Sec. 4, Eq. 2 and the extrinsic form after it",
               "gamma_l of Eq. 2 equals n_l k^2 rho^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] (stride 1)",
               ("Eq. 2 equals",),
-              extra=(exponent_mutation("Eq. 2 equals", "E[x_l^2]^2.01 in the extrinsic form", exact.q),
+              extra=(exponent_mutation("Eq. 2 equals", "E[x_l^2]^2.01 in the extrinsic form", exact.q, sole=True),
                      Mutation("E[dx_l^2]/E[x_l^2] (index l) in place of E[dx_{l+1}^2]/E[x_{l+1}^2] "
                               "(right side x n_l n_{l+1} k^4 E[W^2]^2)",
                               {"perturb": True, "factor": exact.n * exact.m * exact.k**4 * sp.Symbol("W2", positive=True)**2}))),
@@ -90,7 +90,7 @@ _CLAIMS = (
     _symbolic("defazio_bottou.sec62.kernel_correction", "Sec. 6.2",
               "With c = 2 (typical k = 1), a 3x3 convolution preceded by alpha = sqrt(1/3) keeps Eq. 6's forward "
               "scaling", ("Sec. 6.2",),
-              extra=(exponent_mutation("Sec. 6.2", "Eq. 6 exponent 0.51 on n/m", exact.n / exact.m),)),
+              extra=(exponent_mutation("Sec. 6.2", "Eq. 6 exponent 0.51 on n/m", exact.n / exact.m, sole=True),)),
     _symbolic("defazio_bottou.sec11.branch_scaling", "Sec. 11",
               "In alpha x + beta F(x), the main branch's scaling factor is beta^2 varsigma and c = beta restores the "
               "outside gamma", ("Sec. 11",),
@@ -106,8 +106,9 @@ _CLAIMS = (
           recorded=HA,
           measure=mc.THM1,
           judge=mc_judges.judge_thm1_networks,
-          mutations=(Mutation("limit 1.03 (the tolerance)", {"target": 1.03}),
-                     Mutation("single networks spread out (the spread grows with width)", {"spread": "grows"})),
+          mutations=(Mutation("limit 1.03 (the tolerance)", {"target": 1.03}, part="limit"),
+                     Mutation("single networks spread out (the spread grows with width)", {"spread": "grows"},
+                              part="concentration")),
           note="At finite width nu_l exceeds gamma_l (per-sample gradient and input magnitudes are correlated); the "
                "gap shrinks about as 1/width (details), and single networks concentrate (the spread at the largest "
                "width is below that at the smallest). The tolerance is about the finite-width gap at the widest "
@@ -122,10 +123,11 @@ _CLAIMS = (
           judge=exact.judge_constant_gamma,
           params={"init": "geometric"},
           mutations=(Mutation("Kaiming fan-in is constant", {"init": "kaiming_fan_in"}, F),
-                     Mutation("Eq. 3 with (n_l n_{l+1})^0.51 in place of the square root",
-                              {"init": "geometric, mean exponent 0.51"}),
+                     Mutation("Eq. 3 with (n_l n_{l+1})^0.51 in place of the square root (every ladder with unequal "
+                              "widths, the mixed-kernel one included)",
+                              {"init": "geometric, mean exponent 0.51"}, part="widths (3, 10, 40, 5, 7)"),
                      Mutation("Eq. 3 normalized by k^1.01 instead of k (fails on the mixed-kernel ladder alone)",
-                              {"init": "geometric, kernel power 1.01"})),
+                              {"init": "geometric, kernel power 1.01"}, part="kernels (5, 5, 5, 1, 1)")),
           note="The ladders with one kernel size (k = 1) test the widths; the strided LeNet's ladder with its kernel "
                "sizes (5, 5, 5, 1, 1) tests the kernel power of Eq. 3 (k, 'rather than k^2'): with k^p in place of k, "
                "gamma_l = varsigma k_l^(2p - 2) / c^2 differs between its 5x5 and dense layers unless p = 1."),
@@ -144,7 +146,7 @@ _CLAIMS = (
                                                             "ladders": exact.MIXED_LADDERS}, F),
                      Mutation("not constant on a geometric ladder either", {"ladders": ((1, 2, 4, 8, 16, 32),)}, F),
                      Mutation("Xavier alone: not constant on an expand-contract ladder (5, 15, 45, 15, 5) either",
-                              {"ladders": (exact.EXPAND_CONTRACT,)})),
+                              {"ladders": (exact.EXPAND_CONTRACT,)}, part="xavier")),
           note="Not on every ladder with unequal widths: on a geometric ladder (constant n_{l+1}/n_l) all three give "
                "constant gamma_l, and Xavier also on expand-contract ladders with a constant |log(n_{l+1}/n_l)| "
                "('constant_on' in the details; defazio_bottou.sec61.constant_gamma_iff). The ladder is LeNet's "
@@ -184,11 +186,13 @@ _CLAIMS = (
           recorded=H,
           measure=exact.input_scaling_measure,
           judge=exact.judge_input_scaling,
-          mutations=(Mutation("printed value 0.25", {"printed": 0.25}),
-                     Mutation("printed value 0.22 (0.0275 away, just past the tolerance 0.025)", {"printed": 0.22}),
-                     Mutation("E[x_0^2] = (n_0 k_0^2)^(-0.51)", {"exponent": sp.Rational(51, 100)}),
+          mutations=(Mutation("printed value 0.25", {"printed": 0.25}, part="one printed digit"),
+                     Mutation("printed value 0.22 (0.0275 away, just past the tolerance 0.025)", {"printed": 0.22},
+                              part="one printed digit"),
+                     Mutation("E[x_0^2] = (n_0 k_0^2)^(-0.51)", {"exponent": sp.Rational(51, 100)},
+                              part="sympy: solution"),
                      Mutation("forward factor (n_0 k^2)^(-0.2525) (the 1/4 off by 1%)",
-                              {"factor_power": sp.Rational(101, 400)}))),
+                              {"factor_power": sp.Rational(101, 400)}, part="factor^2 = 1/sqrt(27)"))),
     Claim(id="defazio_bottou.sec111.bottleneck",
           where="Sec. 11.1 (main branch x_0..x_9; last step reconstructed)",
           statement="The fixed scalar x_9 = sqrt(m/(beta n)) x_8 makes the bottleneck branch output E[F(x)^2] = E[x^2]",

@@ -86,7 +86,8 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
     smallest, is the mutation. Alpha split over the two parts. (A power law fitted to
     the RMS error is not used: it mixes the 1/w bias with the spread, the power law
     then misfits, and a fit on 3 residual degrees of freedom at the claim's alpha says
-    nothing.)"""
+    nothing.) A failing evidence's counterexample names the failing part(s) in
+    ``part``: "limit", "concentration" or "limit and concentration"."""
     check_choice("spread", spread, SPREADS)
     sub = JudgeContext(ctx.run, ctx.split(2), ctx.look, ctx.looks)
     ev = judge_limit(rows, value, target, tol, method, sub, error="mean")
@@ -103,8 +104,9 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
     ev.resolution += f"; concentration {conc.value}"
     ev.method += ("; concentration: Welch interval of the mean absolute deviation from the median, smallest vs "
                   "largest width" + ("" if spread == "shrinks" else " (claimed: the spread grows)"))
-    if ev.verdict == F and ev.counterexample is None:
-        ev.counterexample = {"part": "concentration", **spreads}
+    if ev.verdict == F:
+        failing = " and ".join(name for name, v in parts.items() if v == F)
+        ev.counterexample = {"part": failing, **(spreads if ev.counterexample is None else ev.counterexample)}
     if ev.verdict != INC:
         ev.shortfall = None
     return ev

@@ -21,16 +21,18 @@ __all__ = ["SEC3_5", "SEC51", "SEC6_8", "SEC10_12", "SEC11", "SEC111"]
 
 
 def _step(cid, where, statement, key, *, measure=steps_measure, variant="steps", recorded=H, corrects=None, note="",
-          kind="identity", parts=(), extra=()):
+          kind="identity", parts=(), extra=(), printed_part=None):
     """A claim that every step of ``measure(ctx)[key][variant]`` holds (judge_steps).
     ``parts``: (label part, name) of the steps that get a 1% mutation of their own
-    (those steps alone perturbed); ``extra``: further mutations."""
+    (those steps alone perturbed); ``extra``: further mutations; ``printed_part``: the
+    part of the printed variant's labels that the 'printed form' mutation of a corrected
+    claim must fail through (None: it fails every part, or the claim has one)."""
     if recorded == F:
         mutations = (Mutation("the corrected form", {"variant": "corrected"}, H),)
     else:
         mutations = (Mutation("right sides off by 1% (relations negated)", {"perturb": True}),)
         if variant == "corrected":
-            mutations += (Mutation("the printed form", {"variant": "printed"}, F),)
+            mutations += (Mutation("the printed form", {"variant": "printed"}, F, part=printed_part),)
     mutations += tuple(part_mutation(part, name) for part, name in parts) + tuple(extra)
     return Claim(id=P + cid, where=where, statement=statement, kind=kind, recorded=recorded, measure=measure,
                  judge=judge_steps, params={"key": key, "variant": variant}, mutations=mutations,
@@ -39,14 +41,16 @@ def _step(cid, where, statement, key, *, measure=steps_measure, variant="steps",
 
 def part_mutation(part: str, name: str) -> Mutation:
     """The step(s) whose label contains ``part`` (``name``), alone, with the right side
-    off by 1% (a stated relation negated)."""
-    return Mutation(f"{name} alone off by 1%", {"perturb": part})
+    off by 1% (a stated relation negated): it must fail through that part."""
+    return Mutation(f"{name} alone off by 1%", {"perturb": part}, part=part)
 
 
-def exponent_mutation(part: str, name: str, base, times=1) -> Mutation:
+def exponent_mutation(part: str, name: str, base, times=1, *, sole=False) -> Mutation:
     """The step(s) whose label contains ``part`` with an exponent off (``name``): the right
-    side times base^(times/100)."""
-    return Mutation(f"{name} (right side x ({base})^({times}/100))", {"perturb": part, "factor": base**(times * CENT)})
+    side times base^(times/100); it must fail through that part, unless ``sole`` (the
+    claim's only statement: no part to name)."""
+    return Mutation(f"{name} (right side x ({base})^({times}/100))", {"perturb": part, "factor": base**(times * CENT)},
+                    part=None if sole else part)
 
 
 SEC3_5 = (
@@ -55,7 +59,8 @@ SEC3_5 = (
           "E[x^2]/2, and halves the back-propagated one, E[(dy 1[x > 0])^2] = E[dy^2]/2",
           "sec3.relu_halving",
           parts=(("E[relu(x)^2]", "forward halving (three laws)"), ("backward", "backward halving (three laws)")),
-          extra=(Mutation("symmetry dropped: uniform(-1, 1.01), mean 1/200", {"variant": "asymmetric"}),)),
+          extra=(Mutation("symmetry dropped: uniform(-1, 1.01), mean 1/200", {"variant": "asymmetric"},
+                          part="uniform(-1, 1.01), not symmetric"),)),
     _step("eq2.extrinsic_strided", "Sec. 4, display after Eq. 2 (extrinsic form), for strided layers",
           "gamma_l = n_l k_l^2 rho_l^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] with rho_l the layer's input size equals "
           "Eq. 2 for a stride-s convolution as well",
@@ -67,7 +72,7 @@ SEC3_5 = (
           "With rho_{l+1} (the layer's output size), the extrinsic form equals Eq. 2 for every stride, and a strided "
           "convolution keeps varsigma", "eq2.strided", variant="corrected", corrects="eq2.extrinsic_strided",
           parts=(("extrinsic form with rho_{l+1}", "extrinsic form = Eq. 2"),
-                 ("keeps varsigma", "strided convolution keeps varsigma")),
+                 ("keeps varsigma", "strided convolution keeps varsigma")), printed_part="extrinsic form with rho_l",
           note="Equal to the printed form at stride 1, so every stride-1 and dense conclusion stands."),
     _step("thm1.model_strided", "Sec. 5, Theorem 1, for strided convolutions",
           "Under the Sec. 3 model, nu_l = E[dW^2]/E[W^2] equals Eq. 2's gamma_l for a stride-s convolution too "
@@ -94,7 +99,8 @@ SEC51 = (
           "For r with iid unit-variance entries, E[(G_l r)_i^2] averaged over i is ||G_l||_F^2 / P_l, the average "
           "squared singular value of G_l", "sec51.hutchinson",
           parts=(("E_r ||G r||^2", "E_r ||G r||^2 = ||G||_F^2"), ("||A||_F^2 = sum", "Frobenius = singular values")),
-          extra=(Mutation("independence dropped: E[r_i r_j] = 1/100 for i != j", {"variant": "correlated"}),)),
+          extra=(Mutation("independence dropped: E[r_i r_j] = 1/100 for i != j", {"variant": "correlated"},
+                          part="E_r ||G r||^2"),)),
     Claim(id=P + "thm2.order_term_homogeneity",
           where="Sec. 5.1, Theorem 2 (error term) and the sentence after it",
           statement="The O-term's precise value depends on properties of the remainder of the network above the layer: "
@@ -125,9 +131,9 @@ SEC51 = (
           params={"variant": "corrected"},
           mutations=(Mutation("printed O-term", {"variant": "printed"}, F),
                      Mutation("O-term degree 4.02 in x_0, 0 in W_l: n_l E[x_l^2]^2.01 / n_{l+1}",
-                              {"variant": "corrected", "degrees": (2.01, 0.0)}),
+                              {"variant": "corrected", "degrees": (2.01, 0.0)}, part="x_0 x 10"),
                      Mutation("O-term degree 4 in x_0, 0.02 in W_l: n_l E[x_l^2]^1.99 E[x_{l+1}^2]^0.01 / n_{l+1}",
-                              {"variant": "corrected", "degrees": (1.99, 0.01)})),
+                              {"variant": "corrected", "degrees": (1.99, 0.01)}, part="W_1 x 10")),
           corrects=P + "thm2.order_term_homogeneity",
           note="The theorem's width-asymptotic conclusion stands: the two scales differ by E[x_{l+1}^2], of order one "
                "under a sensible initialization."),
@@ -152,7 +158,8 @@ SEC6_8 = (
                  ("kaiming_fan_out: equal gammas", "fan-out: equal only for equal r"),
                  ("xavier: equal gammas", "Xavier: equal for r' = r or 1/r")),
           extra=(exponent_mutation("geometric: gamma/varsigma", "Eq. 3 normalized by k^1.01 instead of k", k, 2),
-                 *(Mutation(f"{name}'s four ladder examples alone negated", {"perturb": f"{init} on widths"})
+                 *(Mutation(f"{name}'s four ladder examples alone negated", {"perturb": f"{init} on widths"},
+                            part=f"{init} on widths")
                    for init, name in (("xavier", "Xavier"), ("kaiming_fan_in", "fan-in"), ("kaiming_fan_out", "fan-out")))),
           note="Examples in the details: Xavier is constant on expand-contract ladders such as 5, 15, 45, 15, 5, all "
                "three on geometric ladders, none on the strided LeNet's channel ladder."),
@@ -166,7 +173,7 @@ SEC6_8 = (
           "When the first convolution acts on the raw input (x_1 = C_0(x_0), as in Secs. 8.1 and 11), the telescoping "
           "product gives E[x_L^2] = 2 sqrt(n_0/n_L) E[x_0^2]", "eq6.raw_input",
           extra=(exponent_mutation("raw input", "exponent 0.51 on n_0/n_L", sp.Symbol("n0", positive=True)
-                           / sp.Symbol("n4", positive=True)),),
+                           / sp.Symbol("n4", positive=True), sole=True),),
           note="The printed sqrt(n_0/n_L) E[x_0^2] (defazio_bottou.eq6.telescoping) reads Eq. 6 with a ReLU before "
                "every convolution, the first included: a convention, not an error; the output moment depends on the "
                "interior widths in neither reading."),
@@ -175,8 +182,10 @@ SEC6_8 = (
           "effective learning rate is lower than the weights'", "sec81.bias_lr_lower",
           parts=(("= n_0 k_0^2 E[x_0^2]^2", "the ratio n_0 k_0^2 E[x_0^2]^2"),),
           extra=(exponent_mutation("= n_0 k_0^2 E[x_0^2]^2", "E[x_0^2]^2.01 in the ratio", x0),
-                 Mutation("the ratio 27.27 at unit variance (the paper prints no number; n_0 k_0^2 = 3 * 3^2 = 27, + 1%)", {"values": {"value": sp.Rational(2727, 100)}}),
-                 Mutation("lower by more than a factor 27 (strict; the ratio is 27)", {"values": {"bound": 27}}))),
+                 Mutation("the ratio 27.27 at unit variance (the paper prints no number; n_0 k_0^2 = 3 * 3^2 = 27, + 1%)",
+                          {"values": {"value": sp.Rational(2727, 100)}}, part="variance-one RGB"),
+                 Mutation("lower by more than a factor 27 (strict; the ratio is 27)", {"values": {"bound": 27}},
+                          part="variance-one RGB"))),
 )
 
 SEC10_12 = (
@@ -188,11 +197,12 @@ SEC10_12 = (
           recorded=H,
           measure=numeric.pool_measure,
           judge=numeric.judge_pool,
-          mutations=(Mutation("average pooling is not well-scaled either", {"pool": "avg"}),
+          mutations=(Mutation("average pooling is not well-scaled either (it is on N(0, 1) inputs)", {"pool": "avg"},
+                              part="on normal inputs"),
                      Mutation("N(0, 1) inputs: |ratio - 1| > 0.557 (1% above the exact 0.5513)",
-                              {"min_gap": {"normal": 0.557, "relu": 0.1}}),
+                              {"min_gap": {"normal": 0.557, "relu": 0.1}}, part="on normal inputs"),
                      Mutation("ReLU outputs: |ratio - 1| > 2.109 (1% above the exact 2.0876)",
-                              {"min_gap": {"normal": 0.1, "relu": 2.109}})),
+                              {"min_gap": {"normal": 0.1, "relu": 2.109}}, part="on relu inputs")),
           note="Contrast: average pooling keeps varsigma on zero-mean inputs (defazio_bottou.sec111.avgpool) but not on "
                "ReLU outputs (details of the mutation)."),
     _step("sec12.frobenius", "Sec. 12, 'the Frobenius norm is the sum of the squared singular values'",
@@ -274,13 +284,14 @@ SEC111 = (
           "sec111.main_branch", measure=_R,
           parts=(("E[x_2^2] = E[x^2]", "x_2 restores E[x^2]"), ("E[x_4^2] = beta", "E[x_4^2] = beta sqrt(n/w) E[x^2]"),
                  ("E[x_8^2] = E[x_4^2]", "E[x_8^2] = E[x_4^2]"), ("gamma = varsigma", "every conv gamma = varsigma")),
-          extra=(Mutation("convolutions' numerator c = beta^1.01", {"values": {"c_main": be**(1 + CENT)}}),
+          extra=(Mutation("convolutions' numerator c = beta^1.01 (every part with a convolution: x_4, x_8, gamma)",
+                          {"values": {"c_main": be**(1 + CENT)}}, part="c = beta)"),
                  Mutation("sqrt(2/(3.03 beta)) before the 3x3 conv (the 3 off by 1%)",
-                          {"values": {"three": sp.Rational(303, 100)}}))),
+                          {"values": {"three": sp.Rational(303, 100)}}, part="E[x_8^2] = E[x_4^2]"))),
     _step("sec111.bottleneck_fourth_root", "Sec. 11.1, the fixed scalar x_9 (corrected: a lost square root)",
           "With x_9 = (m/n)^(1/4) / sqrt(beta) x_8' ('derived from Eq. 6' with its square root), the branch output is "
           "E[F(x)^2] = E[x^2], Sec. 11's assumption", "sec111.bottleneck_fourth_root", measure=_R,
-          extra=(exponent_mutation("(m/n)^(1/4)", "exponent 0.26 on m/n in x_9", m / n, 2),),
+          extra=(exponent_mutation("(m/n)^(1/4)", "exponent 0.26 on m/n in x_9", m / n, 2, sole=True),),
           corrects="sec111.bottleneck",
           note="An alternative to defazio_bottou.sec111.bottleneck_corrected (which keeps Eq. 6's sqrt(n/m) across "
                "the block instead); which one the authors meant is not settled by the text."),
@@ -288,6 +299,7 @@ SEC111 = (
           "With the corrected shortcut (c = alpha) and x_9 = x_8'/sqrt(beta), both branches have E[S^2] = E[F^2] = "
           "sqrt(n/m) E[x^2], with and without downsampling", "sec111.block_balance", measure=_R, variant="corrected",
           parts=(("(non-downsampling)", "non-downsampling block"), ("downsampling block", "downsampling block")),
+          printed_part="(downsampling)",
           note="With both printed forms (c = alpha/4, sqrt(m/(beta n))) the branches are unbalanced: E[S^2]/E[F^2] = "
                "n/(4m) (the printed-form mutation)."),
 )

@@ -33,7 +33,10 @@ def test_thm1_underpowered_is_inconclusive_with_a_shortfall():
 
 def test_thm1_wrong_limit_fails():
     ev = judge_thm1_networks(_thm1(limit=1.1), CTX)
-    assert ev.verdict == F and ev.counterexample["layer"] in (1, 2)
+    assert ev.verdict == F and ev.counterexample["layer"] in (1, 2) and ev.counterexample["part"] == "limit"
+    assert ev.failed_parts() == ["limit"]
+    both = judge_thm1_networks(_thm1(limit=1.1), CTX, spread="grows")
+    assert both.verdict == F and both.counterexample["part"] == "limit and concentration"
 
 
 def test_thm1_one_bad_layer_fails_the_claim():

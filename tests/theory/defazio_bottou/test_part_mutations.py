@@ -155,6 +155,19 @@ def test_each_label_selected_mutation_fails_exactly_its_part(claim):
         assert failing_labels(ev) == [d["label"] for d in ev.details if part in d["label"]], (claim.id, mu.name)
 
 
+@pytest.mark.parametrize("claim", [cl for cl in EXACT if any(mu.params.get("perturb") is True for mu in cl.mutations)],
+                         ids=lambda cl: cl.id)
+def test_each_whole_statement_mutation_fails_every_part(claim):
+    """A catalogued mutation that perturbs every statement (perturb=True, no ``part``:
+    it names no single part) fails every row of the evidence."""
+    for mu in claim.mutations:
+        if mu.params.get("perturb") is not True:
+            continue
+        assert mu.part is None, (claim.id, mu.name)
+        ev = evaluate(claim, RunContext(), **mu.params)
+        assert ev.verdict == F and failing_labels(ev) == [d["label"] for d in ev.details], (claim.id, mu.name)
+
+
 def test_parameters_refused_where_their_selector_ignores_them():
     """A parameter that one value of a judge's selector would silently ignore is a
     ValueError naming the parameter and the selector values where it applies."""
