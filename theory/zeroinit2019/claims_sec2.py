@@ -30,18 +30,22 @@ CLAIMS = (
           "(fixed mask) and ReLU are positively homogeneous; a layer with a bias, softmax and tanh are not (controls)",
           kind="identity", recorded=H, measure=P.examples_measure, judge=P.judge_examples,
           mutations=(Mutation("a layer with a bias counted as p.h.", {"claimed": P.PH_EXAMPLES + ("linear_with_bias",),
-                                                                     "controls": ("softmax", "tanh")}),
-                     Mutation("ReLU listed among the non-p.h. controls", {"controls": P.CONTROLS + ("relu",)}),
-                     Mutation(f"degree {EPS} instead of first degree", {"power": 1 + 1e-11}))),
+                                                                     "controls": ("softmax", "tanh")},
+                              part="linear_with_bias is p.h."),
+                     Mutation("ReLU listed among the non-p.h. controls", {"controls": P.CONTROLS + ("relu",)},
+                              part="control relu is not p.h."),
+                     Mutation(f"degree {EPS} instead of first degree", {"power": 1 + 1e-11}, part="is p.h."))),
     Claim(id="zeroinit2019.prop1.ph_composition",
           where="Sec. 2, Definitions 1-2 and Proposition 1",
           statement="A composition of positively homogeneous functions is positively homogeneous (bias-free ReLU nets, "
           "in the input and in one layer's weights)",
           kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_prop1,
-          mutations=(Mutation("degree 1 + 1e-11", {"power": 1 + 1e-11}),
-                     Mutation("degree 1 + 1e-11 in the input alone (the weights' degree 1)", {"input_power": 1 + 1e-11}),
+          mutations=(Mutation("degree 1 + 1e-11 (in the input and in one layer's weights: both parts)",
+                              {"power": 1 + 1e-11}, part="degree in the input, degree in W_"),
+                     Mutation("degree 1 + 1e-11 in the input alone (the weights' degree 1)", {"input_power": 1 + 1e-11},
+                              part="degree in the input"),
                      Mutation("degree 1 + 1e-11 in one layer's weights alone (the input's degree 1)",
-                              {"weight_power": 1 + 1e-11}))),
+                              {"weight_power": 1 + 1e-11}, part="degree in W_"))),
     Claim(id="zeroinit2019.eq1.index_printed",
           where="Sec. 2, Eq. 1, the sentence before it and the recursion after it",
           statement="In a ResNet with the residual blocks {F_1, ..., F_L} introduced before it, Eq. 1 "
@@ -67,8 +71,9 @@ CLAIMS = (
           "2 E<x_l - x_0, F(x_l)> vanishes, and by positive homogeneity E||F(x)||^2 = kappa ||x||^2 with kappa "
           "independent of x (kappa = 2 for He/He branches, 1 when the last layer has variance 1/n)",
           kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_eq2_step,
-          mutations=(Mutation("kappa off by the tolerance (x 1.05)", {"kappa_scale": 1.05}),
-                     Mutation("cross term 0.1 of the increment (twice the tolerance)", {"cross": 0.1}))),
+          mutations=(Mutation("kappa off by the tolerance (x 1.05)", {"kappa_scale": 1.05}, part="kappa"),
+                     Mutation("cross term 0.1 of the increment (twice the tolerance)", {"cross": 0.1},
+                              part="cross / increment"))),
     Claim(id="zeroinit2019.eq2.doubling",
           where="Sec. 2, Eq. 2 and the sentence before it",
           statement="Combined with He initialization the residual branch's output variance is about its input's, so the "
@@ -129,7 +134,7 @@ CLAIMS = (
           where="Sec. 2, Theorem 1 (corrected wording)",
           statement="||dl/dx||_* >= (l - H(p)) / ||x|| with ||.||_* the dual norm of ||.|| (l1 gradient / linf input)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "dual_l1_linf"},
-          mutations=(Mutation("same max-norm on both sides", {"norm": "linf"}),
+          mutations=(Mutation("same max-norm on both sides", {"norm": "linf"}, part="smallest counterexample"),
                      Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW,
                      Mutation("the other dual pair (linf gradient, l1 input)", {"norm": "dual_linf_l1"}, H)),
           corrects="zeroinit2019.thm1.any_norm"),
@@ -138,9 +143,11 @@ CLAIMS = (
           statement="d/d eps l((1 + eps) z, y) at eps = 0 equals -y^T z + p^T z = l(z, y) - H(p) (c = 2, 3, 4 classes, "
           "first and last label), and d/dt l(f(x + t x/||x||)) = (1/||x||) d/d eps l(f((1 + eps) x)) (Eq. 7)",
           kind="identity", recorded=H, measure=S.eq6_measure, judge=S.judge_eq6,
-          mutations=(Mutation("l + H(p) instead of l - H(p)", {"entropy_sign": -1}),
-                     Mutation("the derivative taken at eps = 1/2 instead of 0 (first equality alone)", {"at_eps": "1/2"}),
-                     Mutation("Eq. 7 without the factor 1/||x|| (d/dt = d/d eps)", {"chain_power": 0}))),
+          mutations=(Mutation("l + H(p) instead of l - H(p)", {"entropy_sign": -1}, part="second equality"),
+                     Mutation("the derivative taken at eps = 1/2 instead of 0 (first equality alone)", {"at_eps": "1/2"},
+                              part="first equality"),
+                     Mutation("Eq. 7 without the factor 1/||x|| (d/dt = d/d eps)", {"chain_power": 0},
+                              part="Eq. 7 chain rule"))),
     Claim(id="zeroinit2019.thm1.greater_than_printed",
           where="App. A.1, proof of Theorem 1, the step before Eq. 7",
           statement="The gradient's L2 norm 'must be greater than' the directional derivative "
@@ -154,16 +161,17 @@ CLAIMS = (
           statement="||dl/dx||_2 >= (l - H(p))/||x||_2 = d/dt l(f(x + t x/||x||)), with equality attained (width-1 "
           "block inputs)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": False},
-          mutations=(Mutation("strictly greater", {"strict": True}),
-                     Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}),
-                     Mutation("bound times 1 - 1e-11 (equality then never attained)", {"factor": 1 - 1e-11})),
+          mutations=(Mutation("strictly greater", {"strict": True}, part="(1, 1, 4, 3), block input"),
+                     Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}, part="(1, 1, 4, 3), block input"),
+                     Mutation("bound times 1 - 1e-11 (equality then never attained)", {"factor": 1 - 1e-11},
+                              part="equality attained")),
           corrects="zeroinit2019.thm1.greater_than_printed"),
     Claim(id="zeroinit2019.sec2.entropy_bound",
           where="Sec. 2 after Theorem 1 ('H(p) is upper bounded by log(c)') and App. A.2 before Eq. 11",
           statement="H(p) <= log(c) for every probability vector p over c classes, with equality at the uniform law",
           kind="inequality", recorded=H, measure=S.entropy_measure, judge=S.judge_entropy,
-          mutations=(Mutation("strict inequality H(p) < log c", {"strict": True}),
-                     Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}))),
+          mutations=(Mutation("strict inequality H(p) < log c", {"strict": True}, part="uniform p"),
+                     Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}, part="random p"))),
     Claim(id="zeroinit2019.thm2.ph_set",
           where="Sec. 2, Theorem 2, Eq. 4 (reconstructed) and App. A.2, Eq. 9",
           statement="For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m (l_m - H(p_m)) / "
@@ -186,10 +194,11 @@ CLAIMS = (
           "not",
           kind="identity", recorded=H, measure=P.resnet_sets_measure, judge=P.judge_resnet_sets,
           mutations=(Mutation("an identity block's branch layer counted as a p.h. set",
-                              {"claimed": P.PH_SETS + ("identity_branch_layer",), "not_sets": ("skip_alone",)}),
+                              {"claimed": P.PH_SETS + ("identity_branch_layer",), "not_sets": ("skip_alone",)},
+                              part="identity_branch_layer is a p.h. set"),
                      Mutation("the layer before the softmax listed as not a p.h. set (a control)",
-                              {"not_sets": P.NOT_PH_SETS + ("classifier",)}),
-                     Mutation(f"degree {EPS} instead of first degree", {"power": 1 + 1e-11})),
+                              {"not_sets": P.NOT_PH_SETS + ("classifier",)}, part="classifier is not a p.h. set"),
+                     Mutation(f"degree {EPS} instead of first degree", {"power": 1 + 1e-11}, part="is a p.h. set")),
           note="Dense analogue (post-activation blocks as in Figure 1, left, without normalization). In the authors' "
                "public Fixup code the CIFAR shortcut is parameter-free (average pooling plus zero channels, "
                "cifar/models/fixup_resnet_cifar.py), so example (2) applies to its ImageNet model only "
@@ -199,15 +208,15 @@ CLAIMS = (
           statement="logsumexp(z) > max_i z_i for every logit vector z (so l(z, y) >= max z - z_y pointwise), and "
           "logsumexp(z) - max z <= log c",
           kind="inequality", recorded=H, measure=S.lse_measure, judge=S.judge_lse,
-          mutations=(Mutation("logsumexp(z) >= max z + 1e-3", {"shift": 1e-3}),
+          mutations=(Mutation("logsumexp(z) >= max z + 1e-3", {"shift": 1e-3}, part="lower side"),
                      Mutation("logsumexp(z) - max z <= log c - 10^-(dps - 10) (ties reach log c; 5 digits above the "
-                              "10^-(dps - 5) relative tolerance)", {"upper_shift": LSE_UPPER_SHIFT}))),
+                              "10^-(dps - 5) relative tolerance)", {"upper_shift": LSE_UPPER_SHIFT}, part="upper side"))),
     Claim(id="zeroinit2019.eq10.logits_symmetric",
           where="App. A.2, before Eq. 10 ('z has a symmetric probability density function with mean 0')",
           statement="With iid zero-mean symmetric weights, the logits of a bias-free ReLU net have mean 0 and a symmetric "
           "law: E[z] = 0 and P(z > 0) = 1/2 (averaged over classes and inputs; z in units of the RMS logit)",
           kind="identity", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_logits_symmetric,
-          mutations=(Mutation("both shifted by the tolerance (0.05)", {"shift": 0.05}),),
+          mutations=(Mutation("both shifted by the tolerance (0.05)", {"shift": 0.05}, part="E[z] = 0"),),
           note="What the proof uses is E[z | inputs, labels] = 0 over the weights. 'Probability density' is loose: a "
                "density need not exist (ZeroInit's zero classifier gives z = 0 exactly), and over the data y and z are "
                "dependent through x; at initialization only the weights' symmetry matters."),
@@ -216,11 +225,14 @@ CLAIMS = (
           statement="E[l] >= E[max_i z_i] (Eq. 10) and E[G(theta_ph) ||theta_ph||] >= E[max_i z_i] - log(c) for the "
           "weights of any layer of random He MLPs, with G(theta_ph) ||theta_ph|| = (1/M) sum_m (l_m - H(p_m))",
           kind="inequality", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_eq5,
-          mutations=(Mutation("bounds raised by 1 nat", {"shift": 1.0}),),
+          mutations=(Mutation("both bounds raised by 1 nat (fails through Eq. 10's rows; Eq. 5's product form has more "
+                              "than 1 nat of slack)", {"shift": 1.0}, part="eq10"),
+                     Mutation("Eq. 5's product-form bound alone raised by 2.5 nats", {"eq5_shift": 2.5}, part="eq5")),
           note="Neither bound is tight for random networks: Eq. 5's product form has a pointwise slack "
                "(logsumexp - max z) + (log c - H(p)) bounded away from 0, and Eq. 10's slack E[logsumexp - max z] "
-               "is small only for huge logits, whose label noise then swamps it. The mutation therefore raises the "
-               "bounds by more than the slack of the tightest row plus the resolution. The label is averaged out "
+               "is small only for huge logits, whose label noise then swamps it. The mutations therefore raise each "
+               "bound by more than the slack of its tightest row plus the resolution: 1 nat for Eq. 10 (slack about "
+               "0.5), 2.5 nats for Eq. 5 (slack 1.3 to 2.0); 1 nat on both fails Eq. 10 alone. The label is averaged out "
                "exactly (it is uniform and independent of the network)."),
     Claim(id="zeroinit2019.eq5.realized_norm_printed",
           where="Sec. 2, Eq. 5, and App. A.2, Eq. 11",
@@ -238,7 +250,7 @@ CLAIMS = (
           statement="E[G(theta_ph) | ||theta_ph|| = r] >= (E[max_i z_i | r] - log(c)) / r for every r > 0 (c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "conditional"},
-          mutations=(Mutation("realized-norm reading", {"reading": "realized_norm"}),
+          mutations=(Mutation("realized-norm reading", {"reading": "realized_norm"}, part="realized ||W||"),
                      Mutation("without '- log c' (E[G | r] >= E[max z | r]/r)", {"log_c_term": 0.0})),
           corrects="zeroinit2019.eq5.realized_norm_printed"),
     Claim(id="zeroinit2019.eq11.omega_weight_scale",
@@ -246,13 +258,16 @@ CLAIMS = (
           statement="E||d l/d theta_ph|| >= E[(max_i z_i - log c) / ||theta_ph||] at every weight scale sigma, a bound "
           "that stays Theta(1) as sigma grows (c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq11_toy, params={"form": "corrected"},
-          mutations=(Mutation("Omega(E[max z]) with ||theta_ph|| growing with sigma", {"form": "printed"}),
+          mutations=(Mutation("Omega(E[max z]) with ||theta_ph|| growing with sigma", {"form": "printed"},
+                              part="bounded away from 0"),
                      Mutation("bound times 1.58 (above pi/2, the gradient norm's ratio to the bound's supremum)",
-                              {"bound_factor": 1.58}),
-                     Mutation("bound times 1.62 (then also above at sigma = 100)", {"bound_factor": 1.62}),
+                              {"bound_factor": 1.58}, part="for every sigma"),
+                     Mutation("bound times 1.62 (then also above at sigma = 100)", {"bound_factor": 1.62},
+                              part="sigma = 100"),
                      Mutation("the bound grows like sigma (Theta(sigma) in place of Theta(1), as E[max z] does)",
-                              {"order": 1}),
-                     Mutation("the bound vanishes like 1/sigma (Theta(1/sigma) in place of Theta(1))", {"order": -1})),
+                              {"order": 1}, part="the bound stays Theta"),
+                     Mutation("the bound vanishes like 1/sigma (Theta(1/sigma) in place of Theta(1))", {"order": -1},
+                              part="the bound stays Theta")),
           note="The sentence after Eq. 11 ('the gradient norm of a p.h. set is of the order Omega(E[max z])') is "
                "checked in the paper's scenario, ||theta_ph|| fixed while the logits grow with depth: "
                "zeroinit2019.eq11.omega_depth_fixed_scale. Here the logits grow through ||theta_ph|| itself, Eq. 11's "
@@ -269,9 +284,10 @@ CLAIMS = (
           "E||d l_avg/d theta_ph||_F >= E[max_i z_i]/(2 ||theta_ph||), i.e. Omega(E[max_i z_i]) with one constant for "
           "all depths (the constant Eq. 11 gives once E[max z] >= 2 log c; also required at the shallow depths)",
           kind="inequality", recorded=H, measure=D.DEPTH_SWEEP, judge=D.judge_eq11_depth,
-          mutations=(Mutation("Eq. 11 without '- log c' (E[G ||theta||] >= E[max z])", {"log_c_term": 0.0}),
-                     Mutation("Eq. 11's bound times 1.25", {"bound_factor": 1.25}),
-                     Mutation("Omega constant 8x (4 E[max z]/||theta_ph||)", {"omega_factor": 8.0})),
+          mutations=(Mutation("Eq. 11 without '- log c' (E[G ||theta||] >= E[max z])", {"log_c_term": 0.0},
+                              part="Eq. 11: E[G] ||theta||"),
+                     Mutation("Eq. 11's bound times 1.25", {"bound_factor": 1.25}, part="Eq. 11: E[G] ||theta||"),
+                     Mutation("Omega constant 8x (4 E[max z]/||theta_ph||)", {"omega_factor": 8.0}, part="Omega:")),
           note="Reads the closing sentence as the paper uses it (in an Omega statement the quantities it does not name "
                "are held fixed): ||theta_ph|| fixed, logits growing with depth; when ||theta_ph|| grows with the logits "
                "the bound stays of order one (zeroinit2019.eq11.omega_weight_scale). "

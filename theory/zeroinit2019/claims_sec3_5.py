@@ -22,8 +22,9 @@ CLAIMS = (
           statement="Under ZeroInit the output scale is independent of depth: z = 0 exactly at initialization, and after "
           "3 SGD steps E[max_i z_i] has depth exponent 0 (within +-0.05) for L = 2, 8, 32 blocks",
           kind="approximation", recorded=H, measure=mc.OUTPUT_SCALE, judge=J.judge_output_scale,
-          mutations=(Mutation("depth exponent 0.1 (twice the tolerance)", {"exponent": 0.1}),
-                     Mutation("z = 1e-3 at initialization (not exactly 0)", {"at_init": 1e-3})),
+          mutations=(Mutation("depth exponent 0.1 (twice the tolerance)", {"exponent": 0.1}, part="depth exponent"),
+                     Mutation("z = 1e-3 at initialization (not exactly 0)", {"at_init": 1e-3},
+                              part="z at initialization")),
           note=CODE + "the classifier's weight and bias start at 0, and the scalar biases and multiplier sit in Figure 1 "
                "(right)'s order (cifar/models/fixup_resnet_cifar.py, FixupBasicBlock.forward and the init loop of "
                "FixupResNet). The network here is simulations.hessian's 'zeroinit' classifier (dense layers, He "
@@ -69,12 +70,14 @@ CLAIMS = (
           "and the branch scales its input by a factor proportional to alpha^(2m-2) (m = 2, 3), so alpha = L^(1/(2-2m)) "
           "gives 1/L",
           kind="identity", recorded=H, measure=E.alpha_measure, judge=E.judge_alpha,
-          mutations=(Mutation("update proportional to alpha^m", {"update_exponent": "m"}),
+          mutations=(Mutation("update proportional to alpha^m (and the branch scale, twice its exponent, to alpha^(2m))",
+                              {"update_exponent": "m"}, part="update ||dW_m||"),
                      Mutation("update proportional to alpha^m, the branch scale's alpha^(2m-2) kept (the update alone)",
-                              {"update_exponent": "m", "scale_exponent": "2m-2"}),
-                     Mutation("branch scale proportional to alpha^(2m-1) (the scale alone)", {"scale_exponent": "2m-1"}),
+                              {"update_exponent": "m", "scale_exponent": "2m-2"}, part="update ||dW_m||"),
+                     Mutation("branch scale proportional to alpha^(2m-1) (the scale alone)", {"scale_exponent": "2m-1"},
+                              part="branch scale ||F(x)||"),
                      Mutation("alpha = L^(1/(4-4m)) (principle (b)'s printed variance O(1/L) taken as the scale)",
-                              {"alpha_exponent": "1/(4-4m)"})),
+                              {"alpha_exponent": "1/(4-4m)"}, part="alpha^(2m-2) = 1/L")),
           note="Exact in float64: the same random numbers for every alpha, so positive homogeneity makes the "
                "proportionality exact, not only asymptotic."),
     Claim(id="zeroinit2019.principle_c.few_updates",

@@ -96,7 +96,8 @@ def judge_prop1(m, ctx, power: float = 1.0, input_power: float | None = None, we
     """Proposition 1: f(lam x) = lam^input_power f(x) for the composed network, and the
     weights of one layer form a p.h. set, f(x; lam W_k) = lam^weight_power f(x; W_k)
     (max error relative to max |f| <= TOL). Both degrees default to ``power`` (1, first
-    degree); setting one alone perturbs that part alone."""
+    degree); setting one alone perturbs that part alone. A failing row names the part(s)
+    it fails by (``part``: "degree in the input", "degree in W_k"; each row checks both)."""
     powers = {"z_x": power if input_power is None else input_power,
               "z_w": power if weight_power is None else weight_power}
     split = {f"{k}_power": v for k, v in powers.items() if v != power}  # shown only where a part has its own degree
@@ -104,7 +105,10 @@ def judge_prop1(m, ctx, power: float = 1.0, input_power: float | None = None, we
     for r in m["rows"]:
         peak = float(np.max(np.abs(r["z"])))
         err = {k: float(np.max(np.abs(r[k] - LAMBDA**powers[k] * r["z"]))) / peak for k in ("z_x", "z_w")}
-        checks.append({"label": f"widths {r['widths']}: input and W_{r['scaled_layer']}", "ok": max(err.values()) <= TOL,
+        names = {"z_x": "degree in the input", "z_w": f"degree in W_{r['scaled_layer']}"}
+        failed = [names[k] for k in ("z_x", "z_w") if err[k] > TOL]
+        checks.append({"label": f"widths {r['widths']}: input and W_{r['scaled_layer']}", "ok": not failed,
+                       **({"part": ", ".join(failed)} if failed else {}),
                        "measured": err, "expected": f"<= {TOL:g}", "counterexample": {"widths": r["widths"],
                                                                                       "power": power, **split, **err}})
     return judge_exact(checks, f"{NETWORKS} random He networks per architecture, lam = {LAMBDA}, float64",

@@ -24,15 +24,17 @@ TOL = 0.05
 EXPONENT_TOLERANCE = 0.05
 
 
-def judge_eq5(m, ctx, shift: float = 0.0):
+def judge_eq5(m, ctx, shift: float = 0.0, eq5_shift: float | None = None):
     """Eq. 10: E[l - max z] >= shift, and Eq. 5 in product form:
-    E[G(W) ||W|| - (max z - log c)] >= shift (``shift`` 0 as printed), per architecture:
+    E[G(W) ||W|| - (max z - log c)] >= eq5_shift (``shift`` 0 as printed; ``eq5_shift``
+    None: the same as ``shift``, a number moves Eq. 5's bound alone), per architecture:
     one-sided Student-t per row (row = architecture x part)."""
+    eq5_shift = shift if eq5_shift is None else eq5_shift
     rows = [{"widths": str(r.widths), "part": part, "x": r[part]} for r in m.rows for part in ("eq10", "eq5")]
-    ev = judge_bounds(rows, lambda r: r["x"], lambda r: shift, ("widths", "part"),
+    ev = judge_bounds(rows, lambda r: r["x"], lambda r: shift if r["part"] == "eq10" else eq5_shift, ("widths", "part"),
                       f"random He MLPs, inputs N(0, {m.meta['input_scale']:g}^2 I), per-network means over "
                       f"{m.meta['batch']} inputs of the label-averaged loss", ctx, claim=">=", what="E[difference]")
-    ev.expected = {"eq10": f"E[l] - E[max z] >= {shift:g}", "eq5": f"E[G ||W||] - (E[max z] - log c) >= {shift:g}"}
+    ev.expected = {"eq10": f"E[l] - E[max z] >= {shift:g}", "eq5": f"E[G ||W||] - (E[max z] - log c) >= {eq5_shift:g}"}
     return ev
 
 
@@ -40,11 +42,19 @@ def judge_logits_symmetric(m, ctx, shift: float = 0.0):
     """App. A.2 before Eq. 10: with iid zero-mean symmetric weights the logits have a
     symmetric law with mean 0: E[z] = 0 (in units of each network's RMS logit, which is
     unchanged when the weights change sign) and P(z > 0) = 1/2, i.e. E[sign z] = 0,
-    within +-TOL (``shift`` moves the claimed values, for mutation)."""
+    within +-TOL (``shift`` moves the claimed values, for mutation). A failing row names
+    its part (``part``: "E[z] = 0" or "P(z > 0) = 1/2")."""
     rows = [{"widths": str(r.widths), "moment": k, "x": r[f"z_{k}"]} for r in m.rows for k in ("mean", "sign")]
-    return judge_means(rows, lambda r: r["x"], lambda r: shift, ("widths", "moment"), TOL,
-                       "random He MLPs, mean and sign balance of the logits over the batch and the classes per network",
-                       ctx, relative=False)
+    ev = judge_means(rows, lambda r: r["x"], lambda r: shift, ("widths", "moment"), TOL,
+                     "random He MLPs, mean and sign balance of the logits over the batch and the classes per network",
+                     ctx, relative=False)
+    parts = {"mean": "E[z] = 0", "sign": "P(z > 0) = 1/2"}
+    for d in ev.details:
+        if d.get("verdict") == "fails":
+            d["part"] = parts[d["moment"]]
+    if isinstance(ev.counterexample, dict) and "moment" in ev.counterexample:
+        ev.counterexample = {"part": parts[ev.counterexample["moment"]], **ev.counterexample}
+    return ev
 
 
 def _growth_rows(m, branches, key, target):
@@ -208,7 +218,8 @@ def judge_output_scale(m, ctx, exponent: float = 0.0, at_init: float = 0.0):
     """Principle (a) under ZeroInit: z = ``at_init`` (0) exactly at initialization
     (fails unless max |z_init - at_init| = 0; another value is a mutation), and after a
     few SGD steps E[max_i z_i] does not depend on depth: the mean of the families'
-    log-log slopes in depth is ``exponent`` (0) within +-EXPONENT_TOLERANCE."""
+    log-log slopes in depth is ``exponent`` (0) within +-EXPONENT_TOLERANCE. Each part
+    names itself in a failing counterexample ("depth exponent ...", "z at initialization")."""
     r = m.rows[0]
     init = float(np.max(np.abs(r["max_z_init"])))
     off = float(np.max(np.abs(np.asarray(r["max_z_init"], float) - at_init)))
@@ -216,6 +227,8 @@ def judge_output_scale(m, ctx, exponent: float = 0.0, at_init: float = 0.0):
                         f"ZeroInit classifiers (width {m.meta['width']}, scalar biases and multiplier, zero classifier), "
                         f"{m.meta['steps']} SGD steps at lr {m.meta['lr']} on random-label batches; one replicate = one "
                         "network per depth sharing random numbers", "E[max_i z_i]")
+    if isinstance(ev.counterexample, dict):  # the depth exponent failed: name that part
+        ev.counterexample = {"part": "depth exponent of E[max z] after the SGD steps", **ev.counterexample}
     ev.details.append({"quantity": "max |z| at initialization", "value": init, "expected": at_init,
                        "verdict": "holds" if off == 0.0 else "fails"})
     if off != 0.0:

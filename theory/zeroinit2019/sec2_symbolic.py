@@ -78,14 +78,18 @@ def judge_eq6(m, ctx, entropy_sign: int = 1, at_eps=0, chain_power: int = -1):
     equality) = l - H(p) (second), exactly (``entropy_sign`` -1 checks the mutated
     l + H(p)); Eq. 7's chain rule d/dt g(t/r) = g'(t/r) r^chain_power (-1 as printed) and
     the log-softmax identity used for H. A mutation of ``at_eps`` breaks the first
-    equality alone, of ``entropy_sign`` the second alone, of ``chain_power`` Eq. 7 alone."""
+    equality alone, of ``entropy_sign`` the second alone, of ``chain_power`` Eq. 7 alone;
+    a failing (c, label) row names the equality it fails by (``part``)."""
     checks = []
     for r in m["rows"]:
         d = r["derivative"].subs(r["eps"], exact_constant(at_eps)).subs(r["exp_to_w"])
         first = sp.cancel(d - r["middle"])
         second = sp.cancel(sp.expand(r["middle"] - (r["loss"] - entropy_sign * r["entropy"])))
         bad_first = {} if first == 0 else {"first_equality_residual": str(first)}
-        checks.append({"label": f"c = {r['c']}, label {r['label']}", "ok": first == 0 and second == 0,
+        failed = [name for name, res in (("first equality d/d eps = -y^T z + p^T z", first),
+                                         ("second equality -y^T z + p^T z = l - H(p)", second)) if res != 0]
+        checks.append({"label": f"c = {r['c']}, label {r['label']}", "ok": not failed,
+                       **({"part": "; ".join(failed)} if failed else {}),
                        "measured": {"first_equality_residual": str(first), "second_equality_residual": str(second)},
                        "expected": "0 and 0", "counterexample": {"c": r["c"], "label": r["label"],
                                                                   "residual": str(second), **bad_first}})
@@ -189,7 +193,8 @@ def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float | str = 0.0):
     <= log c (1 + 10^(5 - dps)) - ``upper_shift`` (0 as stated; ties reach log c, so a
     positive shift above that tolerance fails there; a number or decimal text, as
     10^-(dps - 10) is below float's range from dps 334). The counterexample is the
-    smallest gap, or the first row above the upper bound when only that side fails."""
+    smallest gap, or the first row above the upper bound when only that side fails; a
+    failing row names the side(s) it fails by (``part``)."""
     checks = []
     upper_text = upper_shift if isinstance(upper_shift, str) else f"{upper_shift:g}"
     for dps, rows in m["values"].items():
@@ -197,9 +202,11 @@ def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float | str = 0.0):
             worst = min(rows, key=lambda r: r["gap"])
             upper = mpmath.mpf(upper_shift)
             above = [r for r in rows if not r["gap"] <= r["log_c"] * (1 + mpmath.mpf(10) ** (5 - dps)) - upper]
-            ok = all(r["gap"] > shift for r in rows) and not above
+            failed = [name for name, bad in (("lower side logsumexp(z) > max z", not worst["gap"] > shift),
+                                             ("upper side logsumexp(z) - max z <= log c", bool(above))) if bad]
             cex = above[0] if above and worst["gap"] > shift else worst
-            checks.append({"label": f"{len(rows)} logit vectors, {dps} digits", "ok": bool(ok),
+            checks.append({"label": f"{len(rows)} logit vectors, {dps} digits", "ok": not failed,
+                           **({"part": "; ".join(failed)} if failed else {}),
                            "measured": {"smallest_gap": mpmath.nstr(worst["gap"], 8), "at": f"c = {worst['c']}, "
                                         f"{worst['case']}"},
                            "expected": f"> {shift:g} and <= log c" + (f" - {upper_text}" if upper else ""),
