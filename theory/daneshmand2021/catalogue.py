@@ -23,9 +23,10 @@ _PORTED = (
           where="Sec. 2.1, Eq. 1 and the sentence after it",
           statement="The 1/sqrt(d) scaling makes every H_{l+1} = BN(W_l H_l)/sqrt(d) have unit Frobenius norm",
           kind="identity", recorded=H, measure=X.frobenius_measure, judge=X.judge_frobenius,
-          mutations=(Mutation("scaling 1/d instead of 1/sqrt(d)", {"scale_power": 1.0}),
+          mutations=(Mutation("scaling 1/d instead of 1/sqrt(d)", {"scale_power": 1.0}, part="||BN(M)/d^1||_F^2"),
                      Mutation("scaling d^(-0.501) (exponent 0.001 off: sympy residual d^(-1/500) - 1, float64 norms "
-                              "off by 6.9e-4 at d = 2 to 6.2e-3 at d = 512)", {"scale_power": 0.501}))),
+                              "off by 6.9e-4 at d = 2 to 6.2e-3 at d = 512)", {"scale_power": 0.501},
+                              part="||BN(M)/d^0.501||_F^2"))),
     Claim(id="daneshmand2021.sec32.exact_inverse",
           where="Sec. 3.2, paragraph after Theorem 1",
           statement="Replacing diag(M M^T)^{-1/2} by (M M^T)^{-1/2} in Eq. 1 makes every hidden representation exactly "
@@ -37,13 +38,13 @@ _PORTED = (
           where="Sec. 3.2 (corrected)",
           statement="With the pseudo-inverse square root, (M M^T)^{+1/2} M = U V^T (polar factor) and V(H) = 0 exactly",
           kind="identity", recorded=H, measure=X.inverse_measure, judge=X.judge_inverse, params={"variant": "pseudo"},
-          mutations=(Mutation("printed inverse", {"variant": "printed"}, F),
+          mutations=(Mutation("printed inverse", {"variant": "printed"}, F, part="det(M M^T)"),
                      Mutation("(M M^T)^+ M: the pseudo-inverse without the square root (max V 0.051 at d = 512 to 0.80 "
                               "at d = 8)",
-                              {"variant": "pseudo", "power": -1.0}, F),
+                              {"variant": "pseudo", "power": -1.0}, F, part="(M M^T)^{+1} M"),
                      Mutation("(M M^T)^{+0.49} M: exponent 0.01 off (max V 1.0e-3 at d = 512 to 3.6e-2 at d = 3, "
                               "against 1e-12)",
-                              {"variant": "pseudo", "power": -0.49}, F)),
+                              {"variant": "pseudo", "power": -0.49}, F, part="(M M^T)^{+0.49} M")),
           note="The n = 1 row cannot fail (V = 0 for any single non-zero column, whatever the power) and is marked "
                "uninformative; the other four decide the claim and the mutations.",
           corrects="daneshmand2021.sec32.exact_inverse"),
@@ -70,10 +71,10 @@ _PORTED = (
                     "d = 512",
           kind="empirical", recorded=F, measure=CS.DECAY_SHAPE, judge=CS.judge_linear_decay,
           mutations=(Mutation("decreases over 1..20, linearity dropped", {"linear": False}, H),
-                     Mutation("log V increases", {"direction": ">", "linear": False}),
+                     Mutation("log V increases", {"direction": ">", "linear": False}, part="decrease over 1..20"),
                      Mutation("every stretch falls, none faster than 1.1x the overall rate (upper side of the band "
                               "narrowed to 10%; lower side relaxed to a fall, which does not fail alone)",
-                              {"tol": 1.0, "upper_tol": 0.1})),
+                              {"tol": 1.0, "upper_tol": 0.1}, part="<= 1.1 x the rate")),
           note="Settings from the authors' notebook (Figures_1_2_6.ipynb, cell 7): n = 4, d in {32, 512}, 50 layers, small "
                "diagonal entries 1e-6 with H_0[0, 0] = 1; the caption gives neither d nor n. Not linear: log V stays "
                "flat at about -0.14 for layers 0..4 (the small entries must grow first), then falls steeply, and at "
@@ -85,8 +86,9 @@ _PORTED = (
           statement="From a diagonal H_0 with one large entry, log V(H_l) decreases over layers 1..20 (per-run slope "
                     "over 1..20 below 0) after a flat start, at d = 32 and d = 512",
           kind="empirical", recorded=H, measure=CS.DECAY_SHAPE, judge=CS.judge_linear_decay, params={"linear": False},
-          mutations=(Mutation("log V increases", {"direction": ">"}),
-                     Mutation("decreases linearly (each stretch at the overall rate +-50%)", {"linear": True})),
+          mutations=(Mutation("log V increases", {"direction": ">"}, part="decrease over 1..20"),
+                     Mutation("decreases linearly (each stretch at the overall rate +-50%)", {"linear": True},
+                              part=">= 0.5 x the rate")),
           corrects="daneshmand2021.fig2a.exponential_decay",
           note="Only the sign of the slope is judged; the flat start and the end of the decrease at d = 512 are in "
                "the details' stretch slopes."),
@@ -99,7 +101,7 @@ _PORTED = (
                      Mutation("exponent -0.6 (twice the tolerance off)", {"exponent": -0.6}),
                      Mutation("exponent -0.4 (twice the tolerance off)", {"exponent": -0.4}),
                      Mutation("V still rising over layers 100..600 (log V slope 4e-4 per layer, twice the band)",
-                              {"flat_target": 4e-4})),
+                              {"flat_target": 4e-4}, part="flat over layers 100..600")),
           note="The authors' notebook (Figures_1_2_6.ipynb, cell 10: widths 16..512, 20 runs) averages V over layers "
                "1..500 instead of the caption's "
                "100..600; the details give the exponent under both choices. n = 4 as in the notebook."),
@@ -108,7 +110,8 @@ _PORTED = (
           statement="For l >= 1: W_2(W_l H_l, G/sqrt(n))^2 <= 2 n E[V(H_l)]",
           kind="inequality", recorded=H, measure=M.CHAIN_GRID, judge=J.judge_lemma2,
           mutations=(Mutation("W2^2 <= (n/64) E[V^2] (16x below the conditional n V^2/4; rejected by the lower "
-                              "bound on W_2 of the laws)", {"constant": 1 / 64, "power": 2.0}),),
+                              "bound on W_2 of the laws)", {"constant": 1 / 64, "power": 2.0},
+                              part="lower bound on W_2 of the laws"),),
           note="W_2 between the laws of W_l H_l and G/sqrt(n). Given H the distance is sum (sqrt(lam_i) - "
                "1/sqrt(n))^2 <= sqrt(n) V(H), a sharper bound (formulas.py); the coupling (draw H, then couple the "
                "Gaussians) makes its mean over H an upper bound on W_2^2 of the laws, which can show holds only. "
@@ -121,12 +124,13 @@ _PORTED = (
           statement="Given H, W_l H_l is Gaussian with W_2^2 to G/sqrt(n) equal to sum_i (sqrt(lam_i) - 1/sqrt(n))^2, "
                     "zero when H is orthogonal, and at most 2 n V(H)",
           kind="identity", recorded=H, measure=X.w2_measure, judge=X.judge_w2_closed_form,
-          mutations=(Mutation("constant 2 -> 0.1", {"constant": 0.1}),
+          mutations=(Mutation("constant 2 -> 0.1", {"constant": 0.1}, part="W2^2 <= 0.1 n V"),
                      Mutation("constant 2 -> 0.41, just below the grid's largest W_2^2/(n V), 0.41404 (d = 3, n = 2, "
-                              "near rank one; the sharp constant is sqrt(2) - 1 = 0.41421)", {"constant": 0.41}),
+                              "near rank one; the sharp constant is sqrt(2) - 1 = 0.41421)", {"constant": 0.41},
+                              part="W2^2 <= 0.41 n V"),
                      Mutation("closed form's reference 1/sqrt(n) scaled by 1 + 1e-7 (off the generic Bures value by "
                               "9.7e-9 to 1e-7 on the Gaussian rows, 10-100x the 1e-9 agreement; at n = 1, W_2^2 = "
-                              "1e-14 > 2 n V = 0)", {"reference_scale": 1 + 1e-7})),
+                              "1e-14 > 2 n V = 0)", {"reference_scale": 1 + 1e-7}, part="closed form = generic Bures")),
           note="The bound W_2^2 <= 2 n V is true but loose: the largest W_2^2/(n V) over all H is sqrt(2) - 1 "
                "(rank one, n = 2; smaller at larger n), so no constant from sqrt(2) - 1 to 2 can fail anywhere and "
                "every bound row is marked uninformative. The constant is resolved only below 0.4143, by the rows "
@@ -136,7 +140,7 @@ _PORTED = (
           statement="Under A1(alpha, l): W_2(W_l H_l, G/sqrt(n))^2 <= 4 n (1 - 2 alpha/3)^l + 6 n^2 / (alpha sqrt(d))",
           kind="inequality", recorded=H, measure=M.CHAIN_GRID, judge=J.judge_cor3,
           mutations=(Mutation("no plateau term (rejected at l = 40 by the lower bound on W_2 of the laws)",
-                              {"plateau_term": False}),
+                              {"plateau_term": False}, part="lower bound on W_2 of the laws"),
                      Mutation("re-indexed: exponent l - 1 under A1(alpha, l - 1)", {"index": "corrected"}, H)),
           note="The bound is below the largest W_2^2 (2 - 2/sqrt(n)) only for d > 9 n^5/(1 - 1/sqrt(n))^2 "
                "(alpha <= 1/sqrt(n)): the grid adds n = 2 at d = 4096 and 16384 and n = 4 at d = 65536, the cells "
@@ -168,7 +172,7 @@ _PORTED = (
           where="Sec. 3.3 (corrected)",
           statement="For iid N(0,1) entries, E[sigma_min(H_0)] >= sqrt(d) - sqrt(n)",
           kind="inequality", recorded=H, measure=M.SMIN, judge=J.judge_smin_expectation,
-          mutations=(Mutation("E[sigma_min] >= sqrt(d)", {"drop_sqrt_n": True}),),
+          mutations=(Mutation("E[sigma_min] >= sqrt(d)", {"drop_sqrt_n": True}, part="exact E[chi_d]"),),
           corrects="daneshmand2021.sec33.smin_printed"),
     Claim(id="daneshmand2021.fig1.bn_orthogonalizes",
           where="Sec. 3.1, Figure 1 (BN curve)",
@@ -228,11 +232,13 @@ _PORTED = (
                     "(orthogonality within the centred subspace)",
           kind="approximation", recorded=HA, measure=M.CENTERED, judge=FJ.judge_centered,
           params={"variant": "corrected"}, mutations=(Mutation("plain V (limit 0)", {"variant": "printed"}, F),
-                                                      Mutation("floor of V^2 off by 4% (twice the tolerance)",
+                                                      Mutation("floor of V^2 off by 4% (twice the tolerance; the "
+                                                               "sympy floor identity rejects it too)",
                                                                {"variant": "corrected", "scale": 1.04}, F),
                                                       Mutation("floor of V^2 off by 1% (inside the tolerance: the "
                                                                "sympy identity rejects it alone)",
-                                                               {"variant": "corrected", "scale": 1.01}, F)),
+                                                               {"variant": "corrected", "scale": 1.01}, F,
+                                                               part="floor identity (sympy)")),
           corrects="daneshmand2021.sec21.mean_correction"),
     Claim(id="daneshmand2021.sec6.relu_stability",
           where="Sec. 6 (Appendix Figure 6, ReLU MLPs)",
@@ -240,9 +246,10 @@ _PORTED = (
                     "increases with depth",
           kind="empirical", recorded=H, measure=M.VARIANTS, judge=FJ.judge_relu,
           mutations=(Mutation("BN gap above the vanilla gap", {"order": "bn_above"}),
-                     Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"}),
+                     Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"},
+                              part="vanilla-ReLU decline"),
                      Mutation("the BN level still moves by 0.1 (twice the band) from the third to the last quarter",
-                              {"flat_target": 0.1})),
+                              {"flat_target": 0.1}, part="BN-ReLU depth-independent")),
           note="The BN-ReLU plateau does not vanish with width (non-negative activations keep samples correlated). "
                "Uncentred BN and Gaussian inputs here; the authors' code (Figure_5.ipynb, paper_fig6a) uses torch "
                "BatchNorm1d (mean-centred), width 100, batch 8, 30 layers, CIFAR-10 inputs."),
@@ -259,9 +266,9 @@ _PORTED = (
           statement="With an orthogonal V', V(W H) <= V(H) (Hoelder: (sum s^2)^3 <= (sum s)^2 sum s^4)",
           kind="inequality", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
           params={"variant": "orthogonal", "check": "decrease", "strict": False},
-          mutations=(Mutation("sliced V'", {"variant": "printed"}, F),
+          mutations=(Mutation("sliced V'", {"variant": "printed"}, F, part="V(W H) <= V(H)"),
                      Mutation("a uniform contraction V(W H) <= 0.999 V(H) (the draws reach V(W H)/V(H) = 0.99988 at "
-                              "d = n = 2)", {"factor": 0.999}, F)),
+                              "d = n = 2)", {"factor": 0.999}, F, part="V(W H) <= 0.999 V(H)")),
           corrects="daneshmand2021.eq6.decrease_printed"),
     Claim(id="daneshmand2021.eq6.orthogonal_output",
           where="Sec. 5.2, Eq. 6 ('ensures orthogonality')",
@@ -276,9 +283,10 @@ _PORTED = (
           statement="With Sigma^{-1} in place of Sigma^{-1/2}, W H = V' V^T/||.|| has orthonormal rows",
           kind="identity", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
           params={"variant": "whitening", "check": "orthogonal"},
-          mutations=(Mutation("printed exponent -1/2", {"variant": "orthogonal"}, F),
+          mutations=(Mutation("printed exponent -1/2", {"variant": "orthogonal"}, F,
+                              part="rows of W H orthonormal up to scale"),
                      Mutation("exponent of Sigma -1 -> -0.999 (0.001 off: the rows of W H are off orthonormal by "
-                              "7.6e-3 to 3.2e-2 against the 1e-8 tolerance)", {"power": -0.999})),
+                              "7.6e-3 to 3.2e-2 against the 1e-8 tolerance)", {"power": -0.999}, part="Sigma^-0.999")),
           corrects="daneshmand2021.eq6.orthogonal_output"),
     Claim(id="daneshmand2021.fig3.a1_omega_n2",
           where="Sec. 3.3, Figure 3 and 'A1 holds for d = Omega(n^2)'",

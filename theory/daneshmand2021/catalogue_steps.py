@@ -36,20 +36,21 @@ INTRO = (
           statement="With alpha' = 2 alpha/3 the display 2 (1 - alpha')^l + 2 n/(alpha' sqrt(d)) is exactly Eq. 3",
           kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_intro_rate,
           params={"variant": "corrected"},
-          mutations=(Mutation("Theorem 1's alpha", {"variant": "printed"}, F),
+          mutations=(Mutation("Theorem 1's alpha", {"variant": "printed"}, F, part="((1 - 2a/3)/(1 - a))^l as l -> oo"),
                      Mutation("alpha' = 3 alpha/4 (renaming off by 1/12)", {"variant": "corrected", "rename": "3/4"},
-                              F),
+                              F, part="display with alpha' = 3 alpha/4"),
                      Mutation("depth term 3 (1 - alpha')^l (constant 2 -> 3)",
-                              {"variant": "corrected", "depth_constant": 3}, F),
+                              {"variant": "corrected", "depth_constant": 3}, F, part="display 3 (1 - alpha')^l"),
                      Mutation("width term 3 n/(alpha' sqrt d) (Eq. 3's 3 kept after the renaming: residual "
-                              "3 n/(2 alpha sqrt d))", {"variant": "corrected", "width_constant": 3}, F),
+                              "3 n/(2 alpha sqrt d))", {"variant": "corrected", "width_constant": 3}, F,
+                              part="3 n/(alpha' d^(1/2))"),
                      Mutation("width term 2 n/(alpha' d) (d^-1, the abstract's 'inversely proportional')",
-                              {"variant": "corrected", "width_power": 1}, F),
+                              {"variant": "corrected", "width_power": 1}, F, part="2 n/(alpha' d^(1))"),
                      Mutation("depth term 2 (1 - alpha')^(l-1) (exponent l - 1, Corollary 3's index: residual "
                               "2 (1 - 2 alpha/3)^(l-1) - 2 (1 - 2 alpha/3)^l)",
-                              {"variant": "corrected", "depth_shift": -1}, F),
+                              {"variant": "corrected", "depth_shift": -1}, F, part="2 (1 - alpha')^(l - 1)"),
                      Mutation("width term 2 n^2/(alpha' sqrt d) (n^2 as in Eq. 5: residual 3 (n^2 - n)/(alpha sqrt d))",
-                              {"variant": "corrected", "width_n_power": 2}, F)),
+                              {"variant": "corrected", "width_n_power": 2}, F, part="2 n^2/(alpha' d^(1/2))")),
           corrects=K + "intro.rate_printed"),
     Claim(id=K + "intro.plateau_inverse_width",
           where="Abstract; Sec. 1, contribution 1 ('a term inversely proportional to the network width')",
@@ -104,14 +105,18 @@ A1 = (
                     "H^T H = I/n; A1's alpha is at most 1/sqrt(n)",
           kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_a1_alpha,
           params={"variant": "corrected"},
-          mutations=(Mutation("sigma_min <= 1/(2 sqrt(n))", {"variant": "corrected", "factor": 0.5}, F),
+          mutations=(Mutation("sigma_min <= 1/(2 sqrt(n))", {"variant": "corrected", "factor": 0.5}, F,
+                              part="over 2000 random unit-Frobenius H <= 0.5"),
                      Mutation("sigma_min <= 0.999/sqrt(n) (0.1% low: the orthonormal H attain 1)",
-                              {"variant": "corrected", "factor": 0.999}, F),
+                              {"variant": "corrected", "factor": 0.999}, F, part="H = Q/sqrt(n) attains"),
                      Mutation("sigma_min <= n^(-0.51) (exponent 0.01 off: 0.993/sqrt(n) at n = 2, 0.979/sqrt(n) at "
-                              "n = 8; the orthonormal H attain 1)", {"variant": "corrected", "exponent": 0.51}, F),
+                              "n = 8; the orthonormal H attain 1, and at n = 2 the random H reach 0.996)",
+                              {"variant": "corrected", "exponent": 0.51}, F,
+                              part="H = Q/sqrt(n) attains"),
                      Mutation("equality for every H with orthogonal columns (norms 1..n give sqrt(n) sigma_min = "
                               "0.63 at n = 2 down to 0.20 at n = 8)",
-                              {"variant": "corrected", "equality_at": "orthogonal_columns"}, F)),
+                              {"variant": "corrected", "equality_at": "orthogonal_columns"}, F,
+                              part="H = Q diag(1..n)/||.||_F attains")),
           corrects=K + "a1.absolute_alpha_printed"),
 )
 
@@ -124,11 +129,12 @@ SEC32 = (
                     "l = 1..200 from sigma_min(H_1)^2 in {1/20, 1/4, 9/20, 49/100, 499/1000}",
           kind="inequality", recorded=H, measure=P.thm1_limit_measure, judge=P.judge_thm1_limit,
           mutations=(Mutation("rate 3/4 for 2/3 (past the limit's threshold 1/sqrt(2) = 0.7071: V/bound 202 at "
-                              "l = 200 from sigma_min(H_1)^2 = 49/100)", {"rate": "3/4"}, F),
+                              "l = 200 from sigma_min(H_1)^2 = 49/100)", {"rate": "3/4"}, F,
+                              part="<= 2 (1 - 3/4 alpha)^l"),
                      Mutation("rate 7/10 for 2/3 (below 1/sqrt(2): cannot fail at any depth)", {"rate": "7/10"}, H),
-                     Mutation("the intro display's (1 - alpha)^l", {"rate": "1"}, F),
+                     Mutation("the intro display's (1 - alpha)^l", {"rate": "1"}, F, part="<= 2 (1 - 1 alpha)^l"),
                      Mutation("depth constant 99/100 for 2 (below V(H_1) = sqrt(63/64) = 0.99216 of a rank-one H_0 "
-                              "at n = 64)", {"depth_constant": "99/100"}, F),
+                              "at n = 64)", {"depth_constant": "99/100"}, F, part="l = 0, rank-one H_0"),
                      Mutation("depth constant 1 for 2 (at least every sqrt(1 - 1/n): at l = 0 and in the n = 2 "
                               "limit Eq. 3's 2 is loose by 2)",
                               {"depth_constant": "1"}, H)),
@@ -172,8 +178,8 @@ SEC32 = (
                     "the layers past half the initial distance that held-out chains (the first half of those drawn) "
                     "resolve at 8 standard errors, fitted on the other half, is below 0",
           kind="approximation", recorded=H, measure=M.DRIFT, judge=DJ.judge_drift, params={"variant": "corrected"},
-          mutations=(Mutation("rank-one start included", {"variant": "rank_one_included"}, F),
-                     Mutation("rate alpha <= 0.8 (faster than measured)", {"max_rate": 0.8}, F)),
+          mutations=(Mutation("rank-one start included", {"variant": "rank_one_included"}, F, part="limit"),
+                     Mutation("rate alpha <= 0.8 (faster than measured)", {"max_rate": 0.8}, F, part="rate")),
           note="The display as printed (constant 1) fails at l = 1 (drift_display_printed); Hairer's Theorem 3.6 has a "
                "constant depending on the start, which lets log|E V(H_l) - E_pi V| stay flat while the small "
                "singular values of a near-rank-deficient start grow (the plateau the fit skips) and then fall "
@@ -210,9 +216,11 @@ SEC41 = (
           statement="For unit-Frobenius H, W_2^2(W H, G/sqrt(n) | H) = sum (sqrt(lam_i) - 1/sqrt(n))^2 <= sqrt(n) V(H) "
                     "<= 2 n V(H)",
           kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_l0, params={"variant": "corrected"},
-          mutations=(Mutation("any H_0 at l = 0", {"variant": "printed"}, F),
+          mutations=(Mutation("any H_0 at l = 0 (the printed claim: Eq. 4 and Eq. 5 at l = 0)", {"variant": "printed"},
+                              F, part="Lemma 2 at l = 0"),
                      Mutation("W_2^2 <= 0.6 sqrt(n) V, just below the spectra's largest W_2^2/(sqrt(n) V), 0.60051 "
-                              "(n = 8, three equal eigenvalues)", {"variant": "corrected", "factor": 0.6}, F)),
+                              "(n = 8, three equal eigenvalues)", {"variant": "corrected", "factor": 0.6}, F,
+                              part="W_2^2 <= 0.6 sqrt(n) V(H)")),
           note="sqrt(n) V is loose: the largest W_2^2/(sqrt(n) V) over trace-one spectra is 0.600566 (the supremum "
                "of 2 s sqrt((1 - s)/(1 + s)), approached by k equal eigenvalues with k/n near 0.382 as n grows), so "
                "only a factor below it can fail.",
@@ -232,13 +240,13 @@ SEC41 = (
                     "under A1(alpha, l - 1)",
           kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_cor3_index,
           params={"variant": "corrected"},
-          mutations=(Mutation("exponent l", {"variant": "printed"}, F),
+          mutations=(Mutation("exponent l", {"variant": "printed"}, F, part="Eq. 5 - 2 n (Eq. 3 at l - 1)"),
                      Mutation("depth term 2 n (1 - 2 alpha/3)^(l-1) (constant 4 -> 2)",
-                              {"variant": "corrected", "depth_constant": 2}, F),
+                              {"variant": "corrected", "depth_constant": 2}, F, part="2n(1 - 2 alpha/3)^(l-1) + 6n^2"),
                      Mutation("width term 3 n^2/(alpha sqrt d) (constant 6 -> 3)",
-                              {"variant": "corrected", "width_constant": 3}, F),
+                              {"variant": "corrected", "width_constant": 3}, F, part="3n^2/(alpha sqrt d)"),
                      Mutation("width term 6 n/(alpha sqrt d) (n^1 instead of n^2)",
-                              {"variant": "corrected", "width_n_power": 1}, F)),
+                              {"variant": "corrected", "width_n_power": 1}, F, part="6n^1/(alpha sqrt d)")),
           corrects=K + "cor3.index_printed"),
     Claim(id=K + "sec41.radius_printed",
           where="Sec. 4.1, after Corollary 3 ('the radius of the Wasserstein 2 ball is at most O(1/sqrt(width))')",
@@ -252,9 +260,9 @@ SEC41 = (
           statement="Eq. 5 bounds the radius of the W_2 ball by O(width^(-1/4))",
           kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_radius_rate,
           params={"exponent": "1/4"},
-          mutations=(Mutation("O(width^(-1/2))", {"exponent": "1/2"}, F),
+          mutations=(Mutation("O(width^(-1/2))", {"exponent": "1/2"}, F, part="d^(1/2) as d -> oo"),
                      Mutation("O(width^(-13/50)) (exponent 0.01 past 1/4: radius d^(13/50) -> oo)",
-                              {"exponent": "13/50"}, F),
+                              {"exponent": "13/50"}, F, part="d^(13/50) as d -> oo"),
                      Mutation("O(width^(-6/25)) (exponent 0.01 short of 1/4: implied)", {"exponent": "6/25"}, H)),
           corrects=K + "sec41.radius_printed"),
 )
@@ -273,9 +281,11 @@ FIG2 = (
           statement="(1/501) sum_{l=100}^{600} V(H_l) is the average of V over the layers 100..600",
           kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_caption_average,
           params={"normalizer": 501},
-          mutations=(Mutation("normalizer 1/500", {"normalizer": 500}, F),
-                     Mutation("sum from l = 101 (500 terms under 1/501)", {"normalizer": 501, "first": 101}, F),
-                     Mutation("sum to l = 599 (500 terms under 1/501)", {"normalizer": 501, "last": 599}, F)),
+          mutations=(Mutation("normalizer 1/500", {"normalizer": 500}, F, part="number of terms of sum_{l=100}^{600}"),
+                     Mutation("sum from l = 101 (500 terms under 1/501)", {"normalizer": 501, "first": 101}, F,
+                              part="sum_{l=101}^{600}"),
+                     Mutation("sum to l = 599 (500 terms under 1/501)", {"normalizer": 501, "last": 599}, F,
+                              part="sum_{l=100}^{599}")),
           corrects=K + "fig2b.caption_average"),
 )
 
@@ -297,9 +307,9 @@ SEC5 = (
           statement="For orthogonal W, (W H)^T (W H) = H^T H, so V(W H) = V(H) and orthogonal representations stay "
                     "orthogonal",
           kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_orthogonal_weights,
-          mutations=(Mutation("Gaussian weights", {"weights": "gaussian"}),
+          mutations=(Mutation("Gaussian weights", {"weights": "gaussian"}, part="gaussian W"),
                      Mutation("W = Q + 1e-6 G, within 1e-6 of orthogonal (max |V(W H) - V(H)| 1.4e-8 to 4.3e-7, "
-                              "against 1e-10)", {"weights": "near_orthogonal"}))),
+                              "against 1e-10)", {"weights": "near_orthogonal"}, part="near_orthogonal W"))),
     Claim(id=K + "eq6.strict_printed",
           where="Sec. 5.2, 'It is easy to check that V(W_l H_l) < V(H_l)' (strict), with an orthogonal V'",
           statement="With an orthogonal V' in Eq. 6, V(W H) < V(H) for every H",
@@ -314,10 +324,12 @@ SEC5 = (
                     "(sum s)^2 sum s^4, equality iff the s_i are equal)",
           kind="inequality", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
           params={"variant": "orthogonal", "check": "equality"},
-          mutations=(Mutation("strict decrease", {"variant": "orthogonal", "check": "decrease", "strict": True}, F),
+          mutations=(Mutation("strict decrease", {"variant": "orthogonal", "check": "decrease", "strict": True}, F,
+                              part="strict decrease at the equality case"),
                      Mutation("equality also near Sigma = c I: 1e-6 off at d = n = 2 (V(W H) = 3.5e-7 = V(H)/2) and "
                               "1e-3 off next to a zero column (V(W H) 4.6e-7 below V(H)); tolerance 1e-12",
-                              {"variant": "orthogonal", "check": "equality", "equality_at": "near_scalar"}, F)),
+                              {"variant": "orthogonal", "check": "equality", "equality_at": "near_scalar"}, F,
+                              part="equality at Sigma near c I")),
           corrects=K + "eq6.strict_printed"),
     Claim(id=K + "fn2.sliced_vprime",
           where="Sec. 5.2, Footnote 2 ('H_l is almost orthogonal ... thus Sigma_l is invertible'), with V' 'an orthogonal "
@@ -326,9 +338,9 @@ SEC5 = (
                     "(cond(H_l) <= 10^6)",
           kind="inequality", recorded=H, measure=N.footnote2_measure, judge=NJ.judge_footnote2,
           params={"variant": "printed"},
-          mutations=(Mutation("V' = -I", {"variant": "flipped"}, F),
+          mutations=(Mutation("V' = -I", {"variant": "flipped"}, F, part="V' flipped"),
                      Mutation("any orthogonal V' (V' = I, -I and Haar)", {"variant": ("orthogonal", "flipped", "haar")},
-                              F)),
+                              F, part="V' flipped")),
           note="The footnote's induction depends on which orthogonal V' is taken. The SVD fixes (u_k, v_k) only up to "
                "a common sign, which flips row k of W H for V' = +-I, so the signs are fixed explicitly (each v_k sums "
                "to >= 0; with LAPACK's own signs V' = I is what fails). With V' = I the rows of W H are the scaled "
@@ -342,7 +354,7 @@ SEC5 = (
           statement="In a ReLU MLP initialized by Eq. 6 with V' Haar-random (drawn afresh per layer), Sigma_l stays "
                     "invertible at every layer (cond(H_l) <= 10^6)",
           kind="inequality", recorded=H, measure=N.footnote2_measure, judge=NJ.judge_footnote2,
-          params={"variant": "haar"}, mutations=(Mutation("V' = -I", {"variant": "flipped"}, F),),
+          params={"variant": "haar"}, mutations=(Mutation("V' = -I", {"variant": "flipped"}, F, part="V' flipped"),),
           note="A Haar V' mixes the rows of Sigma^{1/2} V^T, so no row of W H is one-signed by construction and "
                "ReLU keeps the rank in every network drawn."),
 )
@@ -360,10 +372,12 @@ SEC6 = (
                     "grows with depth",
           kind="empirical", recorded=H, measure=M.FIG6A, judge=NJ.judge_fig6,
           params={"flat_log_tol": FIG6_FLAT_LOG_TOL},
-          mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}),
-                     Mutation("the BN level doubles every five layers", {"flat_target": 1.0}),
-                     Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"}),
-                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"})),
+          mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}, part="BN gap rises"),
+                     Mutation("the BN level doubles every five layers", {"flat_target": 1.0},
+                              part="BN gap constant in depth"),
+                     Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"},
+                              part="vanilla gap shrinks"),
+                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"}, part="BN above vanilla")),
           note="Settings from Figure_5.ipynb (cells 3-6, paper_fig6a): torch BatchNorm1d (mean-centred, affine at "
                "identity), order ReLU -> Linear -> BN, width 100, batch 8, 30 layers, gap measured before each layer. "
                "CIFAR-10 batches are replaced by inputs with pairwise cosine about 0.8; from uncorrelated inputs the "
@@ -378,10 +392,12 @@ SEC6 = (
                     "(mean V over layers 25..30 within a factor exp(+-log(2)/6) = 1.12 of that over 20..25)",
           kind="empirical", recorded=INC, measure=N.CONVNET, judge=NJ.judge_fig6,
           params={"bn": "bn", "vanilla": "vanilla", "flat_log_tol": FIG6_FLAT_LOG_TOL},
-          mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}),
-                     Mutation("the BN level doubles every five layers", {"flat_target": 1.0}),
-                     Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"}),
-                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"})),
+          mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}, part="BN gap rises"),
+                     Mutation("the BN level doubles every five layers", {"flat_target": 1.0},
+                              part="BN gap constant in depth"),
+                     Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"},
+                              part="vanilla gap shrinks"),
+                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"}, part="BN above vanilla")),
           slow=True,
           note="Settings from Figure_5.ipynb (cells 3-4, 7): padding is 'reflect' (ConvNet2D's default; "
                "default_convnet's padding_mode='zero' is never passed on), stride 1, 100 channels, batch 8. Inputs: "
@@ -398,5 +414,6 @@ SEC6 = (
                     "its |cos| path equals the vanilla chain's, and from orthogonal inputs |cos| rises",
           kind="empirical", recorded=H, measure=M.LAYER_NORM, judge=NJ.judge_layer_norm,
           mutations=(Mutation("LN orthogonalizes (|cos| falls)", {"direction": "<"}),
-                     Mutation("the LN |cos| path differs from the vanilla one by 1e-3", {"path_difference": 1e-3}))),
+                     Mutation("the LN |cos| path differs from the vanilla one by 1e-3", {"path_difference": 1e-3},
+                              part="same |cos| path as the vanilla chain"))),
 )
