@@ -13,6 +13,7 @@ from . import fig1_panels as panels
 from . import mc_judges as judges
 from . import montecarlo as mc
 from . import proof_mc
+from . import proof_ranges as ranges
 from . import proof_steps as steps
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -47,10 +48,11 @@ def _kn_holding_mutations(place):
     the factor pi/2 of the one case that carries it (odd n in Eq. 3, even n in Eq. 9) cut
     to dps - 10 digits."""
     case = "odd" if place == "eq3" else "even"
-    return (Mutation("K_n = 1.01", {"value": "101/100"}),
-            Mutation("K_n = 1 + 10^-(dps - 10) (5 digits above the 10^-(dps - 5) tolerance)", {"value": ONE_PLUS_EPS}),
+    return (Mutation("K_n = 1.01", {"value": "101/100"}, part="mpmath"),
+            Mutation("K_n = 1 + 10^-(dps - 10) (5 digits above the 10^-(dps - 5) tolerance)", {"value": ONE_PLUS_EPS},
+                     part="mpmath"),
             Mutation(f"pi/2 of the {case}-n case cut to dps - 10 digits (that case alone off by 3.7e-40 at 50 digits)",
-                     {"half_pi": HALF_PI_CUT}))
+                     {"half_pi": HALF_PI_CUT}, part="sympy, n 2k+1," if case == "odd" else "sympy, n 2k,"))
 
 
 def _kn(cid, where, place, reading, verdict, product="pattern", corrects=None, mutations=None, note=""):
@@ -89,7 +91,7 @@ CLAIMS = (
         mutations=(Mutation("read S_n as sphere_in_Rn, products ending at (n-3)/(n-2)",
                             {"reading": "sphere_in_Rn", "product": "pattern"}, H),
                    Mutation("products ending at (n-3)/(n-2), S_n still the n-sphere (the note: fails either way)",
-                            {"product": "pattern"}, F)),
+                            {"product": "pattern"}, F, part="mpmath")),
         note=_EQ9_PRODUCTS + "With S_n the n-sphere it fails under either reading of the products."),
     _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "sphere_in_Rn", F,
         "literal", mutations=(Mutation("products ending at (n-3)/(n-2)", {"product": "pattern"}, H),),
@@ -97,7 +99,8 @@ CLAIMS = (
              "first n where it is not an empty product; the corrected claim ends each product at its own pattern."),
     _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn_corrected", "App. C, Theorem 5, Eq. 9 (= Eq. 30), corrected", "eq9",
         "sphere_in_Rn", H, "pattern", corrects="arpit2019.thm5.kn_eq9.sphere_in_Rn",
-        mutations=_kn_holding_mutations("eq9") + (Mutation("printed last factor", {"product": "literal"}),),
+        mutations=_kn_holding_mutations("eq9") + (Mutation("printed last factor", {"product": "literal"},
+                                                           part="mpmath"),),
         note="Corrected: each product ends with the last factor of its own pattern, (n-3)/(n-2) (2 (S_{n-1}/S_n) "
              "I_{n-2} with S_n the sphere in R^n, the normalizing constant of the angular density). Theorem 5's "
              "conclusion K_n = 1 stands."),
@@ -150,9 +153,9 @@ CLAIMS = (
           params={"variant": "corrected"},
           mutations=(Mutation("printed density", {"variant": "printed"}, F),
                      Mutation("E[max(0, cos)^2] = (1 + 10^-(dps - 10))/(2n) (5 digits above the tolerance)",
-                              {"moment_factor": ONE_PLUS_EPS}, F),
+                              {"moment_factor": ONE_PLUS_EPS}, F, part="E[max(0, cos)^2]"),
                      Mutation("mass of the density = 1 + 10^-(dps - 10) (5 digits above the tolerance)",
-                              {"mass_factor": ONE_PLUS_EPS}, F)),
+                              {"mass_factor": ONE_PLUS_EPS}, F, part="mass 1")),
           corrects="arpit2019.thm5.proof.eq18",
           note="Eq. 29's right side (its parity labels and 1/n) is the value of the integral with Eq. 18's exponent "
                "corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's conclusion stands."),
@@ -161,19 +164,20 @@ CLAIMS = (
           statement="int_0^pi |sin^(n-1)| max(0, cos)^2 = int_0^(pi/2) sin^(n-1) cos^2 (Eq. 19) = "
           "int_0^(pi/2) sin^(n-1) - sin^(n+1) (Eq. 20-21)",
           kind="identity", recorded=H, measure=steps.eq19_21_measure, judge=steps.judge_eq19_21,
-          mutations=(Mutation("exponents shifted by one", {"shift": 1}),
+          mutations=(Mutation("Eq. 21 alone: its exponents shifted by one (sin^n - sin^(n+2))", {"shift": 1},
+                              part="Eq. 21:"),
                      Mutation("Eq. 19 alone: Eq. 18's integral = (1 + 10^-(dps - 10)) x Eq. 19's",
-                              {"eq19_factor": ONE_PLUS_EPS}))),
+                              {"eq19_factor": ONE_PLUS_EPS}, part="Eq. 19:"))),
     Claim(id="arpit2019.thm5.proof.eq22_28",
           where="App. C, proof of Theorem 5, Eq. 22-28",
           statement="The sine reduction formula (Eq. 22) and the Wallis products for odd and even powers (Eq. 23-28) hold",
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_wallis,
-          mutations=(Mutation("products off by 1%", {"factor": 1.01}),
+          mutations=(Mutation("products off by 1%", {"factor": 1.01}, part="Eq. 23-28"),
                      Mutation("Eq. 23-25 alone (odd powers): products x (1 + 10^-(dps - 10))",
-                              {"factor": ONE_PLUS_EPS, "cases": ("odd",)}),
+                              {"factor": ONE_PLUS_EPS, "cases": ("odd",)}, part="Eq. 23-25"),
                      Mutation("Eq. 26-28 alone (even powers): products x (1 + 10^-(dps - 10))",
-                              {"factor": ONE_PLUS_EPS, "cases": ("even",)}),
-                     Mutation("Eq. 22 with n/(n+1) for (n-1)/n", {"eq22_ratio": "n/(n+1)"}))),
+                              {"factor": ONE_PLUS_EPS, "cases": ("even",)}, part="Eq. 26-28"),
+                     Mutation("Eq. 22 with n/(n+1) for (n-1)/n", {"eq22_ratio": "n/(n+1)"}, part="Eq. 22"))),
     Claim(id="arpit2019.thm5.proof.eq29",
           where="App. C, proof of Theorem 5, Eq. 29",
           statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
@@ -195,8 +199,9 @@ CLAIMS = (
           statement="Eq. 31 (int p(R_hat) max(0, cos)^2 = 0.5 K_n / n) follows from the printed Eq. 21, 29 and 30, and "
           "Eq. 32-34 give E||v||^2 = m (2n/m) ||u||^2 0.5 K_n / n = K_n ||u||^2",
           kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_eq31_34,
-          mutations=(Mutation("gain^2 n/m in Eq. 33", {"gain2": "n/m"}),
-                     Mutation("Eq. 31 alone: (0.5 + 1e-40) K_n / n", {"eq31_half": "1/2 + 10**-40"})),
+          mutations=(Mutation("gain^2 n/m in Eq. 33", {"gain2": "n/m"}, part="Eq. 32-34"),
+                     Mutation("Eq. 31 alone: (0.5 + 1e-40) K_n / n", {"eq31_half": "1/2 + 10**-40"},
+                              part="Eq. 31 from")),
           note="Algebra only: Eq. 29 and 30 carry the same parity labels, so Eq. 31 follows from them; its true value "
                "is 1/(2n) (thm5.proof.eq18_corrected), so Eq. 31 holds exactly when K_n = 1."),
     # --- Theorems 1, 2 and Lemma 1 by Monte Carlo -------------------------------------------
@@ -228,7 +233,7 @@ CLAIMS = (
           where="App. C, proof of Theorem 6, Eq. 35-36 and 39",
           statement="E||v||^2 = 2 E||(sum_{i=1}^{n} R_hat_i u_i) * z||^2 = 2 E[sum_{j=1}^{m} (sum_{i=1}^{n} R_hat_ij u_i)^2 "
           "z_j^2] with u in R^m and R_hat in R^(m x n) (index ranges as printed)",
-          kind="identity", recorded=F, measure=steps.eq35_measure, judge=steps.judge_eq35,
+          kind="identity", recorded=F, measure=ranges.eq35_measure, judge=ranges.judge_eq35,
           params={"variant": "printed", "parts": ("sum",)},
           mutations=(Mutation("sums over i = 1..m", {"variant": "corrected"}, H),),
           note="Judged on the printed range of i (the sum to n is undefined or drops terms when n != m). The "
@@ -238,14 +243,18 @@ CLAIMS = (
           where="App. C, proof of Theorem 6, Eq. 35-36 and 39 (corrected)",
           statement="With i running over the m rows and j over the n entries of v, sum_{i=1}^{m} R_hat_i u_i = "
           "R_hat^T u, so Eq. 35-36 and 39 expand E||sqrt(2) z * (R_hat^T u)||^2",
-          kind="identity", recorded=H, measure=steps.eq35_measure, judge=steps.judge_eq35,
-          params={"variant": "corrected", "parts": steps.EQ35_PARTS},
-          mutations=(Mutation("printed ranges", {"variant": "printed"}),
-                     Mutation("Eq. 35's factor 2 -> sqrt(2) (v's factor unsquared)", {"eq35_factor": "sqrt(2)"}),
+          kind="identity", recorded=H, measure=ranges.eq35_measure, judge=ranges.judge_eq35,
+          params={"variant": "corrected", "parts": ranges.EQ35_PARTS},
+          mutations=(Mutation("printed ranges: i = 1..n (the sum every step expands) and Eq. 36's j = 1..m",
+                              {"variant": "printed"}, part="sum_(j=1..m)"),
+                     Mutation("Eq. 35's factor 2 -> sqrt(2) (v's factor unsquared)", {"eq35_factor": "sqrt(2)"},
+                              part="Eq. 35:"),
                      Mutation("Eq. 36's j = 1..n-1 (upper end one short: v's last entry left out)",
-                              {"j_range": ("1", "n-1")}),
-                     Mutation("Eq. 36's j = 2..n+1 (shifted by one: needs an entry n + 1)", {"j_range": ("2", "n+1")}),
-                     Mutation("Eq. 39's cross term x 1/2 (sum over i < j only)", {"eq39_cross": "1/2"})),
+                              {"j_range": ("1", "n-1")}, part="Eq. 36:"),
+                     Mutation("Eq. 36's j = 2..n+1 (shifted by one: needs an entry n + 1)", {"j_range": ("2", "n+1")},
+                              part="Eq. 36:"),
+                     Mutation("Eq. 39's cross term x 1/2 (sum over i < j only)", {"eq39_cross": "1/2"},
+                              part="Eq. 39:")),
           corrects="arpit2019.thm6.proof.eq35_36",
           note="An index slip: the rest of the proof and Theorem 6's conclusion stand (thm2.monte_carlo)."),
     Claim(id="arpit2019.thm6.proof.eq39_41",
@@ -253,8 +262,9 @@ CLAIMS = (
           statement="The cross term sum_{i != j} u_i u_j cos(phi_ij) of Eq. 39-41 has mean 0 for iid isotropic rows and "
           "is 0 on every draw for orthogonal rows",
           kind="identity", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_cross_term,
-          mutations=(Mutation("mean 0.02 ||u||^2 (the tolerance)", {"mean": 0.02}),
-                     Mutation("orthogonal rows: 0.02 ||u||^2 on every draw", {"orthogonal_value": 0.02})),
+          mutations=(Mutation("mean 0.02 ||u||^2 (the tolerance)", {"mean": 0.02}, part="stated mean"),
+                     Mutation("orthogonal rows: 0.02 ||u||^2 on every draw", {"orthogonal_value": 0.02},
+                              part="orthogonal rows")),
           note="Orthogonal rows exist for m <= n only; for m > n the Haar rows are re-normalized columns and the cross "
                "term is random with mean 0."),
     Claim(id="arpit2019.fn8.deterministic",
@@ -264,8 +274,10 @@ CLAIMS = (
           "E[cos phi] = 0",
           kind="identity", recorded=H, measure=steps.fn8_measure, judge=steps.judge_fn8_deterministic,
           params={"variant": "corrected"},
-          mutations=(Mutation("all of ||v||^2 = ||u||^2 on every draw (the mask z too)", {"variant": "printed"}),
-                     Mutation("||R_hat^T u||^2 = (1 + 1e-11) ||u||^2 (10x the 1e-12 tolerance)", {"value": 1 + 1e-11})),
+          mutations=(Mutation("all of ||v||^2 = ||u||^2 on every draw (the mask z too)", {"variant": "printed"},
+                              part="draws of z"),
+                     Mutation("||R_hat^T u||^2 = (1 + 1e-11) ||u||^2 (10x the 1e-12 tolerance)", {"value": 1 + 1e-11},
+                              part="Haar draws")),
           note="The expectation over z was taken at Eq. 37; the footnote contrasts 'cos phi is always 0' with "
                "'E[cos phi] = 0', so the expectation it drops is the one over the weights. Read as ||v||^2 = ||u||^2 "
                "on every draw it would fail through the mask (the mutation; m = n = 1: ||v||^2 in {0, 2})."),

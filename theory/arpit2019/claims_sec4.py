@@ -243,10 +243,11 @@ CLAIMS = (
           statement="At 3 stages x 1666 blocks the expected squared-norm gain is bounded for the proposed (< e^3) and "
           "stage-wise Hanin schemes and diverges (> 1e6) for PyTorch's default WN",
           kind="inequality", recorded=H, measure=exact.residual_measure, judge=exact.judge_depth_robustness,
-          mutations=(Mutation("PyTorch branch rate 1/18 -> 0", {"pytorch_rate": "0"}),
+          mutations=(Mutation("PyTorch branch rate 1/18 -> 0", {"pytorch_rate": "0"}, part="PyTorch"),
                      Mutation("proposed bound 0.999 e^3 (its factor at 10,000 layers: 0.99910 e^3)",
-                              {"proposed_bound": 0.999 * math.e**3}),
-                     Mutation("3 x 16 blocks (100 layers): PyTorch's factor 13.4 < 1e6", {"blocks": 16}))),
+                              {"proposed_bound": 0.999 * math.e**3}, part="proposed"),
+                     Mutation("3 x 16 blocks (100 layers): PyTorch's factor 13.4 < 1e6", {"blocks": 16},
+                              part="PyTorch"))),
     Claim(id="arpit2019.table5.depth_count",
           where="App. B, Table 5 (WRN N in {1, 16, 166, 1666}, 'N = 1666 (10,000 layers)')",
           statement="A WRN with N blocks per stage has 6N + 4 layers: 10, 100, 1000 and 10,000 for N = 1, 16, 166, 1666 "

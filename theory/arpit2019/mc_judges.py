@@ -257,11 +257,15 @@ def judge_cross_term(m, ctx, mean=0.0, orthogonal_value=0.0):
     sum_{i != j} u_i u_j cos phi_ij = ||R_hat^T u||^2 - ||u||^2 has mean ``mean`` (0 as
     printed; tolerance 2% of ||u||^2) for iid isotropic rows, and equals
     ``orthogonal_value`` (0 as printed, in units of ||u||^2) on every draw for
-    orthogonal rows (m <= n): fails when a draw differs from it."""
+    orthogonal rows (m <= n): fails when a draw differs from it. The counterexample names
+    the part that failed (the orthogonal one when both do)."""
     rows = [r for r in m.rows if r.law in ISOTROPIC_LAWS]
     ev = judge_means(rows, lambda r: 2 * r["thm2"] - 1.0, lambda r: mean, ("law", "n", "m"), REQUIRED,
                      "Monte Carlo of ||R_hat^T u||^2 - ||u||^2, u = 1/sqrt(m) (all ones), one weight draw per "
                      "replicate", ctx, relative=False)
+    if ev.verdict == F:  # the mean part failed: name it (its rows are labelled by law, n and m only)
+        ev.counterexample = {"part": "the cross term has the stated mean (every law, Haar rows included)",
+                             **ev.counterexample}
     exact = {f"{r.law} ({r.n}, {r.m})": float(np.max(np.abs(2 * r["thm2"] - 1.0)))
              for r in rows if r.law == "haar_orthogonal" and r.m <= r.n}
     ev.details.append({"orthogonal rows, max |cross term| over draws": exact})

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from theory.arpit2019 import exact_claims as ex
+from theory.arpit2019 import proof_ranges as pr
 from theory.arpit2019 import proof_steps as ps
 from theory.arpit2019 import sphere
 from theory.arpit2019.claims_sec3 import HALF_PI_CUT, ONE_PLUS_EPS
@@ -61,6 +62,10 @@ def test_wallis_cases_fail_alone(proof, case, parity):
     ev = ex.judge_wallis(proof, CTX, factor=ONE_PLUS_1E40, cases=(case,))
     assert ev.verdict.value == "fails" and ev.details[0]["ok"]  # Eq. 22 untouched
     assert ev.counterexample["k"] % 2 == parity
+    # the row's counterexample names this case alone: the other case's products still match
+    assert ev.counterexample["part"] == ("Eq. 23-25 (odd powers)" if case == "odd" else "Eq. 26-28 (even powers)")
+    both = ex.judge_wallis(proof, CTX, factor=1.01)
+    assert both.counterexample["part"] == "Eq. 23-25 (odd powers); Eq. 26-28 (even powers)"
 
 
 def test_eq22_ratio_fails_eq22_alone(proof):
@@ -73,6 +78,10 @@ def test_eq19_factor_fails_the_chain_not_eq20():
     m = ps.eq19_21_measure(RUN)
     ev = ps.judge_eq19_21(m, CTX, eq19_factor=ONE_PLUS_1E40)
     assert ev.verdict.value == "fails" and ev.details[0]["ok"]
+    # each row checks Eq. 19 and Eq. 21; the counterexample names the one that failed, alone
+    assert ev.counterexample["part"].startswith("Eq. 19:") and "Eq. 21" not in ev.counterexample["part"]
+    shifted = ps.judge_eq19_21(m, CTX, shift=1)
+    assert shifted.counterexample["part"].startswith("Eq. 21:") and "Eq. 19" not in shifted.counterexample["part"]
 
 
 def test_eq18_moment_factor(proof):
@@ -164,10 +173,10 @@ def test_eq18_mass_fails_alone(proof):
 @pytest.mark.parametrize("params,part", [({"eq35_factor": "sqrt(2)"}, "Eq. 35"), ({"j_range": ("1", "n-1")}, "Eq. 36"),
                                          ({"j_range": ("2", "n+1")}, "Eq. 36"), ({"eq39_cross": "1/2"}, "Eq. 39")])
 def test_eq35_steps_fail_alone(params, part):
-    m = ps.eq35_measure(RUN)
-    ev = ps.judge_eq35(m, CTX, variant="corrected", **params)
+    m = pr.eq35_measure(RUN)
+    ev = pr.judge_eq35(m, CTX, variant="corrected", **params)
     assert [lab.split(":")[0] for lab in failing_labels(ev)] == [part]
-    printed = ps.judge_eq35(m, CTX, variant="printed", parts=("sum",))
+    printed = pr.judge_eq35(m, CTX, variant="printed", parts=("sum",))
     assert len(printed.details) == 3 and printed.method == "sympy with symbolic R (m x n) and u"
 
 

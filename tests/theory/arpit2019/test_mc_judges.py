@@ -50,7 +50,9 @@ def test_exact_rows_hold_and_mutations_fail():
     assert J.judge_thm1(rec, CTX, laws=("haar_orthogonal",)).verdict == H
     assert J.judge_thm1(rec, CTX, laws=("haar_orthogonal",), K=1.02).verdict == F
     assert J.judge_cross_term(rec, CTX).verdict == H
-    assert J.judge_cross_term(rec, CTX, mean=0.02).verdict == F
+    ev = J.judge_cross_term(rec, CTX, mean=0.02)
+    assert ev.verdict == F
+    assert ev.counterexample["part"] == "the cross term has the stated mean (every law, Haar rows included)"
 
 
 def test_cross_term_rejects_a_nonzero_orthogonal_draw():

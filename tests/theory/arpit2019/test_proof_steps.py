@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from simulations import build_mlp, forward, get_backend
+from theory.arpit2019 import proof_ranges as pr
 from theory.arpit2019 import proof_steps as ps
 from theory.arpit2019.fig1_panels import preactivation_log_grads
 from theory.core import JudgeContext, RunContext
@@ -41,11 +42,11 @@ def test_eq19_21():
 
 
 def test_eq35_counterexample_m2_n1():
-    ev = ps.judge_eq35(ps.eq35_measure(RUN), CTX, variant="printed")
+    ev = pr.judge_eq35(pr.eq35_measure(RUN), CTX, variant="printed")
     assert ev.verdict.value == "fails"
     assert (ev.counterexample["m"], ev.counterexample["n"]) == (2, 1)
     assert ev.counterexample["printed_sum"] == "Matrix([[0]])" and ev.counterexample["R_hat^T u"] == "Matrix([[1]])"
-    assert ps.judge_eq35(ps.eq35_measure(RUN), CTX, variant="corrected").verdict.value == "holds"
+    assert pr.judge_eq35(pr.eq35_measure(RUN), CTX, variant="corrected").verdict.value == "holds"
 
 
 def test_eq56_printed_recursion_fails_first_at_b2():
