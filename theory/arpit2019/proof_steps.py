@@ -1,7 +1,7 @@
 """Exact checks of single displayed steps of Arpit et al. (2019): the backpropagation
 formula (Eq. 4-5), steps of the proofs of Theorems 5-8 (Eq. 19-21, 31-34, 45-49, 56-61),
 footnotes 5 and 8, Lemma 1's hypotheses and Table 5's depth count. The index ranges of
-Eq. 35-39 are checked in :mod:`.proof_ranges` (its names are re-exported here).
+Eq. 35-39 are checked in :mod:`.proof_ranges`.
 
 Each ``*_measure(ctx)`` computes what its steps need (sympy identities, finite
 differences through small weight-normalized layers, exact counterexamples); each
@@ -24,11 +24,10 @@ from simulations.core import check_choice
 from ..core.claims import applies_only
 from ..judges import judge_exact
 from . import sphere
-from .proof_ranges import EQ35_PARTS, eq35_measure, judge_eq35  # re-exported: Eq. 35-39 live in proof_ranges
 
 __all__ = [
-    "eq5_measure", "judge_eq5", "eq19_21_measure", "judge_eq19_21", "judge_eq31_34", "EQ35_PARTS", "eq35_measure",
-    "judge_eq35", "judge_eq45_49", "eq56_measure", "judge_eq56", "eq59_measure", "judge_eq59", "judge_eq61",
+    "eq5_measure", "judge_eq5", "eq19_21_measure", "judge_eq19_21", "judge_eq31_34",
+    "judge_eq45_49", "eq56_measure", "judge_eq56", "eq59_measure", "judge_eq59", "judge_eq61",
     "fn8_measure", "judge_fn8_deterministic", "judge_fn5", "judge_table5", "judge_lemma1_zero_input",
     "symbolic_measure",
 ]

@@ -159,7 +159,7 @@ def log_ratio_band(items, target: float, factor: float, method: str, ctx, label:
                     "misses the band most (negative); otherwise the smallest distance of an interval end inside the "
                     "band (negative: sticking out)",
         counterexample=bad[0] if verdict == F else None, details=details,
-        shortfall=max(shortfalls) if shortfalls else None,
+        shortfall=max(shortfalls) if verdict == INC and shortfalls else None,
         plot={"kind": "means", "rows": rows})
 
 

@@ -6,6 +6,7 @@ measurement is read, so the judges are called without one."""
 import pytest
 
 from theory.arpit2019 import exact_claims as ax
+from theory.arpit2019 import proof_ranges as ar
 from theory.arpit2019 import proof_steps as ap
 from theory.core import JudgeContext, RunContext
 from theory.core.claims import applies_only
@@ -19,9 +20,9 @@ IGNORED = [
     (ax.judge_kn, {"place": "eq3", "reading": "n_sphere", "product": "literal"},
      "product applies only with place in ['eq9']"),
     (ax.judge_eq18, {"variant": "printed", "mass_factor": "2"}, "mass_factor applies only with variant in ['corrected']"),
-    (ap.judge_eq35, {"parts": ("sum", "eq36"), "eq35_factor": "1"}, "eq35_factor applies only with parts holding one of ['eq35']"),
-    (ap.judge_eq35, {"parts": ("eq35",), "j_range": ("1", "m")}, "j_range applies only with parts holding one of ['eq36']"),
-    (ap.judge_eq35, {"parts": ("sum",), "eq39_cross": "2"}, "eq39_cross applies only with parts holding one of ['eq39']"),
+    (ar.judge_eq35, {"parts": ("sum", "eq36"), "eq35_factor": "1"}, "eq35_factor applies only with parts holding one of ['eq35']"),
+    (ar.judge_eq35, {"parts": ("eq35",), "j_range": ("1", "m")}, "j_range applies only with parts holding one of ['eq36']"),
+    (ar.judge_eq35, {"parts": ("sum",), "eq39_cross": "2"}, "eq39_cross applies only with parts holding one of ['eq39']"),
     (ap.judge_fn8_deterministic, {"variant": "printed", "value": 1.5}, "value applies only with variant in ['corrected']"),
     (ap.judge_fn8_deterministic, {"variant": "printed", "tol": 1e-3}, "tol applies only with variant in ['corrected']"),
     (dx.judge_inverse, {"variant": "printed", "power": -0.999}, "power applies only with variant in ['pseudo']"),
@@ -55,8 +56,8 @@ UNKNOWN = [
     (ax.judge_eq29, {"variant": "fixed"}, "variant"),
     (ax.judge_factor_range, {"shift": 2}, "shift"),
     (ap.judge_eq5, {"variant": "fixed"}, "variant"),
-    (ap.judge_eq35, {"parts": ("eq37",)}, "parts"),
-    (ap.judge_eq35, {"parts": ()}, "parts"),
+    (ar.judge_eq35, {"parts": ("eq37",)}, "parts"),
+    (ar.judge_eq35, {"parts": ()}, "parts"),
     (ap.judge_eq56, {"variant": "fixed"}, "variant"),  # no row matched: it held vacuously
     (ap.judge_eq59, {"square": "both"}, "square"),
     (ap.judge_eq61, {"variant": "fixed"}, "variant"),
