@@ -119,3 +119,12 @@ def test_exact_failure_always_shows_a_counterexample():
     ev = judge_exact([ok, {**bad, "counterexample": {"n": 7}}, {**bad, "label": "third"}], "m", "r")
     assert ev.counterexample == {"n": 7}
     assert judge_exact([ok], "m", "r").counterexample is None
+
+
+def test_limit_shortfall_only_on_an_inconclusive_verdict():
+    """An undecided limit with a failing RMS-decay part fails: no shortfall then."""
+    g = np.random.default_rng(0)
+    rows = [{"width": w, "x": 1.0 + 0.002 * w * g.standard_normal(20)} for w in (16, 32, 64, 128, 256)]
+    ev = judge_limit(rows, "x", 1.0, 0.001, "synthetic", JudgeContext(RunContext(), 0.05))
+    assert ev.verdict == Verdict.FAILS and "limit inconclusive" in ev.resolution
+    assert ev.shortfall is None

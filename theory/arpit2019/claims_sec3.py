@@ -91,7 +91,7 @@ CLAIMS = (
         mutations=(Mutation("read S_n as sphere_in_Rn, products ending at (n-3)/(n-2)",
                             {"reading": "sphere_in_Rn", "product": "pattern"}, H),
                    Mutation("products ending at (n-3)/(n-2), S_n still the n-sphere (the note: fails either way)",
-                            {"product": "pattern"}, F, part="mpmath")),
+                            {"product": "pattern"}, F)),  # no part: the printed claim fails the same rows
         note=_EQ9_PRODUCTS + "With S_n the n-sphere it fails under either reading of the products."),
     _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "sphere_in_Rn", F,
         "literal", mutations=(Mutation("products ending at (n-3)/(n-2)", {"product": "pattern"}, H),),

@@ -56,8 +56,9 @@ class AtPrecision:
     resolved by :func:`~theory.core.runner.evaluate` before the judge is called
     (:func:`resolve_params`). For the mutations of high-precision checks, whose
     tolerance is 10^-(dps - 5) at ``dps`` digits (they run at dps and dps + 20): a
-    perturbation 10^-(dps - 10) stays five digits above it at every ``--dps``, where a
-    fixed 1e-40 would fall below it from ``--dps 45`` down. ``text`` names the value as
+    perturbation 10^-(dps - 10) stays five digits above it at every precision
+    (``RunContext(dps=...)``, 15 to 10,000), where a fixed 1e-40 would fall below it from
+    dps 45 down. ``text`` names the value as
     a function of dps (the repr: mutation ids and reports must not show an address).
 
     >>> one_plus = AtPrecision(lambda dps: "1." + "0" * (dps - 11) + "1", "1 + 10^-(dps - 10)")

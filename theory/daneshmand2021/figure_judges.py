@@ -281,10 +281,10 @@ def judge_centered(m, ctx, variant: str = "printed", tol: float = 0.02, scale: f
                      f"layers {m.meta['depth'] // 2}..{m.meta['depth']}, Gaussian H_0", ctx, error="mean")
     sym = centered_floor_symbolic(scale)
     row = {"label": f"sympy: ||P/(n-1) - I/n||_F^2 - {scale:g}/(n(n-1)) for symbolic n", "residual": str(sym),
-           "floor_of_V": centered_gap_floor(n), "floor_of_V_squared": centered_gap_floor(n) ** 2}
+           "floor_of_V": centered_gap_floor(n), "floor_of_V_squared": centered_gap_floor(n) ** 2, "ok": sym == 0}
     ev.details.append(row)
     if sym != 0:
-        ev.fail_part({"part": "floor identity (sympy)", **row})
+        ev.fail_part({"part": "floor identity (sympy)", **row}, replace=True)
     return ev
 
 

@@ -58,7 +58,8 @@ def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10, path_diff
         row["stated"] = path_difference
     ev.details.append(row)
     if not ident:
-        ev.fail_part({"part": row["part"], "max |cos_LN - cos_vanilla|": worst, "stated": path_difference})
+        ev.fail_part({"part": row["part"], "max |cos_LN - cos_vanilla|": worst, "stated": path_difference},
+                     replace=True)
     return ev
 
 

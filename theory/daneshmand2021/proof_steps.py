@@ -411,6 +411,8 @@ def judge_thm1_limit(m, ctx, depth_constant="2", rate="2/3"):
     below sqrt(1/2) at some l <= LIMIT_LAYERS); the limit rows come first, so the headline
     is a V/bound row, not the quadrature."""
     c1, r = exact_constant(depth_constant), exact_constant(rate)
+    if not c1 > 0:
+        raise ValueError(f"depth_constant must be > 0 (Eq. 3's 2), got {depth_constant!r}")
     if not 0 < r <= sp.sqrt(2):
         raise ValueError(f"rate must be in (0, sqrt(2)] (1 - rate alpha >= 0 for alpha <= 1/sqrt(2)), got {rate!r}")
     lo, hi = ctx.precisions

@@ -12,7 +12,8 @@ import sympy as sp
 from simulations.core import check_choice
 from ..judges import exact_constant, judge_exact
 from . import calculus as c
-from .proof_steps import PERTURB_FACTOR, check_perturbation, only_with, selected
+from ..core.claims import applies_only
+from .proof_steps import PERTURB_FACTOR, check_perturbation, selected
 
 __all__ = ["table1_measure", "judge_symbolic", "init_measure", "ladder_gammas", "judge_constant_gamma", "input_scaling_measure",
            "judge_input_scaling", "bottleneck_measure", "judge_bottleneck"]
@@ -224,6 +225,7 @@ def bottleneck_measure(ctx) -> dict:
             "v_only": c.bottleneck_main_branch(n, m, w, beta, q, final_scalar_sq=1 / beta)}
 
 
+@applies_only("target", exponent=("eq6",))
 def judge_bottleneck(meas, ctx, target: str = "E[x^2]", variant: str = "printed", exponent=sp.Rational(1, 2)):
     """Sec. 11.1: the main branch (as printed, with our reading of its mirrored last
     step) ends with E[x_9^2] equal to ``target``: "E[x^2]" (E[F(x)^2] = E[x^2], Sec. 11)
@@ -232,7 +234,6 @@ def judge_bottleneck(meas, ctx, target: str = "E[x^2]", variant: str = "printed"
     scalar, "printed" sqrt(m/(beta n)) or "v_only" 1/sqrt(beta)."""
     check_choice("target", target, ("E[x^2]", "eq6"))
     check_choice("variant", variant, tuple(meas))
-    only_with("exponent", exponent, sp.Rational(1, 2), "target", target, ("eq6",))
     meas = meas[variant]
     want = q if target == "E[x^2]" else (n / m) ** exact_constant(exponent) * q
     res = sp.simplify(meas["x9"] - want)

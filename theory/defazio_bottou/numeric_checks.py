@@ -12,7 +12,7 @@ from simulations.relu_nets import draw_net, mlp_spec, net_backward, net_forward,
 from simulations.core import check_choice
 from simulations.relu_nets import scaling_vs_hessian
 from ..judges import judge_exact
-from .proof_steps import only_with
+from ..core.claims import applies_only
 
 __all__ = ["pool_measure", "judge_pool", "ggn_measure", "judge_ggn", "homogeneity_measure", "judge_homogeneity"]
 
@@ -145,6 +145,7 @@ def _o_scale(v: dict, variant: str, degrees) -> float:
     return v["n_l / n_{l+1}"] * v["E[x_l^2]"] ** a * v["E[x_{l+1}^2]"] ** b
 
 
+@applies_only("variant", degrees=("corrected",))
 def judge_homogeneity(meas, ctx, variant: str = "printed", tol: float = 1e-9, degrees=None):
     """Sec. 5.1, 'its precise value depends on properties of the remainder of the
     network above the current layer': (actual - main) / O-term must not change when
@@ -156,7 +157,6 @@ def judge_homogeneity(meas, ctx, variant: str = "printed", tol: float = 1e-9, de
     the O-term by n_l E[x_l^2]^a E[x_{l+1}^2]^b / n_{l+1} (for mutations: a + b is its
     degree in x_0 / 2, b its degree in W_l / 2)."""
     check_choice("variant", variant, ("printed", "corrected"))
-    only_with("degrees", degrees, None, "variant", variant, ("corrected",))
     base = meas["as drawn"]
     ref = (base["actual"] - base["main"]) / _o_scale(base, variant, degrees)
     checks = []

@@ -24,7 +24,7 @@ from simulations.core import check_choice
 from ..judges import judge_exact
 from . import calculus as c
 
-__all__ = ["Step", "steps_measure", "judge_steps", "selected", "only_with", "check_perturbation", "PERTURB_FACTOR",
+__all__ = ["Step", "steps_measure", "judge_steps", "selected", "check_perturbation", "PERTURB_FACTOR",
            "MUTANT_VARIANTS"]
 
 #: Variants measured for mutations only: a stated hypothesis dropped (Sec. 3's symmetric
@@ -236,22 +236,6 @@ def _text(x) -> str:
 
 #: The default ``factor`` of the label-selected perturbations (a right side off by 1%).
 PERTURB_FACTOR = sp.Rational(101, 100)
-
-
-def only_with(name: str, value, default, selector: str, chosen, applies) -> None:
-    """Refuse a parameter where it would be silently ignored: ``name`` has a non-default
-    ``value`` while the judge's selector ``selector`` is ``chosen``, not one of
-    ``applies`` (the selector's values where ``name`` is used).
-
-    >>> only_with("exponent", 0.51, 0.5, "target", "eq6", ("eq6",))
-    >>> only_with("exponent", 0.51, 0.5, "target", "E[x^2]", ("eq6",))
-    Traceback (most recent call last):
-    ...
-    ValueError: exponent applies only with target in ['eq6'], got exponent=0.51 with target='E[x^2]'
-    """
-    if chosen not in applies and not (value is default or value == default):
-        raise ValueError(f"{name} applies only with {selector} in {list(applies)}, got {name}={value!r} with "
-                         f"{selector}={chosen!r}")
 
 
 def check_perturbation(perturb, factor, labels) -> None:

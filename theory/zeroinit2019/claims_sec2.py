@@ -16,10 +16,10 @@ from . import sec3_5_exact as E
 
 H, F = Verdict.HOLDS, Verdict.FAILS
 EPS = "1 + 1e-11 (ten times the check's 1e-12 tolerance)"
-#: The coefficient of H(p) in Eq. 3 and 4 lowered alone by ten times the check's tolerance.
 #: 10^-(dps - 10) as decimal text (1e-40 at 50 digits): the upper side of Eq. 10's gap
 #: lowered 5 digits above the relative tolerance 10^(5 - dps) of its dps-digit check.
 LSE_UPPER_SHIFT = AtPrecision(lambda dps: f"1e-{dps - 10}", "10^-(dps - 10)")
+#: The coefficient of H(p) in Eq. 3 and 4 lowered alone by ten times the check's tolerance.
 H_LOW = Mutation("H(p) times 1 - 1e-11 (the bound raised where l - H is tight: width-1 block inputs, and dead "
                  "samples where l = H = log c)", {"entropy": 1 - 1e-11})
 

@@ -229,11 +229,11 @@ def judge_output_scale(m, ctx, exponent: float = 0.0, at_init: float = 0.0):
                         "network per depth sharing random numbers", "E[max_i z_i]")
     if isinstance(ev.counterexample, dict):  # the depth exponent failed: name that part
         ev.counterexample = {"part": "depth exponent of E[max z] after the SGD steps", **ev.counterexample}
-    ev.details.append({"quantity": "max |z| at initialization", "value": init, "expected": at_init,
-                       "verdict": "holds" if off == 0.0 else "fails"})
+    ev.details.append({"part": "z at initialization", "quantity": "max |z| at initialization", "value": init,
+                       "expected": at_init, "verdict": "holds" if off == 0.0 else "fails"})
     if off != 0.0:
         ev.fail_part({"part": "z at initialization", "max_abs_z_at_init": init, "stated": at_init,
-                      "max_abs_deviation": off})
+                      "max_abs_deviation": off}, replace=True)
     return ev
 
 
