@@ -10,9 +10,9 @@ import mpmath
 import sympy as sp
 
 from simulations.core import check_choice
+from ..core.claims import applies_only
 from ..judges import exact_constant, judge_exact
 from . import calculus as c
-from ..core.claims import applies_only
 from .proof_steps import PERTURB_FACTOR, check_perturbation, selected
 
 __all__ = ["table1_measure", "judge_symbolic", "init_measure", "ladder_gammas", "judge_constant_gamma", "input_scaling_measure",
