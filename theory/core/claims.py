@@ -35,18 +35,41 @@ CLAIM_FILE = "theory/catalogue.py"
 class Mutation:
     """A perturbed statement (``params`` overrides) and the verdict it must get; ``part``,
     where the statement has several parts, names the one it must fail through: text
-    found in one of the evidence's :meth:`~theory.core.evidence.Evidence.failed_parts`."""
+    found in one of the evidence's :meth:`~theory.core.evidence.Evidence.failed_parts`,
+    or a tuple of such texts when the perturbation must fail several parts at once (a
+    renamed constant that enters two terms).
+
+    >>> m = Mutation("renamed", {"rename": 0.75}, part=("depth term", "width term"))
+    >>> m.parts, m.missing_parts(["sympy: depth term", "sympy: width term"])
+    (('depth term', 'width term'), [])
+    >>> m.missing_parts(["sympy: depth term"])
+    ['width term']
+    """
 
     name: str
     params: Mapping[str, Any]
     expect: Verdict = Verdict.FAILS
-    part: str | None = None
+    part: str | tuple | None = None
 
     def __post_init__(self):
-        if self.part is not None and (not isinstance(self.part, str) or not self.part):
-            raise ValueError(f"part must be a non-empty text naming a failing part, got {self.part!r}")
-        if self.part is not None and self.expect != Verdict.FAILS:
-            raise ValueError(f"part names what a failing mutation fails; this one expects {self.expect.value}")
+        if self.part is not None:
+            parts = self.part if isinstance(self.part, tuple) else (self.part,)
+            if not parts or not all(isinstance(p, str) and p for p in parts):
+                raise ValueError(f"part must be a non-empty text naming a failing part, or a non-empty tuple of "
+                                 f"such texts, got {self.part!r}")
+            if self.expect != Verdict.FAILS:
+                raise ValueError(f"part names what a failing mutation fails; this one expects {self.expect.value}")
+
+    @property
+    def parts(self) -> tuple:
+        """The named parts as a tuple (empty when none is named)."""
+        return () if self.part is None else self.part if isinstance(self.part, tuple) else (self.part,)
+
+    def missing_parts(self, failed: list) -> list:
+        """The named parts found in none of ``failed`` (the names
+        :meth:`~theory.core.evidence.Evidence.failed_parts` lists): empty when the
+        evidence fails through every part this mutation names."""
+        return [p for p in self.parts if not any(p in name for name in failed)]
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ from theory.core import Evidence, Verdict
 from theory.core.claims import Mutation
 
 
-@pytest.mark.parametrize("part,expect", [("", Verdict.FAILS), (3, Verdict.FAILS), ("a part", Verdict.HOLDS)])
+@pytest.mark.parametrize("part,expect", [("", Verdict.FAILS), (3, Verdict.FAILS), ("a part", Verdict.HOLDS),
+                                         ((), Verdict.FAILS), (("a", ""), Verdict.FAILS), (("a", 3), Verdict.FAILS),
+                                         (["a"], Verdict.FAILS), (("a", "b"), Verdict.HOLDS)])
 def test_a_mutation_part_is_checked_when_declared(part, expect):
     with pytest.raises(ValueError, match="part"):
         Mutation("m", {}, expect, part=part)
@@ -19,3 +21,11 @@ def test_failed_parts_lists_counterexample_and_failing_rows_once():
                            {"label": "sympy", "ok": False}, {"law": "gaussian", "verdict": "fails"}, "text"])
     assert ev.failed_parts() == ["floor", "sympy"]
     assert Evidence(Verdict.HOLDS, None, None, "m", "r", details=[{"label": "a", "ok": True}]).failed_parts() == []
+
+
+def test_a_mutation_naming_several_parts_needs_each_of_them_to_fail():
+    m = Mutation("m", {}, part=("odd powers", "even powers"))
+    assert m.missing_parts(["Eq. 23-25 (odd powers); Eq. 26-28 (even powers)"]) == []
+    assert m.missing_parts(["Eq. 23-25 (odd powers)"]) == ["even powers"]
+    assert m.missing_parts([]) == ["odd powers", "even powers"]
+    assert Mutation("m", {}).parts == () and Mutation("m", {}).missing_parts([]) == []
