@@ -214,7 +214,9 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
     Fails when the limit's interval excludes ``target`` or the RMS exponent is shown
     >= 0 (no decay); holds approximately when the limit's interval lies within
     target +- tol*|target| and (for rms) the exponent's interval lies below 0;
-    inconclusive otherwise. ``error="mean"`` claims only the average converges.
+    inconclusive otherwise; a failing verdict's counterexample names the failing parts
+    (``part``: "limit", "rms_decay" or "limit and rms_decay"). ``error="mean"`` claims
+    only the average converges.
     ``rms_direction`` is the stated sign of the RMS exponent p: ``"<"`` (p < 0, each
     network concentrates at ``target``; as stated) or ``">"`` (p > 0, single networks
     do not concentrate; fails when the exponent's interval lies at or below 0); it is
@@ -263,7 +265,8 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
                + f"; alpha = {alpha:.2e} per part",
         resolution=f"limit interval half-width {(c_hi - c_lo) / 2:.3g} (tolerance +-{tol * abs(target):.3g}); parts: "
                    + ", ".join(f"{k} {v.value}" for k, v in parts.items()),
-        counterexample=measured if verdict == F else None, details=details, shortfall=shortfall,
+        counterexample={"part": " and ".join(k for k, v in parts.items() if v == F), **measured} if verdict == F
+        else None, details=details, shortfall=shortfall,
         plot={"kind": "limit", "widths": widths, "means": means, "ses": ses, "target": target, "band": list(band),
               "limit": c, "limit_interval": [c_lo, c_hi], "slope": float(fit.coef[1]), "order": order,
               "rms": rms if error == "rms" else None,
@@ -301,9 +304,18 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
 def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
     """Combine deterministic sub-checks, each a dict with ``ok`` (bool), ``label``,
     ``measured``, ``expected`` and optionally ``counterexample``, ``margin_digits`` and
-    ``informative`` (False when the sub-check could not have failed). A failing verdict
-    shows the first failing sub-check's ``counterexample``, or else that sub-check itself
-    (its label as the failed part, what it measured and what the statement expects)."""
+    ``informative`` (False when the sub-check could not have failed), ``part`` (the part
+    of the statement it checks; its label when absent). A failing verdict shows the first
+    failing sub-check's ``counterexample``, naming that sub-check's part unless it names
+    one itself, or else that sub-check (its part, what it measured and what the statement
+    expects).
+
+    >>> ev = judge_exact([{"label": "Eq. 1", "ok": True, "measured": 0, "expected": 0},
+    ...                   {"label": "Eq. 2 at n = 3", "part": "Eq. 2", "ok": False, "measured": 1, "expected": 0,
+    ...                    "counterexample": {"n": 3}}], "sympy", "exact")
+    >>> ev.verdict.value, ev.counterexample
+    ('fails', {'part': 'Eq. 2', 'n': 3})
+    """
     verdict = H if all(c["ok"] for c in checks) else F
     bad = [c for c in checks if not c["ok"]]
     first = bad[0] if bad else checks[0]
@@ -311,12 +323,15 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
     informative = [c.get("informative", True) for c in checks]
     if verdict == H and not any(informative):
         verdict = INC
+    shown = first.get("counterexample")
+    if isinstance(shown, dict) and "part" not in shown:
+        shown = {"part": first.get("part", first["label"]), **shown}
     return Evidence(
         verdict=verdict, measured=first["measured"], expected=first["expected"], method=method, resolution=resolution,
         margin=min(digits) if digits else None,
         margin_unit="digits of agreement beyond the tolerance" if digits else "exact",
-        counterexample=(first.get("counterexample") or {"part": first["label"], "measured": first["measured"],
-                                                        "expected": first["expected"]}) if bad else None,
+        counterexample=(shown or {"part": first.get("part", first["label"]), "measured": first["measured"],
+                                  "expected": first["expected"]}) if bad else None,
         details=[dict(c) for c in checks], informative=any(informative),
         settle=None if any(informative) else "no sub-check could have failed: add settings where it can")
 

@@ -117,7 +117,11 @@ def test_exact_failure_always_shows_a_counterexample():
     assert ev.verdict == Verdict.FAILS
     assert ev.counterexample == {"part": "second", "measured": 2, "expected": 3}
     ev = judge_exact([ok, {**bad, "counterexample": {"n": 7}}, {**bad, "label": "third"}], "m", "r")
-    assert ev.counterexample == {"n": 7}
+    assert ev.counterexample == {"part": "second", "n": 7}
+    named = judge_exact([ok, {**bad, "part": "Eq. 2", "counterexample": {"n": 7}}], "m", "r")
+    assert named.counterexample == {"part": "Eq. 2", "n": 7}
+    own = judge_exact([ok, {**bad, "part": "Eq. 2", "counterexample": {"part": "Eq. 2, odd n", "n": 7}}], "m", "r")
+    assert own.counterexample == {"part": "Eq. 2, odd n", "n": 7}
     assert judge_exact([ok], "m", "r").counterexample is None
 
 

@@ -106,7 +106,7 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
                   "largest width" + ("" if spread == "shrinks" else " (claimed: the spread grows)"))
     if ev.verdict == F:
         failing = " and ".join(name for name, v in parts.items() if v == F)
-        ev.counterexample = {"part": failing, **(spreads if ev.counterexample is None else ev.counterexample)}
+        ev.counterexample = {**(spreads if ev.counterexample is None else ev.counterexample), "part": failing}
     if ev.verdict != INC:
         ev.shortfall = None
     return ev

@@ -18,7 +18,8 @@ CTX = JudgeContext.exact(RUN)
 def test_eq5_smallest_counterexample_is_the_two_unit_swap():
     ev = ps.judge_eq5(ps.eq5_measure(RUN), CTX, variant="printed")
     assert ev.verdict.value == "fails"
-    assert ev.counterexample == {"n_l": 2, "n_l+1": 2, "form": [0.0, 2.0], "finite_differences": [0.0, 1.0]}
+    assert ev.counterexample == {"part": "n_l = 2, n_(l+1) = 2", "n_l": 2, "n_l+1": 2, "form": [0.0, 2.0],
+                                 "finite_differences": [0.0, 1.0]}
     assert ps.judge_eq5(ps.eq5_measure(RUN), CTX, variant="corrected").verdict.value == "holds"
 
 
