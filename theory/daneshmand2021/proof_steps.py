@@ -35,9 +35,23 @@ _s = sp.Symbol("s", integer=True)
 _first, _last = sp.symbols("first last", integer=True)
 
 
+def _thm1_terms(ell) -> tuple:
+    """Eq. 3's two terms at index ``ell``: the depth term 2 (1 - 2 alpha/3)^ell and the
+    width term 3 n/(alpha sqrt d)."""
+    return 2 * (1 - sp.Rational(2, 3) * _a) ** ell, 3 * _n / (_a * sp.sqrt(_d))
+
+
 def _thm1(ell):
     """Right side of Eq. 3 at index ``ell`` (a bound on E V(H_{ell+1}))."""
-    return 2 * (1 - sp.Rational(2, 3) * _a) ** ell + 3 * _n / (_a * sp.sqrt(_d))
+    return sum(_thm1_terms(ell))
+
+
+def _termwise(depth, width, bound_depth, bound_width) -> dict:
+    """A display's depth and width terms minus a bound's: the display equals the bound
+    as a function of (alpha, l, n, d) iff both differences vanish, since a function of
+    (alpha, l) that tends to 0 as l -> oo (for alpha in (0, 1)) plus one of (alpha, n, d)
+    that tends to 0 as d -> oo is zero only if each is."""
+    return {"depth term": depth - bound_depth, "width term": width - bound_width}
 
 
 #: alpha and batch size of the counterexample path of the intro display, and its depths.
@@ -71,15 +85,17 @@ def steps_measure(ctx) -> dict:
     """Every quantity the judges of this module compare, computed once per run."""
     out = {}
     # Corollary 3 = Lemma 2 at l (2 n E V(H_l)) with Theorem 1 at l - 1 (the bound on E V(H_l)).
-    eq5 = 4 * _n * (1 - sp.Rational(2, 3) * _a) ** _l + 6 * _n**2 / (_a * sp.sqrt(_d))
-    deduced = 2 * _n * _thm1(_l - 1)
+    eq5 = (4 * _n * (1 - sp.Rational(2, 3) * _a) ** _l, 6 * _n**2 / (_a * sp.sqrt(_d)))
+    deduced = tuple(2 * _n * t for t in _thm1_terms(_l - 1))
     # the corrected Eq. 5 with its constants 4, 6 and n's power 2 left symbolic (c1, c2, q)
-    corrected = _c1 * _n * (1 - sp.Rational(2, 3) * _a) ** (_l - 1) + _c2 * _n**_q / (_a * sp.sqrt(_d))
+    corrected = (_c1 * _n * (1 - sp.Rational(2, 3) * _a) ** (_l - 1), _c2 * _n**_q / (_a * sp.sqrt(_d)))
     point = {_a: 1, _l: 1, _n: 1, _d: 1}  # the smallest case: alpha <= 1/sqrt(n) = 1
-    out["cor3"] = {"printed_minus_deduced": sp.expand(eq5 - deduced),
-                   "printed_minus_deduced_at": (point, sp.nsimplify(sp.expand(eq5 - deduced).subs(point))),
-                   "corrected_minus_deduced": corrected - deduced,
-                   "printed_is_thm1_at_l": sp.expand(eq5 - 2 * _n * _thm1(_l)),
+    printed = _termwise(*eq5, *deduced)
+    out["cor3"] = {"printed_minus_deduced": {k: sp.expand(v) for k, v in printed.items()},
+                   "printed_minus_deduced_at": (point, {k: sp.nsimplify(sp.expand(v).subs(point))
+                                                        for k, v in printed.items()}),
+                   "corrected_minus_deduced": _termwise(*corrected, *deduced),
+                   "printed_is_thm1_at_l": sp.expand(sum(eq5) - 2 * _n * _thm1(_l)),
                    "ratio_first_terms": sp.factor(1 / (1 - sp.Rational(2, 3) * _a))}  # (1-2a/3)^(l-1)/(1-2a/3)^l
     # l = 0 with a non-normalized H_0 (d = n = 1, V = 0): Lemma 2 with H_0 = [2], Corollary 3 with H_0 = [4].
     out["l0"] = {p: {"lemma2": _w2sq_unnormalized(2, p), "cor3": _w2sq_unnormalized(4, p),
@@ -120,8 +136,9 @@ def steps_measure(ctx) -> dict:
     out["intro"] = {"ratio_limit": {str(v): sp.limit(ratio.subs(a0, v), _l, sp.oo)
                                     for v in (sp.Rational(1, 100), sp.Rational(1, 2), sp.Rational(9, 10))},
                     # the display c1 (1 - alpha')^(l + s) + c2 n^p/(alpha' d^q) with alpha' = r alpha, minus Eq. 3
-                    "renamed_minus_thm1": (_c1 * (1 - a0) ** (_l + _s) + _c2 * _n**_p / (a0 * _d**_q)).subs(
-                        a0, _r * _a) - _thm1(_l),
+                    "renamed_minus_thm1": _termwise((_c1 * (1 - a0) ** (_l + _s)).subs(a0, _r * _a),
+                                                    (_c2 * _n**_p / (a0 * _d**_q)).subs(a0, _r * _a),
+                                                    *_thm1_terms(_l)),
                     "path": _intro_path()}
     k = sp.Symbol("k", integer=True)
     out["caption"] = {"terms": sp.summation(1, (k, _first, _last))}  # last - first + 1
@@ -154,20 +171,27 @@ def judge_cor3_index(m, ctx, variant: str = "printed", depth_constant=4, width_c
     (exponent l) equals 2 n x Theorem 1 at l - 1; ``corrected``: the exponent l - 1, with
     Eq. 5's constants ``depth_constant`` n (1 - 2 alpha/3)^(l-1) + ``width_constant``
     n^``width_n_power``/(alpha sqrt d) (4, 6 and 2 as printed: 2 n times Eq. 3's 2 and
-    3 n; other values are mutations and leave a non-zero residual; ``corrected`` alone)."""
+    3 n; other values are mutations and leave a non-zero residual; ``corrected`` alone).
+    Each variant is checked term by term (:func:`_termwise`): a depth-term row and a
+    width-term row, each the part its mutations must fail through."""
     check_choice("variant", variant, ("printed", "corrected"))
     r = m["cor3"]
     if variant == "printed":
-        point, val = r["printed_minus_deduced_at"]
-        checks = [{"label": "sympy: Eq. 5 - 2 n (Eq. 3 at l - 1) at l = 1, alpha = 1, n = 1, d = 1",
-                   "ok": val == 0, "measured": str(val), "expected": "0",
-                   "counterexample": {"l": 1, "alpha": 1, "n": 1, "d": 1, "Eq. 5 - deduced": str(val),
-                                      "deduced/printed first term": str(r["ratio_first_terms"])}}]
+        point, vals = r["printed_minus_deduced_at"]
+        labels = {"depth term": "sympy, depth term: Eq. 5's 4n(1 - 2 alpha/3)^l - 2 n x Eq. 3's 2(1 - 2 alpha/3)^(l-1)",
+                  "width term": "sympy, width term: Eq. 5's 6n^2/(alpha sqrt d) - 2 n x Eq. 3's 3n/(alpha sqrt d)"}
+        checks = [{"label": labels[k], "part": k, "ok": v == 0, "measured": str(v), "expected": "0",
+                   "counterexample": {"l": 1, "alpha": 1, "n": 1, "d": 1, f"{k} of Eq. 5 - deduced":
+                                      str(r["printed_minus_deduced_at"][1][k]),
+                                      "deduced/printed first term": str(r["ratio_first_terms"])}}
+                  for k, v in r["printed_minus_deduced"].items()]
     else:
         c1, c2, q = exact_constant(depth_constant), exact_constant(width_constant), exact_constant(width_n_power)
-        diff = sp.expand(r["corrected_minus_deduced"].subs({_c1: c1, _c2: c2, _q: q}))
-        checks = [{"label": f"sympy: {c1}n(1 - 2 alpha/3)^(l-1) + {c2}n^{q}/(alpha sqrt d) - 2 n (Eq. 3 at l - 1)",
-                   "ok": diff == 0, "measured": str(diff), "expected": "0"}]
+        diff = {k: sp.expand(v.subs({_c1: c1, _c2: c2, _q: q})) for k, v in r["corrected_minus_deduced"].items()}
+        labels = {"depth term": f"sympy, depth term: {c1}n(1 - 2 alpha/3)^(l-1) - 2 n x Eq. 3's 2(1 - 2 alpha/3)^(l-1)",
+                  "width term": f"sympy, width term: {c2}n^{q}/(alpha sqrt d) - 2 n x Eq. 3's 3n/(alpha sqrt d)"}
+        checks = [{"label": labels[k], "part": k, "ok": v == 0, "measured": str(v), "expected": "0"}
+                  for k, v in diff.items()]
     if variant == "printed":
         checks.append({"label": "sympy: Eq. 5 equals 2 n x Eq. 3 at index l (a bound for W_{l+1} H_{l+1})",
                        "ok": True, "measured": str(r["printed_is_thm1_at_l"]), "expected": "0 (context)",
@@ -298,7 +322,8 @@ def judge_intro_rate(m, ctx, variant: str = "printed", rename=sp.Rational(2, 3),
     n^``width_n_power``/(alpha' d^``width_power``) (2, 2, 1/2 and the printed powers
     l and n: shift 0, n^1) is exactly Eq. 3, 2 (1 - 2 alpha/3)^l + 3 n/(alpha sqrt d)
     (Sec. 3.2); other values are mutations (exact rationals) and leave a non-zero
-    residual in their own term (``corrected`` alone)."""
+    residual in their own term (``corrected`` alone), checked term by term
+    (:func:`_termwise`: a depth-term row and a width-term row; a renaming off fails both)."""
     check_choice("variant", variant, ("printed", "corrected"))
     r = m["intro"]
     if variant == "printed":
@@ -319,14 +344,15 @@ def judge_intro_rate(m, ctx, variant: str = "printed", rename=sp.Rational(2, 3),
     else:
         consts = {_r: exact_constant(rename), _c1: exact_constant(depth_constant), _c2: exact_constant(width_constant),
                   _q: exact_constant(width_power), _s: exact_constant(depth_shift), _p: exact_constant(width_n_power)}
-        diff = sp.expand(r["renamed_minus_thm1"].subs(consts))
-        label = f"sympy: display with alpha' = {sp.numer(consts[_r])} alpha/{sp.denom(consts[_r])} minus Eq. 3"
-        if (consts[_c1], consts[_c2], consts[_q], consts[_s], consts[_p]) != (2, 2, sp.Rational(1, 2), 0, 1):
-            depth = "l" if consts[_s] == 0 else f"({_l + consts[_s]})"
-            width_n = "n" if consts[_p] == 1 else f"n^{consts[_p]}"
-            label += (f" (display {consts[_c1]} (1 - alpha')^{depth} + {consts[_c2]} {width_n}/"
-                      f"(alpha' d^({consts[_q]})))")
-        checks = [{"label": label, "ok": diff == 0, "measured": str(diff), "expected": "0"}]
+        renamed = f"alpha' = {sp.numer(consts[_r])} alpha/{sp.denom(consts[_r])}"
+        depth = "l" if consts[_s] == 0 else f"({_l + consts[_s]})"
+        width_n = "n" if consts[_p] == 1 else f"n^{consts[_p]}"
+        labels = {"depth term": f"sympy, depth term: {consts[_c1]} (1 - alpha')^{depth} - Eq. 3's 2 (1 - 2 alpha/3)^l "
+                                f"({renamed})",
+                  "width term": f"sympy, width term: {consts[_c2]} {width_n}/(alpha' d^({consts[_q]})) - Eq. 3's "
+                                f"3 n/(alpha d^(1/2)) ({renamed})"}
+        checks = [{"label": labels[k], "part": k, "ok": (v := sp.expand(e.subs(consts))) == 0, "measured": str(v),
+                   "expected": "0"} for k, e in r["renamed_minus_thm1"].items()]
     return judge_exact(checks, "sympy limits and simplify", "exact")
 
 

@@ -36,40 +36,71 @@ def w2():
     return X.w2_measure(RunContext())
 
 
+def _terms(ev) -> dict:
+    """The term-wise rows of a display check, by part: {"depth term": row, "width term": row}."""
+    return {d["part"]: d for d in ev.details if d.get("part") in ("depth term", "width term")}
+
+
+def _failing_terms(ev) -> list:
+    return [k for k, d in _terms(ev).items() if not d["ok"]]
+
+
 def test_intro_display_constants_leave_their_own_residual(steps, c):
-    n, a, d = sp.symbols("n alpha d")
+    n, a, d = sp.symbols("n alpha d", positive=True)
     ev = P.judge_intro_rate(steps, c, "corrected", width_constant=3)
-    assert ev.verdict == F and sp.simplify(sp.sympify(ev.measured) - 3 * n / (2 * a * sp.sqrt(d))) == 0
+    assert ev.verdict == F and _failing_terms(ev) == ["width term"] and ev.counterexample["part"] == "width term"
+    assert sp.simplify(sp.sympify(ev.measured, locals={"n": n, "alpha": a, "d": d}) - 3 * n / (2 * a * sp.sqrt(d))) == 0
     assert P.judge_intro_rate(steps, c, "corrected", rename="2/3", depth_constant=2).verdict == H
     ev = P.judge_intro_rate(steps, c, "corrected", depth_constant=3)
-    assert ev.verdict == F and "3 (1 - alpha')^l" in ev.details[0]["label"]
+    assert ev.verdict == F and _failing_terms(ev) == ["depth term"]
+    assert _terms(ev)["depth term"]["label"].startswith("sympy, depth term: 3 (1 - alpha')^l")
+
+
+def test_intro_display_renaming_fails_both_terms(steps, c):
+    """alpha' = 3 alpha/4 enters both terms: each row fails, with its own residual."""
+    ev = P.judge_intro_rate(steps, c, "corrected", rename="3/4")
+    assert ev.verdict == F and _failing_terms(ev) == ["depth term", "width term"]
 
 
 @pytest.mark.parametrize("mutation,printed,residual", [
     ("depth term 2 (1 - alpha')^(l-1) (exponent l - 1, Corollary 3's index: residual "
-     "2 (1 - 2 alpha/3)^(l-1) - 2 (1 - 2 alpha/3)^l)", "(1 - alpha')^(l - 1) + 2 n/",
+     "2 (1 - 2 alpha/3)^(l-1) - 2 (1 - 2 alpha/3)^l)", "depth term: 2 (1 - alpha')^(l - 1) - ",
      lambda n, a, d, l: 2 * (1 - 2 * a / 3) ** (l - 1) - 2 * (1 - 2 * a / 3) ** l),
     ("width term 2 n^2/(alpha' sqrt d) (n^2 as in Eq. 5: residual 3 (n^2 - n)/(alpha sqrt d))",
-     "(1 - alpha')^l + 2 n^2/", lambda n, a, d, l: 3 * (n**2 - n) / (a * sp.sqrt(d))),
+     "width term: 2 n^2/(alpha' d^(1/2)) - ", lambda n, a, d, l: 3 * (n**2 - n) / (a * sp.sqrt(d))),
 ])
 def test_intro_display_powers_leave_their_own_residual(mutation, printed, residual):
     """The display's printed powers, l of (1 - alpha')^l and n of 2 n/(alpha' sqrt d):
-    each catalogue mutation fails the one sympy row, which names the mutated power, and
-    its residual is its own term alone (the depth one has no n or d, the width one no l)."""
+    each catalogue mutation fails its own term's row alone (the other term's row holds),
+    which names the mutated power, and that row's residual is the expected one (the
+    depth one has no n or d, the width one no l)."""
     n, a, d, l = sp.symbols("n alpha d l", positive=True)
     ev = mutation_evidence("daneshmand2021.intro.rate_corrected", mutation)
-    assert ev.verdict == F and failing_labels(ev) == [ev.details[0]["label"]] and printed in ev.details[0]["label"]
-    got = sp.sympify(ev.measured, locals={"n": n, "alpha": a, "d": d, "l": l})
+    (bad,) = [r for r in _terms(ev).values() if not r["ok"]]
+    assert ev.verdict == F and failing_labels(ev) == [bad["label"]] and printed in bad["label"]
+    got = sp.sympify(bad["measured"], locals={"n": n, "alpha": a, "d": d, "l": l})
     assert sp.simplify(got - residual(n, a, d, l)) == 0 and got != 0
 
 
 def test_cor3_constants_leave_their_own_residual(steps, c):
-    n, a, d = sp.symbols("n alpha d")
+    n, a, d = sp.symbols("n alpha d", positive=True)
     ev = P.judge_cor3_index(steps, c, "corrected", width_constant=3)
-    assert ev.verdict == F and sp.simplify(sp.sympify(ev.measured) + 3 * n**2 / (a * sp.sqrt(d))) == 0
+    assert ev.verdict == F and _failing_terms(ev) == ["width term"]
+    got = sp.sympify(_terms(ev)["width term"]["measured"], locals={"n": n, "alpha": a, "d": d})
+    assert sp.simplify(got + 3 * n**2 / (a * sp.sqrt(d))) == 0
     assert P.judge_cor3_index(steps, c, "corrected", depth_constant=4, width_constant=6, width_n_power=2).verdict == H
-    assert P.judge_cor3_index(steps, c, "corrected", width_n_power=1).details[0]["label"].startswith(
-        "sympy: 4n(1 - 2 alpha/3)^(l-1) + 6n^1/")
+    ev = P.judge_cor3_index(steps, c, "corrected", width_n_power=1)
+    assert _failing_terms(ev) == ["width term"] and _terms(ev)["width term"]["label"].startswith(
+        "sympy, width term: 6n^1/")
+    assert _failing_terms(P.judge_cor3_index(steps, c, "corrected", depth_constant=2)) == ["depth term"]
+
+
+def test_cor3_printed_index_fails_the_depth_term_alone(steps, c):
+    """Eq. 5's exponent l against the deduced l - 1: the depth term differs (by -8/3 at
+    l = alpha = n = d = 1), the width term is the deduced one exactly."""
+    ev = P.judge_cor3_index(steps, c, "printed")
+    assert ev.verdict == F and _failing_terms(ev) == ["depth term"]
+    assert ev.counterexample["part"] == "depth term" and ev.counterexample["depth term of Eq. 5 - deduced"] == "-8/3"
 
 
 def test_radius_exponent_is_resolved_on_both_sides_of_a_quarter(steps, c):
@@ -77,7 +108,8 @@ def test_radius_exponent_is_resolved_on_both_sides_of_a_quarter(steps, c):
     assert P.judge_radius_rate(steps, c, "6/25").verdict == H
     ev = P.judge_radius_rate(steps, c, "1/4")  # the limit is the constant sqrt(6/alpha) n
     assert ev.verdict == H and ev.measured == "sqrt(6)*n/sqrt(alpha)" and ev.counterexample is None
-    assert P.judge_radius_rate(steps, c, "1/2").counterexample == {"radius*d^(1/2)": "oo", "as": "d -> oo"}
+    assert P.judge_radius_rate(steps, c, "1/2").counterexample == {
+        "part": "sympy: limit of sqrt(6 n^2/(alpha sqrt d)) * d^(1/2) as d -> oo", "radius*d^(1/2)": "oo", "as": "d -> oo"}
 
 
 def test_caption_indices(steps, c):
