@@ -231,14 +231,18 @@ _PORTED = (
           statement="With mean-centred BN, the plateau of V(H_l)^2 tends to the floor 1/(n(n-1)) as width grows "
                     "(orthogonality within the centred subspace)",
           kind="approximation", recorded=HA, measure=M.CENTERED, judge=FJ.judge_centered,
-          params={"variant": "corrected"}, mutations=(Mutation("plain V (limit 0)", {"variant": "printed"}, F),
+          params={"variant": "corrected"}, mutations=(Mutation("plain V (limit 0)", {"variant": "printed"}, F, part="limit"),
                                                       Mutation("floor of V^2 off by 4% (twice the tolerance; the "
                                                                "sympy floor identity rejects it too)",
                                                                {"variant": "corrected", "scale": 1.04}, F),
                                                       Mutation("floor of V^2 off by 1% (inside the tolerance: the "
                                                                "sympy identity rejects it alone)",
                                                                {"variant": "corrected", "scale": 1.01}, F,
-                                                               part="floor identity (sympy)")),
+                                                               part="floor identity (sympy)"),
+                                                      Mutation("the plateau's limit 4% above the floor, the floor "
+                                                               "identity kept (the simulated limit alone rejects it)",
+                                                               {"variant": "corrected", "limit_scale": 1.04}, F,
+                                                               part="limit")),
           corrects="daneshmand2021.sec21.mean_correction"),
     Claim(id="daneshmand2021.sec6.relu_stability",
           where="Sec. 6 (Appendix Figure 6, ReLU MLPs)",

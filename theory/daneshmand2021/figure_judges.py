@@ -18,6 +18,7 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
+from ..core.claims import applies_only
 from ..judges import (exact_constant, judge_comparison, judge_exponent, judge_limit, one_sided_shortfall,
                       undecided_shortfall)
 from . import formulas
@@ -263,20 +264,24 @@ def judge_radius(m, ctx, exponent: float = -0.25, relation: str = "<=", tol: flo
         shortfall=((hi - lo) / 2 / max(abs(exponent - p), 1e-12)) if v == INC else None, plot=plot)
 
 
-def judge_centered(m, ctx, variant: str = "printed", tol: float = 0.02, scale: float = 1.0):
+@applies_only("variant", limit_scale=("corrected",))
+def judge_centered(m, ctx, variant: str = "printed", tol: float = 0.02, scale: float = 1.0, limit_scale: float = 1.0):
     """Sec. 2.1's mean-corrected BN. Centring gives V(H)^2 = 1/(n(n-1)) + W(H)^2 exactly,
     with W the gap within the centred subspace, whose square decays as 1/d; so the
     per-run plateau of V^2 (its mean over the second half of the layers) is fitted as
     c + a/d. ``printed``: like Eq. 1, the gap vanishes as the width grows (c = 0).
     ``corrected``: c = 1/(n(n-1)), the floor (times ``scale``, for mutations) within
     +-tol (relative). Either way the floor identity ||P/(n-1) - I/n||_F^2 =
-    scale/(n(n-1)) is checked in sympy for symbolic n (exact; fails unless ``scale`` = 1)."""
+    scale/(n(n-1)) is checked in sympy for symbolic n (exact; fails unless ``scale`` = 1).
+    ``limit_scale`` (1 as stated; ``corrected`` alone) multiplies the Monte-Carlo target
+    only, leaving the identity at ``scale``: a mutation that the simulated limit alone
+    must reject."""
     from simulations import centered_gap_floor
 
     from .formulas import centered_floor_symbolic
 
     n = m.meta["n"]
-    target = scale * centered_gap_floor(n) ** 2 if variant == "corrected" else 0.0
+    target = limit_scale * scale * centered_gap_floor(n) ** 2 if variant == "corrected" else 0.0
     ev = judge_limit(m.rows, "plateau_sq", target, tol, f"mean-corrected BN chains, n = {n}, plateau of V^2 over "
                      f"layers {m.meta['depth'] // 2}..{m.meta['depth']}, Gaussian H_0", ctx, error="mean")
     sym = centered_floor_symbolic(scale)
