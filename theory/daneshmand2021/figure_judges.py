@@ -280,6 +280,7 @@ def judge_centered(m, ctx, variant: str = "printed", tol: float = 0.02, scale: f
 
     from .formulas import centered_floor_symbolic
 
+    check_choice("variant", variant, ("printed", "corrected"))
     n = m.meta["n"]
     target = limit_scale * scale * centered_gap_floor(n) ** 2 if variant == "corrected" else 0.0
     ev = judge_limit(m.rows, "plateau_sq", target, tol, f"mean-corrected BN chains, n = {n}, plateau of V^2 over "

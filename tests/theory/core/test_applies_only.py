@@ -11,6 +11,7 @@ from theory.arpit2019 import proof_steps as ap
 from theory.core import JudgeContext, RunContext
 from theory.core.claims import applies_only
 from theory.daneshmand2021 import exact_claims as dx
+from theory.daneshmand2021 import figure_judges as dfj
 from theory.daneshmand2021 import proof_steps as dp
 from theory.zeroinit2019 import sec2_symbolic as zs
 from theory.zeroinit2019 import sec3_5_exact as zx
@@ -36,6 +37,8 @@ IGNORED = [
     (dp.judge_cor3_index, {"variant": "printed", "width_n_power": 1},
      "width_n_power applies only with variant in ['corrected']"),
     (dp.judge_l0, {"variant": "printed", "factor": 0.6}, "factor applies only with variant in ['corrected']"),
+    (dfj.judge_centered, {"variant": "printed", "limit_scale": 1.04},
+     "limit_scale applies only with variant in ['corrected']"),
     (dp.judge_a1_alpha, {"variant": "corrected", "alpha": 0.25}, "alpha applies only with variant in ['printed']"),
     (dp.judge_a1_alpha, {"variant": "printed", "exponent": 0.4}, "exponent applies only with variant in ['corrected']"),
     (dp.judge_a1_alpha, {"variant": "printed", "equality_at": "orthogonal_columns"},
@@ -68,6 +71,7 @@ UNKNOWN = [
     (dx.judge_eq6, {"variant": "fixed"}, "variant"),
     (dp.judge_cor3_index, {"variant": "fixed"}, "variant"),
     (dp.judge_l0, {"variant": "fixed"}, "variant"),
+    (dfj.judge_centered, {"variant": "fixed"}, "variant"),
     (dp.judge_a1_alpha, {"variant": "fixed"}, "variant"),
     (dp.judge_intro_rate, {"variant": "fixed"}, "variant"),
     (dp.judge_orthogonal_weights, {"weights": "uniform"}, "weights"),
