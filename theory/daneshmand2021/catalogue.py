@@ -231,10 +231,12 @@ _PORTED = (
           statement="With mean-centred BN, the plateau of V(H_l)^2 tends to the floor 1/(n(n-1)) as width grows "
                     "(orthogonality within the centred subspace)",
           kind="approximation", recorded=HA, measure=M.CENTERED, judge=FJ.judge_centered,
-          params={"variant": "corrected"}, mutations=(Mutation("plain V (limit 0)", {"variant": "printed"}, F, part="limit"),
+          params={"variant": "corrected"}, mutations=(Mutation("plain V (limit 0)", {"variant": "printed"}, F,
+                                                               part="limit"),
                                                       Mutation("floor of V^2 off by 4% (twice the tolerance; the "
                                                                "sympy floor identity rejects it too)",
-                                                               {"variant": "corrected", "scale": 1.04}, F),
+                                                               {"variant": "corrected", "scale": 1.04}, F,
+                                                               part="floor identity (sympy)"),
                                                       Mutation("floor of V^2 off by 1% (inside the tolerance: the "
                                                                "sympy identity rejects it alone)",
                                                                {"variant": "corrected", "scale": 1.01}, F,

@@ -41,7 +41,7 @@ CLAIMS = (
           "in the input and in one layer's weights)",
           kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_prop1,
           mutations=(Mutation("degree 1 + 1e-11 (in the input and in one layer's weights: both parts)",
-                              {"power": 1 + 1e-11}, part="degree in the input, degree in W_"),
+                              {"power": 1 + 1e-11}, part=("degree in the input", "degree in W_")),
                      Mutation("degree 1 + 1e-11 in the input alone (the weights' degree 1)", {"input_power": 1 + 1e-11},
                               part="degree in the input"),
                      Mutation("degree 1 + 1e-11 in one layer's weights alone (the input's degree 1)",
@@ -216,7 +216,8 @@ CLAIMS = (
           statement="With iid zero-mean symmetric weights, the logits of a bias-free ReLU net have mean 0 and a symmetric "
           "law: E[z] = 0 and P(z > 0) = 1/2 (averaged over classes and inputs; z in units of the RMS logit)",
           kind="identity", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_logits_symmetric,
-          mutations=(Mutation("both shifted by the tolerance (0.05)", {"shift": 0.05}, part="E[z] = 0"),),
+          mutations=(Mutation("both shifted by the tolerance (0.05)", {"shift": 0.05},
+                              part=("E[z] = 0", "P(z > 0) = 1/2")),),
           note="What the proof uses is E[z | inputs, labels] = 0 over the weights. 'Probability density' is loose: a "
                "density need not exist (ZeroInit's zero classifier gives z = 0 exactly), and over the data y and z are "
                "dependent through x; at initialization only the weights' symmetry matters."),
@@ -263,7 +264,7 @@ CLAIMS = (
                      Mutation("bound times 1.58 (above pi/2, the gradient norm's ratio to the bound's supremum)",
                               {"bound_factor": 1.58}, part="for every sigma"),
                      Mutation("bound times 1.62 (then also above at sigma = 100)", {"bound_factor": 1.62},
-                              part="sigma = 100"),
+                              part=("for every sigma", "sigma = 100")),
                      Mutation("the bound grows like sigma (Theta(sigma) in place of Theta(1), as E[max z] does)",
                               {"order": 1}, part="the bound stays Theta"),
                      Mutation("the bound vanishes like 1/sigma (Theta(1/sigma) in place of Theta(1))", {"order": -1},

@@ -109,7 +109,8 @@ def test_radius_exponent_is_resolved_on_both_sides_of_a_quarter(steps, c):
     ev = P.judge_radius_rate(steps, c, "1/4")  # the limit is the constant sqrt(6/alpha) n
     assert ev.verdict == H and ev.measured == "sqrt(6)*n/sqrt(alpha)" and ev.counterexample is None
     assert P.judge_radius_rate(steps, c, "1/2").counterexample == {
-        "part": "sympy: limit of sqrt(6 n^2/(alpha sqrt d)) * d^(1/2) as d -> oo", "radius*d^(1/2)": "oo", "as": "d -> oo"}
+        "part": "sympy: limit of sqrt(6 n^2/(alpha sqrt d)) * d^(1/2) as d -> oo", "radius*d^(1/2)": "oo",
+        "as": "d -> oo"}
 
 
 def test_caption_indices(steps, c):

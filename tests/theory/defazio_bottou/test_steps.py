@@ -27,7 +27,8 @@ def test_true_identity_holds_and_its_perturbation_fails():
 def test_false_step_fails_with_its_smallest_counterexample():
     ev = judge_steps(_meas(Step("forgot a square", sp.sqrt(x), x, {x: 4})), CTX, "k")
     assert ev.verdict == F
-    assert ev.counterexample == {"part": "forgot a square", "at": {"x": "4"}, "lhs": "2", "rhs": "4", "lhs / rhs": "1/2"}
+    assert ev.counterexample == {"part": "forgot a square", "at": {"x": "4"}, "lhs": "2", "rhs": "4",
+                                 "lhs / rhs": "1/2"}
 
 
 def test_relations_and_solution_sets():
