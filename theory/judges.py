@@ -324,7 +324,7 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
     if verdict == H and not any(informative):
         verdict = INC
     shown = first.get("counterexample")
-    if isinstance(shown, dict) and "part" not in shown:
+    if shown and isinstance(shown, dict) and "part" not in shown:
         shown = {"part": first.get("part", first["label"]), **shown}
     return Evidence(
         verdict=verdict, measured=first["measured"], expected=first["expected"], method=method, resolution=resolution,

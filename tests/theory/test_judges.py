@@ -76,6 +76,7 @@ def test_limit_rms_direction_judges_the_sign_of_the_rms_exponent():
     ev = judge_limit(rows, "v", 1.0, 0.02, "synthetic", ctx, rms_direction=">")
     assert ev.verdict == Verdict.FAILS
     assert ev.resolution.endswith("parts: limit holds_approximately, rms_decay fails")
+    assert ev.counterexample["part"] == "rms_decay" and ev.failed_parts() == ["rms_decay"]
     assert "stated p > 0" in ev.method
     assert judge_limit(rows, "v", 1.0, 0.02, "synthetic", ctx, error="mean", rms_direction=">").verdict == \
         Verdict.HOLDS_APPROXIMATELY

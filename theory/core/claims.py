@@ -57,6 +57,10 @@ class Mutation:
             if not parts or not all(isinstance(p, str) and p for p in parts):
                 raise ValueError(f"part must be a non-empty text naming a failing part, or a non-empty tuple of "
                                  f"such texts, got {self.part!r}")
+            nested = [(a, b) for a in parts for b in parts if a is not b and a in b]
+            if nested:
+                raise ValueError(f"part names parts of which none may contain another (a match of the longer would "
+                                 f"match the shorter too), got {nested[0][0]!r} within {nested[0][1]!r}")
             if self.expect != Verdict.FAILS:
                 raise ValueError(f"part names what a failing mutation fails; this one expects {self.expect.value}")
 

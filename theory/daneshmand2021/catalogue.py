@@ -236,7 +236,7 @@ _PORTED = (
                                                       Mutation("floor of V^2 off by 4% (twice the tolerance; the "
                                                                "sympy floor identity rejects it too)",
                                                                {"variant": "corrected", "scale": 1.04}, F,
-                                                               part="floor identity (sympy)"),
+                                                               part=("limit", "floor identity (sympy)")),
                                                       Mutation("floor of V^2 off by 1% (inside the tolerance: the "
                                                                "sympy identity rejects it alone)",
                                                                {"variant": "corrected", "scale": 1.01}, F,

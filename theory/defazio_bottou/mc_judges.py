@@ -106,7 +106,8 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
                   "largest width" + ("" if spread == "shrinks" else " (claimed: the spread grows)"))
     if ev.verdict == F:
         failing = " and ".join(name for name, v in parts.items() if v == F)
-        ev.counterexample = {**(spreads if ev.counterexample is None else ev.counterexample), "part": failing}
+        shown = spreads if ev.counterexample is None else ev.counterexample
+        ev.counterexample = {"part": failing, **{k: v for k, v in shown.items() if k != "part"}}
     if ev.verdict != INC:
         ev.shortfall = None
     return ev

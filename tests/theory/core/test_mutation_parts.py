@@ -9,7 +9,8 @@ from theory.core.claims import Mutation
 
 @pytest.mark.parametrize("part,expect", [("", Verdict.FAILS), (3, Verdict.FAILS), ("a part", Verdict.HOLDS),
                                          ((), Verdict.FAILS), (("a", ""), Verdict.FAILS), (("a", 3), Verdict.FAILS),
-                                         (["a"], Verdict.FAILS), (("a", "b"), Verdict.HOLDS)])
+                                         (["a"], Verdict.FAILS), (("a", "b"), Verdict.HOLDS),
+                                         (("sigma = 10", "sigma = 100"), Verdict.FAILS)])
 def test_a_mutation_part_is_checked_when_declared(part, expect):
     with pytest.raises(ValueError, match="part"):
         Mutation("m", {}, expect, part=part)
