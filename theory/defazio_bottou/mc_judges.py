@@ -108,7 +108,8 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
     spreads = {"mean_abs_deviation_smallest_width": float(small.mean()),
                "mean_abs_deviation_largest_width": float(big.mean())}
     ev.measured.update(spreads)
-    # the deviation of the limit the check detects at power stats.POWER: the narrowest band it resolves
+    # the deviation of the limit detected at power stats.POWER (0.9): a band this wide holds the interval
+    # with probability about 0.8 when the limit is on target (|c - target| < 1.28 standard errors)
     ev.measured["limit_resolution"] = stats.detectable_deviation(ev.measured["se"], ev.measured["t_df"], sub.alpha)
     ev.resolution += f"; concentration {conc.value}"
     ev.method += ("; concentration: Welch interval of the mean absolute deviation from the median, smallest vs "
