@@ -124,7 +124,8 @@ def geometric_decay_fit(path, ref, alpha: float, max_rate: float = 1.0, pilot: i
             "margin": bound - hi if v != F else bound - lo, "verdict": v}
 
 
-def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate: float = 1.0):
+def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate: float = 1.0,
+                limit_offset: float = 0.0):
     """Sec. 3.2's display, corrected (Hairer's Theorem 3.6 form): from full-rank starts,
     |E V(H_l) - E_pi V| <= C(H_0) alpha^l with alpha < 1 and one E_pi V for every start.
     E_pi V is the mean V over layers 40..60 of chains from Gaussian H_0 (independent of
@@ -133,7 +134,17 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
     (i) limit: the late means (layers 40..60) from each of :data:`.montecarlo.DRIFT_STARTS`
     agree with E_pi V within +-tol (relative; Welch; fails only when an interval lies
     outside the band). ``rank_one_included`` adds the rank-one start, which stays at
-    V = sqrt(1 - 1/n) (the mutation that must fail);
+    V = sqrt(1 - 1/n) (the mutation that must fail). ``limit_offset`` (0 as stated) puts
+    the band's centre at limit_offset E_pi V: the claim that these starts converge to a
+    level that far from E_pi V (0.10, twice the band: the mutation just outside it).
+    The paper gives no tolerance (the display has one E_pi V for every start). The band
+    must hold the transient the statement itself leaves at layers 40..60 (C alpha^40:
+    the rate rows' ``distance`` at layer 40, under 1% of E_pi V at d = 16, n = 4) plus
+    the interval's half-width; each limit row gives ``resolution_relative`` (the
+    deviation its Welch test detects at power 0.9, over E_pi V: under 2% at 2000
+    chains). The 5% is about three times that, so it is not tight: it separates a
+    start-dependent limit more than about 5% away (the rank-one start's is 3 times E_pi
+    V), not a smaller one;
     (ii) rate: from each of :data:`.montecarlo.DRIFT_RATE_STARTS` (far above E_pi V),
     :func:`geometric_decay_fit`: log|E V(H_l) - E_pi V| on l over the resolvable layers
     past the start's plateau has a slope b whose upper limit is below log(``max_rate``),
@@ -148,11 +159,13 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
     for s in starts:
         d = stats.difference(m.row(start=s)["late"], pi)
         lo, hi = d.interval(a_limit)
-        half = tol * float(pi.mean())
-        v = band_verdict(lo, hi, -half, half)
+        centre, half = limit_offset * float(pi.mean()), tol * float(pi.mean())
+        v = band_verdict(lo, hi, centre - half, centre + half)
         verdicts.append(v)
         details.append({"part": "limit", "start": s, "minus": "gaussian", "difference": d.mean, "interval": [lo, hi],
-                        "band": [-half, half], "welch_df": d.df, "verdict": v.value})
+                        "band": [centre - half, centre + half], "welch_df": d.df,
+                        "resolution_relative": stats.detectable_deviation(d.se, d.df, a_limit) / float(pi.mean()),
+                        "verdict": v.value})
     a_rate = ctx.split(2) / len(DRIFT_RATE_STARTS)
     rates = []
     for s in DRIFT_RATE_STARTS:
@@ -178,7 +191,9 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
                                         "slope": r.get("slope"), "layers": [r["layers"][0], r["layers"][-1]]
                                         if r["layers"] else []} for r in rates},
                   "limit": {d["start"]: d["difference"] for d in details if d["part"] == "limit"}},
-        expected=f"late means within +-{tol:g} (relative) of E_pi V; |E V(H_l) - E_pi V| <= C alpha^l with "
+        expected=f"late means within +-{tol:g} (relative) of "
+                 + (f"{1 + limit_offset:g} E_pi V" if limit_offset else "E_pi V")
+                 + "; |E V(H_l) - E_pi V| <= C alpha^l with "
                  f"alpha < {max_rate:g}",
         method=f"BN chains at d = {m.meta['d']}, n = {n}, one chain per replicate; E_pi V = mean V over layers "
                "40..60 from Gaussian H_0 (independent chains). Limit: Welch intervals of late-mean differences. Rate: "
@@ -197,7 +212,7 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
                 if unfit and verdict == INC else None),
         plot={"kind": "means", "rows": [
             {"label": f"{d['start']} - gaussian (late)", "mean": d["difference"], "interval": d["interval"],
-             "target": 0.0, "band": d["band"]} for d in details if d["part"] == "limit"] + [
+             "target": float(np.mean(d["band"])), "band": d["band"]} for d in details if d["part"] == "limit"] + [
             {"label": f"{r['start']}: slope of log distance", "mean": r["slope"], "interval": r["one_sided_limits"],
              "target": math.log(max_rate), "band": [r["one_sided_limits"][0], math.log(max_rate)]} for r in fitted]})
 
