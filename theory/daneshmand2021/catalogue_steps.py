@@ -179,7 +179,9 @@ SEC32 = (
                     "resolve at 8 standard errors, fitted on the other half, is below 0",
           kind="approximation", recorded=H, measure=M.DRIFT, judge=DJ.judge_drift, params={"variant": "corrected"},
           mutations=(Mutation("rank-one start included", {"variant": "rank_one_included"}, F, part="limit"),
-                     Mutation("rate alpha <= 0.8 (faster than measured)", {"max_rate": 0.8}, F, part="rate")),
+                     Mutation("rate alpha <= 0.8 (faster than measured)", {"max_rate": 0.8}, F, part="rate"),
+                     Mutation("late means 10% above E_pi V (twice the band)", {"limit_offset": 0.10}, F,
+                              part="limit")),
           note="The display as printed (constant 1) fails at l = 1 (drift_display_printed); Hairer's Theorem 3.6 has a "
                "constant depending on the start, which lets log|E V(H_l) - E_pi V| stay flat while the small "
                "singular values of a near-rank-deficient start grow (the plateau the fit skips) and then fall "
@@ -188,7 +190,10 @@ SEC32 = (
                "and the Birge ratio: alpha is an average rate over the fitted layers. The window is chosen on "
                "held-out chains because one chosen on the fitted data ends where the distance happens to be high, "
                "which biases the slope upward. n = 4 because at n = 2 the decay from these starts is resolved over "
-               "too few layers for a fit.",
+               "too few layers for a fit. The paper gives no tolerance for the limit (one E_pi V for every start); "
+               "the 5% band must hold the transient the statement leaves at layers 40..60 and the interval, and is "
+               "wider than the limit test's resolution (resolution_relative in the details), so it rejects a "
+               "start-dependent limit 5% or more away (the rank-one start's is far away), not a closer one.",
           corrects=K + "sec32.drift_display_printed"),
     Claim(id=K + "sec32.one_step_drift",
           where="Sec. 3.2, drift condition E[L(H_{l+1}) | H_l] <= gamma L(H_l) + K (Appendix Eq. 12, reconstructed)",

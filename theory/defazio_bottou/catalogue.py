@@ -59,10 +59,11 @@ _CLAIMS = (
           judge=mc_judges.judge_minibatch_layers,
           params={"sizes": (1,)},
           mutations=(Mutation("layers differ by 21% (twice the tolerance in log)", {"sizes": (1,), "target": 1.21}),),
-          note="Sec. 2 gives no tolerance. The 10% band is the check's resolution at its first look (128 networks: "
-               "the rows' resolution, the deviation detected at power 0.9, is about log(1.1)), so an interval "
-               "inside it has little room to spare; the layers' mean log ratios are within 1% of 0. A 5% band "
-               "would be the resolution at about 530 networks, within the budget of 1024.",
+          note="Sec. 2 gives no tolerance. The 10% band is about the check's resolution at its first look (128 "
+               "networks; the rows' resolution, the deviation detected at power 0.9, in the details), so an "
+               "interval inside it has little room to spare, though the layers' mean log ratios are close to 0 "
+               "(details). A 5% band would need about four times the networks (the resolution falls as "
+               "1/sqrt(networks)), within the budget of 1024.",
           corrects="defazio_bottou.sec2.minibatch"),
     # --- Sec. 4-5: the scaling calculus under the Sec. 3 model (sympy) ------------------------
     _symbolic("defazio_bottou.table1.scale_preserving", "Sec. 4, Table 1 and the sqrt(2) example",
@@ -115,12 +116,12 @@ _CLAIMS = (
                               part="concentration")),
           note="At finite width nu_l exceeds gamma_l (per-sample gradient and input magnitudes are correlated); the "
                "gap shrinks about as 1/width (details), and single networks concentrate (the spread at the largest "
-               "width is below that at the smallest). Theorem 1 gives no tolerance; the 3% band is the check's "
-               "resolution at its first look (192 networks per width: the weaker layer's limit_resolution is about "
-               "0.028 there) and about the finite-width gap left at width 256 (details). A 2% band would be the "
-               "resolution at about twice the networks (384 per width, the second look; limit_resolution in the "
-               "details), within the budget; the limit is rejected when its interval excludes the target, "
-               "whatever the band (the 1.03 mutation)."),
+               "width is below that at the smallest). Theorem 1 gives no tolerance; the 3% band is about the "
+               "check's resolution at its first look (192 networks per width; each layer's limit_resolution in the "
+               "details) and about the finite-width gap left at the widest networks (details). A 2% band "
+               "would need about (3/2)^2 = 2.25 times the networks (the resolution falls as 1/sqrt(networks)), "
+               "within the budget; the limit is rejected when its interval excludes the target, whatever the band "
+               "(the 1.03 mutation)."),
     # --- Sec. 6: initializations (exact) ------------------------------------------------------
     Claim(id="defazio_bottou.sec6.geometric_constant_gamma",
           where="Sec. 6, Eq. 3",
