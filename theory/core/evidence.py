@@ -44,7 +44,9 @@ class Evidence:
         fails, the shortfall is cleared (it describes only an inconclusive verdict), and
         ``counterexample`` (a dict naming the failed ``part``) is recorded unless an
         earlier part already gave one (the first failing part is the one shown) or
-        ``replace`` (an exact counterexample shown before a statistical one).
+        ``replace`` (an exact counterexample shown before a statistical one); a replaced
+        counterexample stays listed as a failing row of ``details`` (unless it is one
+        already), so :meth:`failed_parts` still names its part.
 
         >>> ev = Evidence(Verdict.INCONCLUSIVE, 1.0, 1.0, "m", "r", shortfall=3.0)
         >>> ev.fail_part({"part": "a stated zero", "value": 0.5})
@@ -54,10 +56,14 @@ class Evidence:
         'a stated zero'
         >>> ev.fail_part({"part": "an exact row"}, replace=True); ev.counterexample["part"]
         'an exact row'
+        >>> ev.failed_parts()
+        ['an exact row', 'a stated zero']
         """
         if not isinstance(counterexample, dict) or "part" not in counterexample:
             raise ValueError(f"counterexample must be a dict naming the failed 'part', got {counterexample!r}")
         self.verdict, self.shortfall = Verdict.FAILS, None
+        if replace and isinstance(self.counterexample, dict) and self.counterexample not in self.details:
+            self.details.append({**self.counterexample, "verdict": "fails"})
         if replace or self.counterexample is None:
             self.counterexample = counterexample
 

@@ -30,3 +30,15 @@ def test_a_mutation_naming_several_parts_needs_each_of_them_to_fail():
     assert m.missing_parts(["Eq. 23-25 (odd powers)"]) == ["even powers"]
     assert m.missing_parts([]) == ["odd powers", "even powers"]
     assert Mutation("m", {}).parts == () and Mutation("m", {}).missing_parts([]) == []
+
+
+def test_a_replaced_counterexample_keeps_its_part_listed_once():
+    """fail_part(replace=True) shows the exact part first; the statistical part it
+    replaces stays among the failed parts, as a row unless it already is one."""
+    ev = Evidence(Verdict.FAILS, None, None, "m", "r", counterexample={"part": "limit", "limit": 0.9})
+    ev.fail_part({"part": "sympy identity"}, replace=True)
+    assert ev.counterexample == {"part": "sympy identity"} and ev.failed_parts() == ["sympy identity", "limit"]
+    row = {"part": "comparison", "verdict": "fails"}
+    ev = Evidence(Verdict.FAILS, None, None, "m", "r", counterexample=row, details=[row])
+    ev.fail_part({"part": "exact row"}, replace=True)
+    assert ev.details == [row] and ev.failed_parts() == ["exact row", "comparison"]
