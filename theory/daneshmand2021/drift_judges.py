@@ -153,18 +153,19 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = 0.05, max_rate:
     check_choice("variant", variant, ("corrected", "rank_one_included"))
     n = m.meta["n"]
     pi = m.row(start="gaussian")["late"]
+    e_pi = float(pi.mean())
     starts = DRIFT_STARTS + (("rank_one",) if variant == "rank_one_included" else ())
     a_limit = ctx.split(2) / len(starts)
     details, verdicts = [], []
     for s in starts:
         d = stats.difference(m.row(start=s)["late"], pi)
         lo, hi = d.interval(a_limit)
-        centre, half = limit_offset * float(pi.mean()), tol * float(pi.mean())
+        centre, half = limit_offset * e_pi, tol * e_pi
         v = band_verdict(lo, hi, centre - half, centre + half)
         verdicts.append(v)
         details.append({"part": "limit", "start": s, "minus": "gaussian", "difference": d.mean, "interval": [lo, hi],
                         "band": [centre - half, centre + half], "welch_df": d.df,
-                        "resolution_relative": stats.detectable_deviation(d.se, d.df, a_limit) / float(pi.mean()),
+                        "resolution_relative": stats.detectable_deviation(d.se, d.df, a_limit) / e_pi,
                         "verdict": v.value})
     a_rate = ctx.split(2) / len(DRIFT_RATE_STARTS)
     rates = []
