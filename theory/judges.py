@@ -341,13 +341,13 @@ _SIMPLE_OPS = 6  # 3*sqrt(2)/7 has 4 operations; nsimplify(0.1234567891234) has 
 
 def exact_constant(value) -> sp.Expr:
     """A statement's constant (a judge parameter) as an exact sympy number. Text and
-    exact sympy values are read exactly; a float (a sympy Float included) becomes the
+    exact sympy values are read exactly, and so is a sympy Float beyond double precision
+    (its decimal digits); a float (a double-precision sympy Float included) becomes the
     simple number it rounds (2/3 for 0.6666666666666666, sqrt(2)/2 for
     0.7071067811865476: a rational with a denominator up to 10^6, or an irrational of at
     most ``_SIMPLE_OPS`` operations) only when that number is within 1e-14 relative of it,
-    else its exact decimal, so a
-    mutation near a simple value is not snapped onto it (``sp.nsimplify`` alone turns
-    0.5 + 1e-12 into 1/2).
+    else its exact decimal, so a mutation near a simple value is not snapped onto it
+    (``sp.nsimplify`` alone turns 0.5 + 1e-12 into 1/2).
 
     >>> exact_constant(2 / 3), exact_constant(0.5 + 1e-12), exact_constant("1 + 10**-40") - 1
     (2/3, 500000000001/1000000000000, 1/10000000000000000000000000000000000000000)
@@ -355,6 +355,8 @@ def exact_constant(value) -> sp.Expr:
     (False, 3141592653589793/1000000000000000)
     >>> exact_constant(0.1234567891234)  # nsimplify: a product of four powers of primes
     617283945617/5000000000000
+    >>> exact_constant(sp.Float("1.0000000000000000000000000000000000000001", 60)) - 1  # not rounded to a double
+    1/10000000000000000000000000000000000000000
     """
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"a constant must be a number or text, not a bool: {value!r}")
@@ -362,6 +364,8 @@ def exact_constant(value) -> sp.Expr:
         return sp.sympify(value, rational=True)
     if isinstance(value, sp.Basic) and not isinstance(value, sp.Float):
         return value
+    if isinstance(value, sp.Float) and value._prec > 53:  # beyond a double: its own decimal digits, exactly
+        return sp.Rational(str(value))
     if isinstance(value, (int, np.integer)):
         return sp.Integer(int(value))
     x = float(value)

@@ -87,7 +87,9 @@ def test_limit_rms_direction_judges_the_sign_of_the_rms_exponent():
 @pytest.mark.parametrize("value, expected", [(2 / 3, "2/3"), (0.5, "1/2"), (0.7071067811865476, "sqrt(2)/2"),
                                              (0.5 + 1e-12, "500000000001/1000000000000"), (6 + 1e-9, "6000000001/1000000000"),
                                              ("1 + 10**-40", "1 + 10**-40"), (3, "3"), (sp.Float(0.5), "1/2"),
-                                             (1e-300, "1e-300"), (3.141592653589793, "3.141592653589793")])
+                                             (1e-300, "1e-300"), (3.141592653589793, "3.141592653589793"),
+                                             (sp.Float("0.50000000000000000000000001", 40),
+                                              "0.50000000000000000000000001")])
 def test_exact_constant_snaps_only_within_float_rounding(value, expected):
     assert exact_constant(value) == sp.sympify(expected, rational=True)
 
