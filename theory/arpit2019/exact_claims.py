@@ -49,7 +49,7 @@ def judge_kn(m, ctx, place: str, reading: str, value=1, product: str = "pattern"
     check_choice("place", place, sphere.PLACES)
     check_choice("reading", reading, sphere.READINGS)
     check_choice("product", product, sphere.PRODUCTS)
-    rec = m[(place, reading, product if place == "eq9" else "pattern")]
+    rec = m[(place, reading, product)]  # off Eq. 9, applies_only leaves product at "pattern"
     value = exact_constant(value)
     kmin = "k >= 2" if (place, product) == ("eq9", "literal") else "k >= 1"
     pi_case = "odd" if place == "eq3" else "even"

@@ -1,7 +1,7 @@
 """Exact checks of the index ranges of the proof of Theorem 6 of Arpit et al. (2019),
 Eq. 35-36 and 39: the sum over the rows of R_hat, Eq. 35's factor 2, Eq. 36's range of j
 and Eq. 39's expansion, in symbolic small cases (:func:`judge_eq35`). Moved out of
-:mod:`.proof_steps`, which re-exports these names.
+:mod:`.proof_steps`; the catalogue imports them from here.
 """
 from __future__ import annotations
 

@@ -147,7 +147,7 @@ def judge_constant_gamma(meas, ctx, init: str = "geometric", expect_constant: bo
     inits = (init,) if isinstance(init, str) else tuple(init)
     judged = tuple(ladders or LADDERS + KERNEL_LADDERS)
     wanted = {ladder_name(lad) for lad in judged}
-    listed = wanted | {str(lad) for lad in LADDERS}  # the ladders ``constant_on`` may name
+    listed = wanted | {ladder_name(lad) for lad in LADDERS}  # the ladders ``constant_on`` may name
     order = {ladder_name(lad): lad for lad in LADDERS + KERNEL_LADDERS + judged}  # measured first, then the others
     gammas = {(i, lad): meas.get(i, {}).get(lad) or ladder_gammas(i, order[lad]) for i in inits for lad in order
               if lad in listed}
