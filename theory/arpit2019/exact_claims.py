@@ -11,7 +11,7 @@ import mpmath
 import sympy as sp
 
 from simulations.core import check_choice
-from ..core.claims import applies_only
+from ..core.claims import Where, applies_only
 from ..judges import exact_constant, judge_exact
 from . import residual, sphere
 
@@ -153,6 +153,7 @@ def _close(a, b, dps):
         return abs(a - b) <= mpmath.mpf(10) ** (-(dps - 5)) * max(1, abs(b))
 
 
+@applies_only("factor", cases=Where("!= 1 (the products it multiplies)", lambda f: exact_constant(f) != 1))
 def judge_wallis(m, ctx, factor=1, cases=("odd", "even"), eq22_ratio: str = "(n-1)/n"):
     """Eq. 22 (reduction formula, symbolic n; ``eq22_ratio`` replaces its coefficient
     (n-1)/n) and Eq. 23-28 (Wallis products; ``factor``, a number or decimal text,
@@ -162,9 +163,6 @@ def judge_wallis(m, ctx, factor=1, cases=("odd", "even"), eq22_ratio: str = "(n-
     Eq. 23-28 row's counterexample (its first k) names the cases that failed (``part``)."""
     if not cases or not set(cases) <= {"odd", "even"}:
         raise ValueError(f"cases must be a non-empty subset of ('odd', 'even'), got {cases!r}")
-    if tuple(cases) != ("odd", "even") and exact_constant(factor) == 1:
-        raise ValueError(f"cases applies only with factor != 1 (the products it multiplies), got cases={cases!r} "
-                         f"with factor={factor!r}")
     res = m["eq22_residual"] if eq22_ratio == "(n-1)/n" else sphere.eq22_residual(eq22_ratio)
     checks = [{"label": "Eq. 22: d/dθ(RHS) - sin^n (sympy, symbolic n)", "ok": res == 0,
                "measured": str(res), "expected": "0"}]

@@ -23,8 +23,8 @@ from typing import Any, Callable, Collection, Mapping
 from ..stats.sequential import LookPlan, plan_looks
 from .verdicts import Verdict
 
-__all__ = ["KINDS", "Mutation", "AtPrecision", "resolve_params", "applies_only", "Sampling", "Claim", "Paper",
-           "CLAIM_FILE"]
+__all__ = ["KINDS", "Mutation", "AtPrecision", "resolve_params", "Where", "applies_only", "Sampling", "Claim",
+           "Paper", "CLAIM_FILE"]
 
 KINDS = ("identity", "inequality", "approximation", "empirical")
 #: The file pytest collects the claims from (the anchor of every claim's node id).
@@ -111,10 +111,21 @@ def resolve_params(params: Mapping[str, Any], dps: int) -> dict:
     return {k: v.at(dps) if isinstance(v, AtPrecision) else v for k, v in params.items()}
 
 
-def applies_only(selector: str, **where: Collection) -> Callable:
+@dataclass(frozen=True)
+class Where:
+    """A condition on a selector's value for :func:`applies_only`, where a list of
+    values cannot say it: ``text`` completes "applies only with <selector> ..." and
+    ``test`` (the selector's value -> bool) tells whether the parameter applies."""
+
+    text: str
+    test: Callable[[Any], bool]
+
+
+def applies_only(selector: str, **where: Collection | Where) -> Callable:
     """A judge decorator: each keyword names a parameter of the judge that applies only
     where its parameter ``selector`` is one of the values given (for a selector that is a
-    collection, such as a tuple of parts: holds one of them). Calling the judge with that
+    collection, such as a tuple of parts: holds one of them), or meets a :class:`Where`
+    condition (``factor=Where("True or label parts", lambda p: p is not False)``). Calling the judge with that
     parameter off its default and the selector elsewhere raises ValueError naming the
     parameter and the selector's values where it applies, instead of ignoring it. The
     defaults are read from the judge's signature; decorators stack (one per selector).
@@ -145,11 +156,12 @@ def applies_only(selector: str, **where: Collection) -> Callable:
             has = set(chosen) if several else {chosen}
             for name, values in where.items():
                 given = bound.arguments[name]
-                if not has & set(values) and given is not defaults[name] and given != defaults[name]:
-                    within = "holding one of" if several else "in"
-                    raise ValueError(f"{name} applies only with {selector} {within} {sorted(values)} (got "
-                                     f"{selector}={chosen!r}); leave it at its default {defaults[name]!r} otherwise, "
-                                     f"got {given!r}")
+                applies = values.test(chosen) if isinstance(values, Where) else bool(has & set(values))
+                if not applies and given is not defaults[name] and given != defaults[name]:
+                    within = (values.text if isinstance(values, Where)
+                              else f"{'holding one of' if several else 'in'} {sorted(values)}")
+                    raise ValueError(f"{name} applies only with {selector} {within} (got {selector}={chosen!r}); "
+                                     f"leave it at its default {defaults[name]!r} otherwise, got {given!r}")
             return judge(*args, **kwargs)
 
         return checked

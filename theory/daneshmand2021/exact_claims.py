@@ -256,7 +256,9 @@ def eq6_measure(ctx) -> dict:
     return {"rows": rows, "equal": equal, "near_equal": near, "hoelder_d2": hoelder}
 
 
-@applies_only("check", strict=("decrease",), factor=("decrease", "equality"), equality_at=("equality",))
+@applies_only("variant", power=("whitening",))
+@applies_only("check", strict=("decrease",), factor=("decrease", "equality"), equality_at=("equality",),
+              power=("orthogonal",))
 def judge_eq6(m, ctx, variant: str = "printed", check: str = "decrease", strict: bool = True, factor: float = 1.0,
               equality_at: str = "scalar", power: float | None = None):
     """Eq. 6. ``decrease``: V(W H) < V(H) (``strict``) or <= V(H) on every draw, and for
@@ -275,9 +277,8 @@ def judge_eq6(m, ctx, variant: str = "printed", check: str = "decrease", strict:
     check_choice("variant", variant, ("printed", "orthogonal", "whitening"))
     check_choice("check", check, ("decrease", "equality", "orthogonal"))
     check_choice("equality_at", equality_at, ("scalar", "near_scalar"))
-    if power is not None and (variant != "whitening" or check != "orthogonal" or power not in EQ6_OTHER_POWERS):
-        raise ValueError(f"power needs variant='whitening', check='orthogonal' and one of the measured "
-                         f"{EQ6_OTHER_POWERS}, got {power!r} ({variant}, {check})")
+    if power is not None and power not in EQ6_OTHER_POWERS:
+        raise ValueError(f"power must be None or one of the measured {EQ6_OTHER_POWERS}, got {power!r}")
     at = "" if power is None else f", Sigma^{power:g}"
     checks = []
     rel = "" if factor == 1 else f"{factor:g} "

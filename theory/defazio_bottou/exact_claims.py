@@ -13,7 +13,7 @@ from simulations.core import check_choice
 from ..core.claims import applies_only
 from ..judges import exact_constant, judge_exact
 from . import calculus as c
-from .proof_steps import PERTURB_FACTOR, check_perturbation, selected
+from .proof_steps import PERTURB_FACTOR, PERTURBS, check_perturbation, selected
 
 __all__ = ["table1_measure", "judge_symbolic", "init_measure", "ladder_gammas", "judge_constant_gamma", "input_scaling_measure",
            "judge_input_scaling", "bottleneck_measure", "judge_bottleneck"]
@@ -107,6 +107,7 @@ def table1_measure(ctx) -> dict:
     }
 
 
+@applies_only("perturb", factor=PERTURBS)
 def judge_symbolic(meas, ctx, only: tuple = (), perturb=False, factor=PERTURB_FACTOR):
     """lhs - rhs simplifies to 0 for every statement whose label starts with one of
     ``only``. ``perturb`` (True, or the label parts of the statements it selects, see
@@ -117,7 +118,7 @@ def judge_symbolic(meas, ctx, only: tuple = (), perturb=False, factor=PERTURB_FA
     labels = [label for label in meas if not only or label.startswith(only)]
     if not labels:
         raise ValueError(f"only={only!r} selects no statement; labels: {list(meas)}")
-    check_perturbation(perturb, factor, labels)
+    check_perturbation(perturb, labels)
     checks = []
     for label in labels:
         lhs, rhs = meas[label]

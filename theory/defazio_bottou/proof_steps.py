@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from simulations.core import check_choice
+from ..core.claims import Where, applies_only
 from ..judges import judge_exact
 from . import calculus as c
 
-__all__ = ["Step", "steps_measure", "judge_steps", "selected", "check_perturbation", "PERTURB_FACTOR",
+__all__ = ["Step", "steps_measure", "judge_steps", "selected", "check_perturbation", "PERTURB_FACTOR", "PERTURBS",
            "MUTANT_VARIANTS"]
 
 #: Variants measured for mutations only: a stated hypothesis dropped (Sec. 3's symmetric
@@ -238,19 +239,20 @@ def _text(x) -> str:
 PERTURB_FACTOR = sp.Rational(101, 100)
 
 
-def check_perturbation(perturb, factor, labels) -> None:
-    """``factor`` applies only where ``perturb`` perturbs (True or label parts, see
-    :func:`selected`), and label parts must select at least one of ``labels`` (the
-    statements judged): either would otherwise be silently ignored.
+#: ``factor`` applies only where ``perturb`` perturbs (True or label parts, see :func:`selected`).
+PERTURBS = Where("True or label parts (the right sides factor multiplies)", lambda perturb: perturb is not False)
 
-    >>> check_perturbation("Eq. 6", PERTURB_FACTOR, ["Eq. 8: one"])
+
+def check_perturbation(perturb, labels) -> None:
+    """Label parts in ``perturb`` must select at least one of ``labels`` (the statements
+    judged): they would otherwise be silently ignored. (That ``factor`` applies only
+    where ``perturb`` perturbs is :data:`PERTURBS`, checked by ``applies_only``.)
+
+    >>> check_perturbation("Eq. 6", ["Eq. 8: one"])
     Traceback (most recent call last):
     ...
     ValueError: perturb='Eq. 6' selects none of the statements judged: ['Eq. 8: one']
     """
-    if perturb is False and not factor == PERTURB_FACTOR:
-        raise ValueError(f"factor applies only with perturb True or label parts (the right sides it multiplies), "
-                         f"got factor={factor!r} with perturb=False")
     if not isinstance(perturb, bool) and not any(selected(label, perturb) for label in labels):
         raise ValueError(f"perturb={perturb!r} selects none of the statements judged: {list(labels)}")
 
@@ -277,6 +279,7 @@ def _printed(st: Step, values) -> Step:
     return Step(st.label, sp.sympify(st.lhs).subs(subs), sp.sympify(st.rhs).subs(subs), st.at, st.kind)
 
 
+@applies_only("perturb", factor=PERTURBS)
 def judge_steps(meas, ctx, key: str, variant: str = "steps", perturb=False,
                 factor=PERTURB_FACTOR, values=None):
     """Every step of ``meas[key][variant]`` holds exactly: lhs - rhs simplifies to 0
@@ -290,7 +293,7 @@ def judge_steps(meas, ctx, key: str, variant: str = "steps", perturb=False,
     step and ``values`` that name no printed constant are ValueErrors."""
     check_choice("key", key, tuple(meas))
     check_choice("variant", variant, tuple(meas[key]))
-    check_perturbation(perturb, factor, [st.label for st in meas[key][variant]])
+    check_perturbation(perturb, [st.label for st in meas[key][variant]])
     unused = set(values or {}) - {str(sym) for st in meas[key][variant] for sym in st.printed}
     if unused:
         raise ValueError(f"values {sorted(unused)} name no printed constant of {key} ({variant})")

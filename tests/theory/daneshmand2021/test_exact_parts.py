@@ -191,8 +191,10 @@ def test_eq6_whitening_power_off_by_1e_3_fails_every_row(eq6, c):
     assert ev.verdict == F and len(failing_labels(ev)) == len(eq6["rows"])
     assert min(d["measured"] for d in ev.details) > 5e-3
     assert X.judge_eq6(eq6, c, "whitening", "orthogonal").verdict == H
-    for bad in ({"power": -0.99}, {"power": -0.999, "variant": "orthogonal"}, {"power": -0.999, "check": "decrease"}):
-        with pytest.raises(ValueError, match="power needs"):
+    for bad, message in (({"power": -0.99}, "power must be None or one of the measured"),
+                         ({"power": -0.999, "variant": "orthogonal"}, "power applies only with variant in"),
+                         ({"power": -0.999, "check": "decrease"}, "power applies only with check in")):
+        with pytest.raises(ValueError, match=message):
             X.judge_eq6(eq6, c, **{"variant": "whitening", "check": "orthogonal", **bad})
 
 
