@@ -29,7 +29,7 @@ from .core.evidence import Evidence
 from .core.verdicts import Verdict, band_verdict, combine
 
 __all__ = ["judge_means", "judge_bounds", "judge_exponent", "judge_limit", "judge_comparison", "judge_exact",
-           "exact_constant", "exponent_verdict", "mean_se", "largest_shortfall", "undecided_shortfall",
+           "exact_constant", "exponent_verdict", "failing_parts", "mean_se", "largest_shortfall", "undecided_shortfall",
            "one_sided_shortfall"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -39,6 +39,17 @@ def mean_se(x) -> tuple[float, float]:
     """Mean and standard error of iid replicates."""
     e = stats.estimate(x)
     return e.mean, e.se
+
+
+def failing_parts(parts: dict) -> str:
+    """The names of the failing ``parts`` (name -> ``False`` or a fails
+    :class:`Verdict`; anything else passes), in order, joined by "; ": the ``part`` a
+    check that failed through several of them names ("" when none failed).
+
+    >>> failing_parts({"limit": Verdict.FAILS, "rms_decay": Verdict.HOLDS, "Eq. 2": False, "Eq. 3": True})
+    'limit; Eq. 2'
+    """
+    return "; ".join(k for k, v in parts.items() if v is False or v == F)
 
 
 def _labels(row, labels) -> dict:
@@ -215,7 +226,7 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
     >= 0 (no decay); holds approximately when the limit's interval lies within
     target +- tol*|target| and (for rms) the exponent's interval lies below 0;
     inconclusive otherwise; a failing verdict's counterexample names the failing parts
-    (``part``: "limit", "rms_decay" or "limit and rms_decay"). ``error="mean"`` claims
+    (``part``: "limit", "rms_decay" or "limit; rms_decay", :func:`failing_parts`). ``error="mean"`` claims
     only the average converges.
     ``rms_direction`` is the stated sign of the RMS exponent p: ``"<"`` (p < 0, each
     network concentrates at ``target``; as stated) or ``">"`` (p > 0, single networks
@@ -265,8 +276,8 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
                + f"; alpha = {alpha:.2e} per part",
         resolution=f"limit interval half-width {(c_hi - c_lo) / 2:.3g} (tolerance +-{tol * abs(target):.3g}); parts: "
                    + ", ".join(f"{k} {v.value}" for k, v in parts.items()),
-        counterexample={"part": " and ".join(k for k, v in parts.items() if v == F), **measured} if verdict == F
-        else None, details=details, shortfall=shortfall,
+        counterexample={"part": failing_parts(parts), **measured} if verdict == F else None,
+        details=details, shortfall=shortfall,
         plot={"kind": "limit", "widths": widths, "means": means, "ses": ses, "target": target, "band": list(band),
               "limit": c, "limit_interval": [c_lo, c_hi], "slope": float(fit.coef[1]), "order": order,
               "rms": rms if error == "rms" else None,
@@ -305,17 +316,24 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
     """Combine deterministic sub-checks, each a dict with ``ok`` (bool), ``label``,
     ``measured``, ``expected`` and optionally ``counterexample``, ``margin_digits`` and
     ``informative`` (False when the sub-check could not have failed), ``part`` (the part
-    of the statement it checks; its label when absent). A failing verdict shows the first
-    failing sub-check's ``counterexample``, naming that sub-check's part unless it names
-    one itself, or else that sub-check (its part, what it measured and what the statement
-    expects).
+    of the statement it checks; its label when absent). A sub-check that checks several
+    parts at once gives ``parts`` (part -> bool) instead of ``ok`` and ``part``: it is ok
+    when all are, and a failing one's part names those that failed
+    (:func:`failing_parts`). A failing verdict shows the first failing sub-check's
+    ``counterexample``, naming that sub-check's part unless it names one itself, or else
+    that sub-check (its part, what it measured and what the statement expects).
 
     >>> ev = judge_exact([{"label": "Eq. 1", "ok": True, "measured": 0, "expected": 0},
     ...                   {"label": "Eq. 2 at n = 3", "part": "Eq. 2", "ok": False, "measured": 1, "expected": 0,
     ...                    "counterexample": {"n": 3}}], "sympy", "exact")
     >>> ev.verdict.value, ev.counterexample
     ('fails', {'part': 'Eq. 2', 'n': 3})
+    >>> ev = judge_exact([{"label": "n = 2", "parts": {"Eq. 19": True, "Eq. 21": False}, "measured": 1,
+    ...                    "expected": 0}], "mpmath", "1e-25")
+    >>> ev.counterexample["part"], ev.failed_parts()
+    ('Eq. 21', ['Eq. 21', 'n = 2'])
     """
+    checks = [_with_parts(c) for c in checks]
     verdict = H if all(c["ok"] for c in checks) else F
     bad = [c for c in checks if not c["ok"]]
     first = bad[0] if bad else checks[0]
@@ -323,17 +341,27 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
     informative = [c.get("informative", True) for c in checks]
     if verdict == H and not any(informative):
         verdict = INC
-    shown = first.get("counterexample")
-    if shown and isinstance(shown, dict) and "part" not in shown:
-        shown = {"part": first.get("part", first["label"]), **shown}
-    return Evidence(
+    ev = Evidence(
         verdict=verdict, measured=first["measured"], expected=first["expected"], method=method, resolution=resolution,
         margin=min(digits) if digits else None,
         margin_unit="digits of agreement beyond the tolerance" if digits else "exact",
-        counterexample=(shown or {"part": first.get("part", first["label"]), "measured": first["measured"],
-                                  "expected": first["expected"]}) if bad else None,
-        details=[dict(c) for c in checks], informative=any(informative),
+        counterexample=(first.get("counterexample") or {"measured": first["measured"], "expected": first["expected"]})
+        if bad else None,
+        details=checks, informative=any(informative),
         settle=None if any(informative) else "no sub-check could have failed: add settings where it can")
+    ev.name_part(first.get("part", first["label"]))
+    return ev
+
+
+def _with_parts(check: dict) -> dict:
+    """A copy of a sub-check of :func:`judge_exact`, its ``ok`` and ``part`` filled from
+    ``parts`` where it gives them."""
+    if "parts" not in check:
+        return dict(check)
+    if "ok" in check or "part" in check or not check["parts"]:
+        raise ValueError(f"a sub-check gives either ok (and part) or a non-empty dict of parts, got {check!r}")
+    failed = failing_parts({k: bool(v) for k, v in check["parts"].items()})
+    return {**check, "ok": not failed, **({"part": failed} if failed else {})}
 
 
 _SIMPLE_OPS = 6  # 3*sqrt(2)/7 has 4 operations; nsimplify(0.1234567891234) has 12

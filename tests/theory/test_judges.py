@@ -128,6 +128,26 @@ def test_exact_failure_always_shows_a_counterexample():
     assert judge_exact([ok], "m", "r").counterexample is None
 
 
+def test_exact_row_with_several_parts_names_those_that_fail():
+    """A sub-check with ``parts`` is ok when every part is, names the failing ones in
+    order (one separator), keeps its per-part booleans in the details, and refuses ``ok``
+    or ``part`` beside ``parts`` and an empty ``parts``."""
+    ok = {"ok": True, "label": "first", "measured": 1, "expected": 1}
+    row = {"label": "n = 2..8", "measured": 2, "expected": 3, "counterexample": {"n": 5}}
+    both = judge_exact([ok, {**row, "parts": {"Eq. 19": False, "Eq. 21": False}}], "m", "r")
+    assert both.verdict == Verdict.FAILS and both.counterexample == {"part": "Eq. 19; Eq. 21", "n": 5}
+    assert both.details[1]["parts"] == {"Eq. 19": False, "Eq. 21": False} and both.details[1]["ok"] is False
+    one = judge_exact([{**row, "parts": {"Eq. 19": True, "Eq. 21": False}}], "m", "r")
+    assert one.counterexample["part"] == "Eq. 21" and "Eq. 19" not in " ".join(one.failed_parts())
+    held = judge_exact([{**row, "parts": {"Eq. 19": True, "Eq. 21": True}}], "m", "r")
+    assert held.verdict == Verdict.HOLDS and "part" not in held.details[0]
+    for extra in ({"ok": True}, {"part": "Eq. 19"}):
+        with pytest.raises(ValueError, match="either ok"):
+            judge_exact([{**row, "parts": {"Eq. 19": True}, **extra}], "m", "r")
+    with pytest.raises(ValueError, match="non-empty dict of parts"):
+        judge_exact([{**row, "parts": {}}], "m", "r")
+
+
 def test_limit_shortfall_only_on_an_inconclusive_verdict():
     """An undecided limit with a failing RMS-decay part fails: no shortfall then."""
     g = np.random.default_rng(0)

@@ -160,7 +160,8 @@ def judge_wallis(m, ctx, factor=1, cases=("odd", "even"), eq22_ratio: str = "(n-
     multiplies the products of the ``cases`` listed: "odd" powers, Eq. 23-25, "even"
     powers, Eq. 26-28). The last two are for mutation tests; ``cases`` selects where
     ``factor`` applies, so it must be left at its default when ``factor`` is 1. A failing
-    Eq. 23-28 row's counterexample (its first k) names the cases that failed (``part``)."""
+    Eq. 23-28 row's counterexample (its first k) names the cases that failed (``part``,
+    from the row's ``parts``)."""
     if not cases or not set(cases) <= {"odd", "even"}:
         raise ValueError(f"cases must be a non-empty subset of ('odd', 'even'), got {cases!r}")
     res = m["eq22_residual"] if eq22_ratio == "(n-1)/n" else sphere.eq22_residual(eq22_ratio)
@@ -176,11 +177,11 @@ def judge_wallis(m, ctx, factor=1, cases=("odd", "even"), eq22_ratio: str = "(n-
                 if not _close(m[d]["wallis"][k - 1], closed, d):
                     bad.append({"k": k, "quadrature": mpmath.nstr(m[d]["wallis"][k - 1], 15),
                                 "product": mpmath.nstr(closed, 15)})
-        cases_off = "; ".join(c for c, p in (("Eq. 23-25 (odd powers)", 1), ("Eq. 26-28 (even powers)", 0))
-                              if any(b["k"] % 2 == p for b in bad))
-        checks.append({"label": f"Eq. 23-28 at {d} digits, k = 1..31", "ok": not bad,
+        checks.append({"label": f"Eq. 23-28 at {d} digits, k = 1..31",
+                       "parts": {c: not any(b["k"] % 2 == p for b in bad)
+                                 for c, p in (("Eq. 23-25 (odd powers)", 1), ("Eq. 26-28 (even powers)", 0))},
                        "measured": bad[0] if bad else "all match", "expected": "quadrature = product",
-                       "counterexample": {"part": cases_off, **bad[0]} if bad else None})
+                       "counterexample": bad[0] if bad else None})
     return judge_exact(checks, "sympy differentiation; mpmath quadrature vs closed products",
                        f"1e-{ctx.dps - 5} relative")
 

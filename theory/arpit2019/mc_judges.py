@@ -69,9 +69,7 @@ def judge_controls(m, ctx, rejected=("anisotropic_gaussian", "shifted_gaussian")
         parts[law] = H if F in vs else (F if all(v == H for v in vs) else INC)
     for law in accepted:
         parts[law] = combine(by_law[law])
-    ev.verdict = combine(parts.values())
-    if ev.verdict != INC:
-        ev.shortfall = None  # the identity rows' shortfall says nothing of a decided verdict
+    ev.verdict = combine(parts.values())  # a decided verdict drops the identity rows' shortfall
     ev.method += f"; expected rejected: {list(rejected)}, expected accepted: {list(accepted)}"
     ev.expected = {"rejected": list(rejected), "accepted": list(accepted)}
     ev.measured = {law: v.value for law, v in parts.items()}
@@ -264,8 +262,7 @@ def judge_cross_term(m, ctx, mean=0.0, orthogonal_value=0.0):
                      "Monte Carlo of ||R_hat^T u||^2 - ||u||^2, u = 1/sqrt(m) (all ones), one weight draw per "
                      "replicate", ctx, relative=False)
     if ev.verdict == F:  # the mean part failed: name it (its rows are labelled by law, n and m only)
-        ev.counterexample = {"part": "the cross term has the stated mean (every law, Haar rows included)",
-                             **ev.counterexample}
+        ev.name_part("the cross term has the stated mean (every law, Haar rows included)")
     exact = {f"{r.law} ({r.n}, {r.m})": float(np.max(np.abs(2 * r["thm2"] - 1.0)))
              for r in rows if r.law == "haar_orthogonal" and r.m <= r.n}
     ev.details.append({"orthogonal rows, max |cross term| over draws": exact})

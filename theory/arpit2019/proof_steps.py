@@ -142,7 +142,8 @@ def judge_eq19_21(m, ctx, shift: int = 0, eq19_factor: str = "1"):
     """Eq. 19-21: the three integrals agree for every n (for mutation tests, ``shift``
     moves the last one's exponents and ``eq19_factor``, decimal text, multiplies Eq. 19's
     right side where it is compared with Eq. 18's integral). A row checks both equalities;
-    its counterexample (its first n) names those that failed at some n (``part``)."""
+    its counterexample (its first n) names those that failed at some n (``part``, from
+    the row's ``parts``)."""
     checks = [{"label": "Eq. 20: cos^2 - (1 - sin^2) (sympy)", "ok": m["eq20"] == 0, "measured": str(m["eq20"]),
                "expected": "0"}]
     for d in ctx.precisions:
@@ -158,10 +159,10 @@ def judge_eq19_21(m, ctx, shift: int = 0, eq19_factor: str = "1"):
                     failed.update(i for i in (0, 1) if off[i])
                     bad.append({"n": n, "eq18_form": mpmath.nstr(a, 12), "eq19": mpmath.nstr(b19, 12),
                                 "eq21": mpmath.nstr(c, 12)})
-        part = "; ".join(_EQ19_21_PARTS[i] for i in sorted(failed))
-        checks.append({"label": f"Eq. 19 and 21, n = 2..8 at {d} digits", "ok": not bad,
+        checks.append({"label": f"Eq. 19 and 21, n = 2..8 at {d} digits",
+                       "parts": {name: i not in failed for i, name in enumerate(_EQ19_21_PARTS)},
                        "measured": bad[0] if bad else "all agree", "expected": "equal integrals",
-                       "counterexample": {"part": part, **bad[0]} if bad else None})
+                       "counterexample": bad[0] if bad else None})
     return judge_exact(checks, "sympy (Eq. 20); mpmath quadrature of the three integrands", f"1e-{ctx.dps - 5} absolute")
 
 

@@ -4,7 +4,9 @@
 unless the claim holds); ``resolution`` says what the check could detect;
 ``informative`` is False when the check could not have failed where it ran (a bound
 above the quantity's largest possible value); ``shortfall`` is the
-resolution reached over the resolution the claim needs (above 1: underpowered);
+resolution reached over the resolution the claim needs (above 1: underpowered); it
+describes an inconclusive verdict only, so the evidence keeps it only while its verdict
+is inconclusive (set on a decided verdict, or the verdict decided later, it is dropped);
 ``settle`` says what would decide an inconclusive verdict; ``sampling`` (filled by the runner) records the sequential
 looks; ``plot`` holds the data of the claim's evidence plot.
 """
@@ -39,9 +41,24 @@ class Evidence:
     sampling: dict | None = None
     plot: dict | None = None
 
+    def __setattr__(self, name: str, value) -> None:
+        """Keep ``shortfall`` only on an inconclusive verdict, however either is set.
+
+        >>> ev = Evidence(Verdict.HOLDS, 1.0, 1.0, "m", "r", shortfall=3.0)
+        >>> ev.shortfall is None
+        True
+        >>> ev.verdict, ev.shortfall = Verdict.INCONCLUSIVE, 2.0
+        >>> ev.verdict = Verdict.FAILS; ev.shortfall is None
+        True
+        """
+        object.__setattr__(self, name, value)
+        if name in ("verdict", "shortfall") and getattr(self, "shortfall", None) is not None \
+                and getattr(self, "verdict", Verdict.INCONCLUSIVE) != Verdict.INCONCLUSIVE:
+            object.__setattr__(self, "shortfall", None)
+
     def fail_part(self, counterexample: dict, replace: bool = False) -> None:
         """Fail this evidence on one more part of the statement: the verdict becomes
-        fails, the shortfall is cleared (it describes only an inconclusive verdict), and
+        fails (which drops the shortfall), and
         ``counterexample`` (a dict naming the failed ``part``) is recorded unless an
         earlier part already gave one (the first failing part is the one shown) or
         ``replace`` (an exact counterexample shown before a statistical one); a replaced
@@ -61,11 +78,29 @@ class Evidence:
         """
         if not isinstance(counterexample, dict) or "part" not in counterexample:
             raise ValueError(f"counterexample must be a dict naming the failed 'part', got {counterexample!r}")
-        self.verdict, self.shortfall = Verdict.FAILS, None
+        self.verdict = Verdict.FAILS
         if replace and isinstance(self.counterexample, dict) and self.counterexample not in self.details:
             self.details.append({**self.counterexample, "verdict": "fails"})
         if replace or self.counterexample is None:
             self.counterexample = counterexample
+
+    def name_part(self, part: str, replace: bool = False, otherwise: dict | None = None) -> None:
+        """Name the failed ``part`` first in the counterexample (a dict, or ``otherwise``
+        when there is none; nothing happens when neither is a dict). A part the
+        counterexample already names is kept unless ``replace``.
+
+        >>> ev = Evidence(Verdict.FAILS, 1.0, 0.0, "m", "r", counterexample={"n": 3})
+        >>> ev.name_part("Eq. 2"); ev.counterexample
+        {'part': 'Eq. 2', 'n': 3}
+        >>> ev.name_part("Eq. 3"); ev.counterexample["part"]
+        'Eq. 2'
+        >>> ev.name_part("Eq. 3", replace=True); ev.counterexample
+        {'part': 'Eq. 3', 'n': 3}
+        """
+        shown = self.counterexample if isinstance(self.counterexample, dict) else otherwise
+        if isinstance(shown, dict):
+            rest = {k: v for k, v in shown.items() if k != "part"}
+            self.counterexample = {"part": part if replace or "part" not in shown else shown["part"], **rest}
 
     def failed_parts(self) -> list:
         """The names of the parts this evidence failed on: the counterexample's ``part``

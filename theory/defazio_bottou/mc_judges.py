@@ -17,7 +17,7 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, JudgeContext, Verdict, combine
-from ..judges import judge_limit, judge_means
+from ..judges import failing_parts, judge_limit, judge_means
 
 __all__ = ["THM1_REQUIRED", "MINIBATCH_REQUIRED", "SPREADS", "per_group", "limit_and_concentration", "judge_thm1_networks",
            "judge_minibatch_layers"]
@@ -94,7 +94,7 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
     the RMS error is not used: it mixes the 1/w bias with the spread, the power law
     then misfits, and a fit on 3 residual degrees of freedom at the claim's alpha says
     nothing.) A failing evidence's counterexample names the failing part(s) in
-    ``part``: "limit", "concentration" or "limit and concentration"."""
+    ``part``: "limit", "concentration" or "limit; concentration" (:func:`~theory.judges.failing_parts`)."""
     check_choice("spread", spread, SPREADS)
     sub = JudgeContext(ctx.run, ctx.split(2), ctx.look, ctx.looks)
     ev = judge_limit(rows, value, target, tol, method, sub, error="mean")
@@ -115,11 +115,7 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
     ev.method += ("; concentration: Welch interval of the mean absolute deviation from the median, smallest vs "
                   "largest width" + ("" if spread == "shrinks" else " (claimed: the spread grows)"))
     if ev.verdict == F:
-        failing = " and ".join(name for name, v in parts.items() if v == F)
-        shown = spreads if ev.counterexample is None else ev.counterexample
-        ev.counterexample = {"part": failing, **{k: v for k, v in shown.items() if k != "part"}}
-    if ev.verdict != INC:
-        ev.shortfall = None
+        ev.name_part(failing_parts(parts), replace=True, otherwise=spreads)
     return ev
 
 

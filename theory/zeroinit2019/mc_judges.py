@@ -53,7 +53,7 @@ def judge_logits_symmetric(m, ctx, shift: float = 0.0):
         if d.get("verdict") == "fails":
             d["part"] = parts[d["moment"]]
     if isinstance(ev.counterexample, dict) and "moment" in ev.counterexample:
-        ev.counterexample = {"part": parts[ev.counterexample["moment"]], **ev.counterexample}
+        ev.name_part(parts[ev.counterexample["moment"]])
     return ev
 
 
@@ -121,7 +121,7 @@ def judge_eq2_step(m, ctx, kappa_scale: float = 1.0, cross: float = 0.0):
     a.details += b.details
     a.plot["rows"] += b.plot["rows"]
     a.counterexample = a.counterexample or b.counterexample
-    a.shortfall = max(x for x in (a.shortfall, b.shortfall, 0.0) if x is not None) if a.verdict == INC else None
+    a.shortfall = max(x for x in (a.shortfall, b.shortfall, 0.0) if x is not None)  # kept only if inconclusive
     a.method += f"; cross term rows: absolute tolerance +-{TOL:g} of the increment"
     return a
 
@@ -227,8 +227,7 @@ def judge_output_scale(m, ctx, exponent: float = 0.0, at_init: float = 0.0):
                         f"ZeroInit classifiers (width {m.meta['width']}, scalar biases and multiplier, zero classifier), "
                         f"{m.meta['steps']} SGD steps at lr {m.meta['lr']} on random-label batches; one replicate = one "
                         "network per depth sharing random numbers", "E[max_i z_i]")
-    if isinstance(ev.counterexample, dict):  # the depth exponent failed: name that part
-        ev.counterexample = {"part": "depth exponent of E[max z] after the SGD steps", **ev.counterexample}
+    ev.name_part("depth exponent of E[max z] after the SGD steps")  # only where the depth exponent failed
     ev.details.append({"part": "z at initialization", "quantity": "max |z| at initialization", "value": init,
                        "expected": at_init, "verdict": "holds" if off == 0.0 else "fails"})
     if off != 0.0:

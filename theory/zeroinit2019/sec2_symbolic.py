@@ -86,10 +86,9 @@ def judge_eq6(m, ctx, entropy_sign: int = 1, at_eps=0, chain_power: int = -1):
         first = sp.cancel(d - r["middle"])
         second = sp.cancel(sp.expand(r["middle"] - (r["loss"] - entropy_sign * r["entropy"])))
         bad_first = {} if first == 0 else {"first_equality_residual": str(first)}
-        failed = [name for name, res in (("first equality d/d eps = -y^T z + p^T z", first),
-                                         ("second equality -y^T z + p^T z = l - H(p)", second)) if res != 0]
-        checks.append({"label": f"c = {r['c']}, label {r['label']}", "ok": not failed,
-                       **({"part": "; ".join(failed)} if failed else {}),
+        checks.append({"label": f"c = {r['c']}, label {r['label']}",
+                       "parts": {"first equality d/d eps = -y^T z + p^T z": first == 0,
+                                 "second equality -y^T z + p^T z = l - H(p)": second == 0},
                        "measured": {"first_equality_residual": str(first), "second_equality_residual": str(second)},
                        "expected": "0 and 0", "counterexample": {"c": r["c"], "label": r["label"],
                                                                   "residual": str(second), **bad_first}})
@@ -202,11 +201,10 @@ def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float | str = 0.0):
             worst = min(rows, key=lambda r: r["gap"])
             upper = mpmath.mpf(upper_shift)
             above = [r for r in rows if not r["gap"] <= r["log_c"] * (1 + mpmath.mpf(10) ** (5 - dps)) - upper]
-            failed = [name for name, bad in (("lower side logsumexp(z) > max z", not worst["gap"] > shift),
-                                             ("upper side logsumexp(z) - max z <= log c", bool(above))) if bad]
             cex = above[0] if above and worst["gap"] > shift else worst
-            checks.append({"label": f"{len(rows)} logit vectors, {dps} digits", "ok": not failed,
-                           **({"part": "; ".join(failed)} if failed else {}),
+            checks.append({"label": f"{len(rows)} logit vectors, {dps} digits",
+                           "parts": {"lower side logsumexp(z) > max z": bool(worst["gap"] > shift),
+                                     "upper side logsumexp(z) - max z <= log c": not above},
                            "measured": {"smallest_gap": mpmath.nstr(worst["gap"], 8), "at": f"c = {worst['c']}, "
                                         f"{worst['case']}"},
                            "expected": f"> {shift:g} and <= log c" + (f" - {upper_text}" if upper else ""),

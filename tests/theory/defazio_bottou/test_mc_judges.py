@@ -36,7 +36,7 @@ def test_thm1_wrong_limit_fails():
     assert ev.verdict == F and ev.counterexample["layer"] in (1, 2) and ev.counterexample["part"] == "limit"
     assert ev.failed_parts() == ["limit"]
     both = judge_thm1_networks(_thm1(limit=1.1), CTX, spread="grows")
-    assert both.verdict == F and both.counterexample["part"] == "limit and concentration"
+    assert both.verdict == F and both.counterexample["part"] == "limit; concentration"
 
 
 def test_thm1_one_bad_layer_fails_the_claim():
