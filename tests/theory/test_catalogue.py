@@ -71,6 +71,17 @@ def test_committed_report_keeps_its_bookkeeping():
     assert {k: v for k, v in bad.items() if v} == {}
 
 
+def test_committed_report_notes_are_the_catalogue_notes_filled_from_their_evidence():
+    """A note quotes a measured number only through a field the report fills from the
+    evidence (theory.core.notes): the committed notes are the catalogue's, filled from the
+    committed evidence, so no quoted number is stale and no field is left unfilled."""
+    from theory.core.notes import fill_note
+    data = {r["id"]: r for r in json.loads((ROOT / "paper_checks.json").read_text())["claims"]}
+    stale = [c.id for c in claims() if fill_note(c.note, data[c.id]["evidence"], c.id) != data[c.id]["note"]]
+    assert stale == [], "regenerate with: python -m theory report --claim ID"
+    assert not [i for i, r in data.items() if "{=" in (r["note"] or "")]
+
+
 def test_exact_checks_leave_global_precision_alone():
     """Theory functions use mp.workdps; none may leave the global precision changed."""
     import mpmath

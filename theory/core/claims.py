@@ -22,6 +22,7 @@ from typing import Any, Callable, Collection, Mapping
 
 from ..stats.sequential import LookPlan, plan_looks
 from .verdicts import Verdict
+from .notes import note_fields
 
 __all__ = ["KINDS", "Mutation", "AtPrecision", "resolve_params", "Where", "applies_only", "Sampling", "Claim",
            "Paper", "CLAIM_FILE"]
@@ -195,7 +196,8 @@ class Sampling:
 class Claim:
     """One statement of one paper and its check. ``recorded`` is the verdict the
     catalogue expects (what the report last found); ``corrects`` names the printed
-    claim this one corrects."""
+    claim this one corrects; ``note`` quotes a measured number only through a field
+    (``{=path:spec}``, :mod:`theory.core.notes`) that the report fills from the evidence."""
 
     id: str
     where: str
@@ -217,6 +219,7 @@ class Claim:
             raise ValueError(f"id must be 'paper.name', got {self.id!r}")
         if not isinstance(self.recorded, Verdict):
             raise ValueError(f"recorded must be a Verdict, got {self.recorded!r} (claim {self.id})")
+        note_fields(self.note)  # a measured number in the note is a field the report fills (:mod:`.notes`)
         object.__setattr__(self, "mutations", tuple(self.mutations))
 
     @property

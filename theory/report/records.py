@@ -10,19 +10,22 @@ from simulations.core.provenance import provenance
 from ..core import RunContext, evaluate, jsonable
 from ..core.runner import with_headroom
 from ..core.claims import Claim
+from ..core.notes import fill_note
 
 __all__ = ["record", "run_records", "provenance"]
 
 
 def record(claim: Claim, ctx: RunContext) -> dict:
-    """One claim evaluated: its declaration and the evidence, as JSON."""
+    """One claim evaluated: its declaration and the evidence, as JSON (the note's fields
+    filled from the evidence, :mod:`theory.core.notes`)."""
     t0 = time.perf_counter()
     ev = with_headroom(claim, ctx, evaluate(claim, ctx))
+    evidence = ev.to_json()
     return {"id": claim.id, "paper": claim.paper, "where": claim.where, "statement": claim.statement,
             "kind": claim.kind, "verdict": ev.verdict.value, "recorded_verdict": claim.recorded.value,
-            "corrects": claim.corrects, "slow": claim.slow, "monte_carlo": claim.monte_carlo, "note": claim.note,
-            "rerun": claim.rerun, "seconds": round(time.perf_counter() - t0, 2), "evidence": ev.to_json(),
-            "plot": jsonable(ev.plot)}
+            "corrects": claim.corrects, "slow": claim.slow, "monte_carlo": claim.monte_carlo,
+            "note": fill_note(claim.note, evidence, claim.id), "rerun": claim.rerun,
+            "seconds": round(time.perf_counter() - t0, 2), "evidence": evidence, "plot": jsonable(ev.plot)}
 
 
 def run_records(claims, ctx: RunContext, progress: bool = True) -> list:
