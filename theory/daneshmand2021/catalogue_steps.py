@@ -120,6 +120,9 @@ A1 = (
           corrects=K + "a1.absolute_alpha_printed"),
 )
 
+#: fig6b.convnet's flatness row in its evidence (its note quotes the row's numbers)
+_FIG6B_FLAT = "details[part=BN gap constant in depth (log(late) - log(early))]"
+
 SEC32 = (
     Claim(id=K + "thm1.width_limit",
           where="Sec. 3.2, Theorem 1, Eq. 3's depth term: at l = 0 and as d -> oo (n = 2)",
@@ -148,8 +151,10 @@ SEC32 = (
                "says nothing). In the limit a rate up to 1/sqrt(2) holds at every depth (each layer's factor "
                "1/(1 + 2 s sqrt(1 - s^2)) decreases in s = sigma_min on (0, 1/sqrt(2)], and 1/(1 + 2 alpha "
                "sqrt(1 - alpha^2)) <= 1 - r alpha for all such alpha iff r <= 1/sqrt(2)); from these five starts "
-               "rates from 0.7318 fail within 200 layers (other starts and more layers fail from lower rates, "
-               "down to 1/sqrt(2)); the printed 2/3 reaches V/bound 0.26 (l = 1, sigma_min(H_1)^2 = 1/20). "
+               "rates above {=min details.largest_rate_that_holds:.4f} fail within 200 layers (each row's "
+               "largest_rate_that_holds; other starts and more layers fail from lower rates, down to 1/sqrt(2)); "
+               "the printed 2/3 reaches V/bound {=max details.measured.largest_V/bound:.2f} (each row's "
+               "largest_V/bound and its layer). "
                "The depth constant must be at least sqrt(1 - 1/n) -> 1 (l = 0), and 1 suffices at l = 0 and in "
                "this limit (not shown at finite width for l >= 1). The l = 0 row cannot fail at the printed 2 (above "
                "every V) and is marked uninformative. The width term's constants (3, n, the power 1/2 of d) vanish in the limit and are "
@@ -226,9 +231,10 @@ SEC41 = (
                      Mutation("W_2^2 <= 0.6 sqrt(n) V, just below the spectra's largest W_2^2/(sqrt(n) V), 0.60051 "
                               "(n = 8, three equal eigenvalues)", {"variant": "corrected", "factor": 0.6}, F,
                               part="W_2^2 <= 0.6 sqrt(n) V(H)")),
-          note="sqrt(n) V is loose: the largest W_2^2/(sqrt(n) V) over trace-one spectra is 0.600566 (the supremum "
-               "of 2 s sqrt((1 - s)/(1 + s)), approached by k equal eigenvalues with k/n near 0.382 as n grows), so "
-               "only a factor below it can fail.",
+          note="sqrt(n) V is loose: the largest W_2^2/(sqrt(n) V) over trace-one spectra is "
+               "{=details.supremum_W2^2/(sqrt(n) V):.6f} (the supremum of 2 s sqrt((1 - s)/(1 + s)), at "
+               "s = (sqrt(5) - 1)/2, approached by k equal eigenvalues with k/n near s^2 = (3 - sqrt(5))/2 as n "
+               "grows), so only a factor below it can fail.",
           corrects=K + "lemma2.l0_printed"),
     Claim(id=K + "cor3.index_printed",
           where="Sec. 4.1, 'Combining the above result with Theorem 1 yields' Corollary 3",
@@ -407,12 +413,14 @@ SEC6 = (
           note="Settings from Figure_5.ipynb (cells 3-4, 7): padding is 'reflect' (ConvNet2D's default; "
                "default_convnet's padding_mode='zero' is never passed on), stride 1, 100 channels, batch 8. Inputs: "
                "3 x 16 x 16 images with pairwise cosine about 0.8 instead of 3 x 32 x 32 CIFAR-10 (cost). 'Constant "
-               "with regard to depth' is judged relative to the level (about 0.04-0.05, so an absolute band of 0.05 "
-               "would accept any drift): per network log(late) - log(early) within +-log(2)/6, the largest drift per "
-               "five layers that keeps the level within a factor 2 over the figure's 30 layers (six such shifts). "
-               "The BN level rises from layer 20 to 30: log(late/early) = +0.149, interval [0.016, 0.277] at 64 "
-               "networks (+22% on the mean level), neither inside the band nor outside it, so inconclusive at this "
-               "budget; the other three parts hold."),
+               "with regard to depth' is judged relative to the level (the BN gap ends at {=measured.bn_last:.2g}, so "
+               "an absolute band of 0.05 would accept any drift): per network log(late) - log(early) within "
+               "+-log(2)/6, the largest drift per five layers that keeps the level within a factor 2 over the "
+               "figure's 30 layers (six such shifts). The BN level rises from layer 20 to 30: log(late/early) = "
+               "{=" + _FIG6B_FLAT + ".mean:+.3f}, interval [{=" + _FIG6B_FLAT + ".interval[0]:.3f}, "
+               "{=" + _FIG6B_FLAT + ".interval[1]:.3f}] at {=sampling.replicates_per_row} networks "
+               "({=" + _FIG6B_FLAT + ".relative_change:+.0%} on the mean level), neither inside the band nor "
+               "outside it, so inconclusive at this budget; the other three parts hold."),
     Claim(id=K + "sec6.layer_norm",
           where="Sec. 6, 'LN does not necessarily orthogonalize the outputs' (Lubana et al. 2021)",
           statement="Layer normalization (each sample scaled over its features, no centring) does not orthogonalize: "

@@ -144,8 +144,9 @@ def judge_w2_closed_form(m, ctx, constant: float = 2.0, reference_scale: float =
     2 - (2/sqrt(n)) sum sqrt(lam_i) and sum sqrt(lam_i) >= sum lam_i = 1, equality at rank
     one; :func:`.mc_judges.max_w2sq`). Such bound rows are ``informative: False``: with the
     printed constant 2, every row. The printed bound is true but loose; only a constant
-    below sqrt(2) - 1 is resolved (by the rows near rank one at n = 2), and the closed form
-    and the zero at orthogonal H carry the claim."""
+    below sqrt(2) - 1 is resolved (by the rows near rank one at n = 2; each bound row with
+    V > 0 gives its W_2^2/(n V)), and the closed form and the zero at orthogonal H carry
+    the claim."""
     lo, hi = _precisions(ctx)
 
     def closed(r_closed, lam):
@@ -169,7 +170,8 @@ def judge_w2_closed_form(m, ctx, constant: float = 2.0, reference_scale: float =
         checks.append({"label": f"{where}: W2^2 <= {constant} n V", "ok": float(a) <= bound + 1e-15,
                        "measured": {"W2^2": float(a), f"{constant} n V": bound, "largest W2^2 at n": top},
                        "expected": "W2^2 <= c n V", "informative": bool(constant < f.w2_over_nv_cap(r["n"]) and bound < top),
-                       "counterexample": {"d": r["d"], "n": r["n"], "W2^2": float(a), "c n V": bound}})
+                       "counterexample": {"d": r["d"], "n": r["n"], "W2^2": float(a), "c n V": bound},
+                       **({"W2^2_over_n_V": float(a) / (r["n"] * r["gap"])} if r["gap"] > 0 else {})})
     z = closed(m["orthogonal"], m["orthogonal_lam"])[hi]
     checks.append({"label": "orthogonal H (Q^T Q = I): W H equals G/sqrt(n) in law", "ok": abs(z) < 1e-12,
                    "measured": mpmath.nstr(z, 5), "expected": "0"})

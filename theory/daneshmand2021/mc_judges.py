@@ -125,7 +125,8 @@ def _thm1(alpha: float, ell: int, n: int, d: int, dps: int, power: float, term: 
 def judge_thm1_bound(m, ctx, plateau_power: float = 0.5, plateau_term: bool = True):
     """Theorem 1, Eq. 3: E[V(H_{l+1})] <= 2 (1 - 2 alpha/3)^l + 3 n / (alpha sqrt(d)) under
     A1(alpha, l). A row is informative when the bound is below sqrt(1 - 1/n). Cells up to
-    ``THM1_MAX_WIDTH``: the widest cell (4 chains per block) serves Corollary 3."""
+    ``THM1_MAX_WIDTH``: the widest cell (4 chains per block) serves Corollary 3. Each row
+    also gives its mean over the printed width term 3 n/(alpha sqrt d) alone."""
     def bound(r):
         return _thm1(float(r["alpha_l"].min()), r.layer, r.n, r.d, ctx.dps, plateau_power, plateau_term)
 
@@ -135,6 +136,8 @@ def judge_thm1_bound(m, ctx, plateau_power: float = 0.5, plateau_term: bool = Tr
                       attainable=lambda r: max_gap(r.n), what="E[V(H_(l+1))]")
     for d, r in zip(ev.details, rows):
         d["alpha"] = float(r["alpha_l"].min())
+        # how far the mean sits below the printed width term alone (why the constants cannot fail here)
+        d["mean_over_width_term"] = d["mean"] / (3 * r.n / (d["alpha"] * math.sqrt(r.d)))
     return ev
 
 
@@ -162,8 +165,12 @@ def judge_lemma2(m, ctx, constant: float = 2.0, power: float = 1.0):
     ev.expected = f"W_2^2 of the laws <= {constant:g} n E[V^{power:g}]"
     ev = _bounds_plot(ev, rows, lambda r: r["w2sq"],
                       lambda r: constant * r.n * np.mean(r["gap"] ** power), ("n", "d", "layer"))
-    return _lower_part(ev, rows, lambda r, a: constant * r.n * stats.estimate(r["gap"] ** power).interval(a, sides=1)[1],
-                       ("n", "d", "layer"), ctx, 2, f"{constant:g} n times the upper limit of E[V^{power:g}]")
+    ev = _lower_part(ev, rows, lambda r, a: constant * r.n * stats.estimate(r["gap"] ** power).interval(a, sides=1)[1],
+                     ("n", "d", "layer"), ctx, 2, f"{constant:g} n times the upper limit of E[V^{power:g}]")
+    lower = [d for d in ev.details if d.get("part") == "lower bound on W_2 of the laws"]
+    for d, r in zip(lower, rows):  # how much of the coupling's upper bound the lower limit reaches
+        d["L_sq_over_mean_conditional_w2sq"] = d["L_sq"] / float(np.mean(r["w2sq"]))
+    return ev
 
 
 def judge_cor3(m, ctx, plateau_term: bool = True, index: str = "printed"):

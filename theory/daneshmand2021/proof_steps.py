@@ -248,6 +248,7 @@ def judge_l0(m, ctx, variant: str = "printed", factor: float = 1.0):
     checks.append({"label": f"W_2^2 <= {c}sqrt(n) V(H) <= 2 n V(H) on {len(r['spectra'])} trace-one spectra "
                             f"(n = 1..16) at {lo}/{hi} digits", "ok": not bad,
                    "informative": factor < f.W2_OVER_SQRTN_V_MAX,  # at or above the supremum no spectrum fails
+                   "supremum_W2^2/(sqrt(n) V)": f.W2_OVER_SQRTN_V_MAX,
                    "measured": bad[0] if bad else "all",
                    "expected": f"<= {c}sqrt(n) V", "counterexample": bad[0] if bad else None})
     checks.append({"label": "normalized H_0 = [1] (d = n = 1): W_2^2 = 0 = 2 n V", "ok": r[hi]["unit"] == 0,
@@ -433,7 +434,8 @@ def judge_thm1_limit(m, ctx, depth_constant="2", rate="2/3"):
       and -> 1/2, so a rate at or below 1/sqrt(2) = 0.7071 holds at every depth and a larger
       one fails near orthogonality (alpha -> 1/sqrt(2)): Eq. 3's 2/3 is within 6% of it.
 
-    Per start the row gives the largest V(H_(l+1))/bound over l = 1..LIMIT_LAYERS. A row is
+    Per start the row gives the largest V(H_(l+1))/bound over l = 1..LIMIT_LAYERS, and the
+    largest rate that holds there with this depth constant. A row is
     informative only where its bound falls below the largest V possible, sqrt(1 - 1/n)
     (every V at l = 0 for a depth constant of at least sqrt(1 - 1/64); at n = 2 a bound
     below sqrt(1/2) at some l <= LIMIT_LAYERS); the limit rows come first, so the headline
@@ -454,11 +456,15 @@ def judge_thm1_limit(m, ctx, depth_constant="2", rate="2/3"):
                                 for ell, v in enumerate(m["gaps"][p][q][1:], start=1)), key=lambda t: t[0])
                 if p == lo:  # the bound's lowest value, at the last layer (to tell whether the row can fail)
                     lowest = cp * (1 - rp * alpha) ** LIMIT_LAYERS
+                    # V <= c (1 - r alpha)^l at every l iff r <= (1 - (V/c)^(1/l))/alpha at every l
+                    top_rate = min((1 - (v / cp) ** (mpmath.mpf(1) / ell)) / alpha
+                                   for ell, v in enumerate(m["gaps"][p][q][1:], start=1))
         bad = next(((x, ell, v) for x, ell, v in (worst[lo], worst[hi]) if x > 1 + mpmath.mpf(10) ** (5 - lo)), None)
         checks.append({"label": f"d -> oo, n = 2, sigma_min(H_1)^2 = {q}: V(H_(l+1)) <= {c1} (1 - {r} alpha)^l for "
                                 f"l = 1..{LIMIT_LAYERS} at {lo} and {hi} digits",
                        "ok": bad is None, "measured": {"largest_V/bound": float(worst[lo][0]), "at_l": worst[lo][1]},
                        "expected": "<= 1", "informative": bool(lowest < mpmath.sqrt(mpmath.mpf(1) / 2)),
+                       "largest_rate_that_holds": float(top_rate),
                        "counterexample": None if bad is None else {"d": "oo", "n": 2, "sigma_min(H_1)^2": q,
                                                                   "l": bad[1], "V(H_(l+1))": float(bad[2]),
                                                                   "V/bound": float(bad[0])}})

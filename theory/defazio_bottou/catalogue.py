@@ -239,14 +239,14 @@ _CLAIMS = (
           judge=hessian_judges.judge_thm2_mean,
           mutations=(Mutation("limit 1.3 (about twice the first look's resolution)", {"target": 1.3}),),
           slow=True,
-          note="Not decidable at an affordable budget: the main term is of the same order as the O-term "
+          note="Not decided at the default budget: the main term is of the same order as the O-term "
                "(defazio_bottou.thm2.main_same_order), so the ratio of single networks does not concentrate (its spread "
                "is about the same at every width) and the limit's interval narrows only as one over the square root of "
-               "the number of networks. The runner's --mc-scale hint assumes the c + a/w model keeps fitting; it does "
-               "not from width 16 (excluded: the lack-of-fit test rejects it and widens every interval), and at the "
-               "budget its lack-of-fit p-value is already close to the test's level, so a few times more networks "
-               "would widen the interval rather than settle it. The limit's estimate is close to 1 and no look "
-               "rejects 1 (details)."),
+               "the number of networks. The --mc-scale that the To-settle line suggests assumes the c + a/w model keeps "
+               "fitting with more networks: with width 16 in the grid it did not (the lack-of-fit test rejected it, "
+               "which widens every interval), so the grid starts at 32; at this budget the weaker layer's lack-of-fit "
+               "p-value is {=measured.lack_of_fit_p:.2f} (test level 0.01). The limit's estimate is close to 1 and no "
+               "look rejects 1 (details)."),
     Claim(id="defazio_bottou.thm2.order_term",
           where="Sec. 5.1, Theorem 2 (error term)",
           statement="actual - main = O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) in n_l, n_{l+1} when ||Phi||_2^2 = O(1) "

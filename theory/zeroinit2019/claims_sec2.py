@@ -232,8 +232,10 @@ CLAIMS = (
           note="Neither bound is tight for random networks: Eq. 5's product form has a pointwise slack "
                "(logsumexp - max z) + (log c - H(p)) bounded away from 0, and Eq. 10's slack E[logsumexp - max z] "
                "is small only for huge logits, whose label noise then swamps it. The mutations therefore raise each "
-               "bound by more than the slack of its tightest row plus the resolution: 1 nat for Eq. 10 (slack about "
-               "0.5), 2.5 nats for Eq. 5 (slack 1.3 to 2.0); 1 nat on both fails Eq. 10 alone. The label is averaged out "
+               "bound by more than the slack of its tightest row plus the resolution: 1 nat for Eq. 10 (slack "
+               "{=min details[part=eq10].mean:.2f} to {=max details[part=eq10].mean:.2f} over the rows), 2.5 nats "
+               "for Eq. 5 (slack {=min details[part=eq5].mean:.2f} to {=max details[part=eq5].mean:.2f}); 1 nat on "
+               "both fails Eq. 10 alone. The label is averaged out "
                "exactly (it is uniform and independent of the network)."),
     Claim(id="zeroinit2019.eq5.realized_norm_printed",
           where="Sec. 2, Eq. 5, and App. A.2, Eq. 11",
