@@ -312,9 +312,9 @@ def test_drift_display_corrected():
         "alpha_limits"][1]
     assert DJ.judge_drift(m, ctx(), "rank_one_included").verdict == F
     assert DJ.judge_drift(m, ctx(), max_rate=0.5).verdict == F  # a faster rate than the data's 0.85
-    off = DJ.judge_drift(m, ctx(), limit_offset=0.10)  # every start claimed to converge 10% above E_pi V
+    off = DJ.judge_drift(m, ctx(), limit_offset=2 * DJ.LIMIT_BAND)  # every start claimed twice the band above E_pi V
     assert off.verdict == F and off.failed_parts() == ["limit"]
-    assert all(d["resolution_relative"] < 0.05 for d in ev.details if d["part"] == "limit")
+    assert all(d["resolution_relative"] < DJ.LIMIT_BAND for d in ev.details if d["part"] == "limit")
     assert ev.details[-1]["pilot_runs"] == 1000 and ev.details[-1]["fit_runs"] == 1000
     assert DJ.judge_drift(_drift(0.29, 0.40), ctx(), "corrected").verdict == F  # the spike converges elsewhere
     with pytest.raises(ValueError, match="variant"):
