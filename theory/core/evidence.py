@@ -5,8 +5,8 @@ unless the claim holds); ``resolution`` says what the check could detect;
 ``informative`` is False when the check could not have failed where it ran (a bound
 above the quantity's largest possible value); ``shortfall`` is the
 resolution reached over the resolution the claim needs (above 1: underpowered); it
-describes an inconclusive verdict only, so the evidence keeps it only while its verdict
-is inconclusive (set on a decided verdict, or the verdict decided later, it is dropped);
+describes an inconclusive verdict only, so it reads None while the verdict is decided,
+whatever the order in which the two were set;
 ``settle`` says what would decide an inconclusive verdict; ``sampling`` (filled by the runner) records the sequential
 looks; ``plot`` holds the data of the claim's evidence plot.
 """
@@ -40,21 +40,6 @@ class Evidence:
     settle: str | None = None
     sampling: dict | None = None
     plot: dict | None = None
-
-    def __setattr__(self, name: str, value) -> None:
-        """Keep ``shortfall`` only on an inconclusive verdict, however either is set.
-
-        >>> ev = Evidence(Verdict.HOLDS, 1.0, 1.0, "m", "r", shortfall=3.0)
-        >>> ev.shortfall is None
-        True
-        >>> ev.verdict, ev.shortfall = Verdict.INCONCLUSIVE, 2.0
-        >>> ev.verdict = Verdict.FAILS; ev.shortfall is None
-        True
-        """
-        object.__setattr__(self, name, value)
-        if name in ("verdict", "shortfall") and getattr(self, "shortfall", None) is not None \
-                and getattr(self, "verdict", Verdict.INCONCLUSIVE) != Verdict.INCONCLUSIVE:
-            object.__setattr__(self, "shortfall", None)
 
     def fail_part(self, counterexample: dict, replace: bool = False) -> None:
         """Fail this evidence on one more part of the statement: the verdict becomes
@@ -121,6 +106,28 @@ class Evidence:
         return {k: jsonable(getattr(self, k)) for k in (
             "verdict", "measured", "expected", "margin", "margin_unit", "method", "resolution", "counterexample",
             "informative", "shortfall", "settle", "sampling", "details")}
+
+
+def _shortfall(self) -> float | None:
+    """The shortfall set last, while the verdict is inconclusive; None otherwise.
+
+    >>> ev = Evidence(Verdict.HOLDS, 1.0, 1.0, "m", "r", shortfall=3.0)
+    >>> ev.shortfall is None
+    True
+    >>> ev.verdict = Verdict.INCONCLUSIVE; ev.shortfall
+    3.0
+    >>> ev.verdict = Verdict.FAILS; ev.shortfall is None
+    True
+    """
+    return self.__dict__.get("_shortfall") if self.verdict == Verdict.INCONCLUSIVE else None
+
+
+def _set_shortfall(self, value: float | None) -> None:
+    self.__dict__["_shortfall"] = value
+
+
+# read-time rule (not set-time): a judge may set the shortfall before it combines the verdict
+Evidence.shortfall = property(_shortfall, _set_shortfall, doc=_shortfall.__doc__)
 
 
 def jsonable(x):

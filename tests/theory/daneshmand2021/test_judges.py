@@ -274,6 +274,30 @@ def test_relu_shortfall_is_the_largest_of_its_undecided_parts():
     assert ev.shortfall == pytest.approx(grow.shortfall) and ev.shortfall > 10
 
 
+def test_relu_keeps_the_growth_shortfall_when_the_comparison_is_decided():
+    """The comparison's own verdict is decided (plateaus 0.2 apart) while the growth is
+    undecided: the combined inconclusive verdict still carries the growth's shortfall (it
+    was lost when the shortfall was dropped on assignment, before the verdict was set)."""
+    from theory.daneshmand2021.mc_judges import sub_context
+
+    g = rng(1)
+    rows = []
+    for d in (32, 128):
+        bn = 0.3 + g.normal(0, 0.01, 40)
+        rows.append(({"variant": "bn_relu", "width": d},
+                     {"plateau": bn, "first": bn, "last": bn, "late_a": bn, "late_b": bn.copy()}))
+        va = 0.5 + g.normal(0, 0.01, 40)
+        rows.append(({"variant": "vanilla_relu", "width": d},
+                     {"plateau": va, "first": va - 0.0002 + g.normal(0, 0.01, 40), "last": va, "late_a": va,
+                      "late_b": va}))
+    m = samples(rows, n=4, depth=200)
+    ev = FJ.judge_relu(m, ctx())
+    grow = FJ.judge_variant_growth(m, sub_context(ctx(), 3), "vanilla_relu", ">")
+    assert ev.verdict == INC and grow.verdict == INC
+    assert [d["verdict"] for d in ev.details if "vanilla_minus_bn" in d] == ["holds", "holds"]
+    assert ev.shortfall == pytest.approx(grow.shortfall) and ev.shortfall > 10
+
+
 def _paths(level, pi_level, rho, reps, layers=41, plateau=0, sigma=0.05, phi=0.8, seed=0):
     """Per-run V over layers 0..layers-1: pi_level + (level - pi_level) rho^(l - plateau)
     (flat before ``plateau``) plus AR(1) noise across the layers of a run (sd ``sigma``)."""
