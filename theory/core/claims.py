@@ -219,7 +219,7 @@ class Claim:
             raise ValueError(f"id must be 'paper.name', got {self.id!r}")
         if not isinstance(self.recorded, Verdict):
             raise ValueError(f"recorded must be a Verdict, got {self.recorded!r} (claim {self.id})")
-        note_fields(self.note)  # a measured number in the note is a field the report fills (:mod:`.notes`)
+        note_fields(self.note, self.id)  # a measured number in the note is a field the report fills (:mod:`.notes`)
         object.__setattr__(self, "mutations", tuple(self.mutations))
 
     @property

@@ -5,85 +5,118 @@ code or the seed changes. It quotes one through a field, ``{=path}`` or ``{=path
 filled from the claim's evidence (its JSON form, :meth:`~theory.core.evidence.Evidence.to_json`)
 when the report is written:
 
-- ``path`` is dot-separated keys into the evidence (``measured.bn_last``); a key on a
-  list maps over the elements that hold it (``details.mean``: every row's mean; an error
-  when none does); a segment may end
-  in ``[i]`` (the i-th element) or ``[key=value]`` (the elements whose ``key`` reads
-  ``value``);
-- a path that gives a list takes ``min`` or ``max`` before it (``{=max details.mean}``),
-  and a path that gives one element of a selection needs none;
-- ``spec`` is a :func:`format` spec (``.3g``, ``+.3f``).
+- ``path`` is dot-separated keys into the evidence (``measured.bn_last``), each key
+  followed by any number of selectors: ``[i]`` picks the i-th element of a list;
+  ``[*]`` makes a list a *selection*, whose elements the following keys map over (an
+  element that lacks the key is skipped: rows of different kinds share a list; none
+  holding it is an error); ``[key=value]`` filters a list or a selection to the elements
+  whose ``key`` reads ``value`` (compared as text; a value cannot hold ``:``, ``]`` or
+  braces). On a selection ``[i]`` takes each element's i-th;
+- ``min`` or ``max`` before the path reduces a selection or a list of numbers; without
+  them a selection must hold exactly one element;
+- ``spec`` is a :func:`format` spec (``.3g``, ``+.3f``, ``.0%``).
 
-A path the evidence does not hold is an error naming the claim and the path, never a
-blank.
+The value must be a number or a text. A path the evidence does not hold, a None, a
+list left unreduced, or a spec that does not fit the value is an error naming the claim
+and the field, never a blank.
 
 >>> ev = {"measured": {"level": 0.0531}, "details": [{"part": "a", "mean": 1.25}, {"part": "b", "mean": 2.0}]}
->>> fill_note("level {=measured.level:.2g}; means {=min details.mean} to {=max details.mean:.1f}", ev)
+>>> fill_note("level {=measured.level:.2g}; means {=min details[*].mean} to {=max details[*].mean:.1f}", ev)
 'level 0.053; means 1.25 to 2.0'
->>> fill_note("b's mean {=details[part=b].mean:.2f}", ev)
-"b's mean 2.00"
->>> fill_note("{=details.mean}", ev)
+>>> fill_note("b's mean {=details[part=b].mean:.2f}, the first's {=details[0].mean}", ev)
+"b's mean 2.00, the first's 1.25"
+>>> fill_note("{=details[*].mean}", ev, "paper.claim")
 Traceback (most recent call last):
 ...
-ValueError: note field {=details.mean} of claim  gives 2 values: put min or max before its path, or select one element
+ValueError: note field {=details[*].mean} of claim paper.claim gives 2 values: put min or max before its path, or select one element
 """
 from __future__ import annotations
 
+import numbers
 import re
 
-__all__ = ["fill_note", "note_fields"]
+__all__ = ["NoteFieldError", "fill_note", "note_fields"]
 
 _FIELD = re.compile(r"\{=(?:(min|max) )?([^:{}]+?)(?::([^{}]*))?\}")
-_SEGMENT = re.compile(r"([^.\[\]]+)?(?:\[([^\]]+)\])?")
+_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[[^\[\]]+\])*)")
 
 
-def note_fields(note: str) -> list:
+class NoteFieldError(ValueError):
+    """A note field that is malformed or that the evidence cannot fill."""
+
+
+class _Selection(list):
+    """A list whose elements the following keys map over."""
+
+
+def note_fields(note: str, claim: str = "") -> list:
     """The fields of ``note`` as (aggregate, segments, spec) tuples, ``segments`` a list
-    of (key, selector) pairs; a ``{=`` that does not open a well-formed field is an error.
+    of (key, selectors); a ``{=`` that does not open a well-formed field, or a spec that
+    formats no number, is an error naming ``claim``.
 
-    >>> note_fields("V/bound {=measured.largest_V/bound:.2f} at l = {=measured.at_l}")
-    [(None, [('measured', None), ('largest_V/bound', None)], '.2f'), (None, [('measured', None), ('at_l', None)], '')]
+    >>> note_fields("V/bound {=measured.largest_V/bound:.2f} at l = {=details[*].at_l}")
+    [(None, [('measured', []), ('largest_V/bound', [])], '.2f'), (None, [('details', ['*']), ('at_l', [])], '')]
     """
-    fields = []
-    for m in _FIELD.finditer(note):
-        fields.append((m.group(1), _segments(m.group(2)), m.group(3) or ""))
+    fields = [(m.group(1), _segments(m.group(2), m.group(0), claim), m.group(3) or "") for m in _FIELD.finditer(note)]
     if note.count("{=") != len(fields):
-        raise ValueError(f"a note field is written {{=path}} or {{=path:spec}} (path: dot-separated keys, "
-                         f"optionally [i] or [key=value]; min or max before a path that gives a list): {note!r}")
+        raise NoteFieldError(f"claim {claim}: a note field is written {{=path}} or {{=path:spec}} (path: dot-separated "
+                         f"keys, each with optional [i], [*] or [key=value]; min or max before a path that gives "
+                         f"several values): {note!r}")
+    for m, (_, _, spec) in zip(_FIELD.finditer(note), fields):
+        if not any(_formats(x, spec) for x in (1.0, 1, "text")):
+            raise NoteFieldError(f"note field {m.group(0)} of claim {claim}: {spec!r} is not a format spec")
     return fields
 
 
 def fill_note(note: str, evidence: dict, claim: str = "") -> str:
     """``note`` with every field replaced by the value at its path in ``evidence``."""
-    note_fields(note)  # validates every field
+    note_fields(note, claim)
 
     def value(m: re.Match) -> str:
-        agg, segments, spec = m.group(1), _segments(m.group(2)), m.group(3) or ""
-        found = _resolve(evidence, segments, m.group(0), claim)
+        field, agg, spec = m.group(0), m.group(1), m.group(3) or ""
+        found = _resolve(evidence, _segments(m.group(2), field, claim), field, claim)
         if isinstance(found, list):
-            if agg is None:
-                if len(found) != 1:
-                    raise ValueError(f"note field {m.group(0)} of claim {claim} gives {len(found)} values: put min or "
-                                     "max before its path, or select one element")
+            if agg is None and isinstance(found, _Selection) and len(found) == 1:
                 found = found[0]
+            elif agg is None:
+                raise NoteFieldError(f"note field {field} of claim {claim} gives {len(found)} values: put min or max "
+                                 "before its path, or select one element")
+            elif not found or not all(_is_number(x) for x in found):
+                raise NoteFieldError(f"note field {field} of claim {claim}: {agg} needs numbers, got {found!r}")
             else:
-                if not found:
-                    raise ValueError(f"note field {m.group(0)} of claim {claim} selects no value")
                 found = (min if agg == "min" else max)(found)
         elif agg is not None:
-            raise ValueError(f"note field {m.group(0)} of claim {claim} gives one value: drop {agg}")
-        return format(found, spec)
+            raise NoteFieldError(f"note field {field} of claim {claim} gives one value: drop {agg}")
+        if not (_is_number(found) or isinstance(found, str)):
+            raise NoteFieldError(f"note field {field} of claim {claim} gives {found!r}, not a number or a text")
+        try:
+            return format(found, spec)
+        except (TypeError, ValueError) as exc:
+            raise NoteFieldError(f"note field {field} of claim {claim}: cannot format {found!r} with {spec!r}") from exc
 
     return _FIELD.sub(value, note)
 
 
-def _segments(path: str) -> list:
+def _is_number(x) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _formats(x, spec: str) -> bool:
+    try:
+        format(x, spec)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _segments(path: str, field: str, claim: str) -> list:
     out = []
     for part in _split(path.strip()):
         m = _SEGMENT.fullmatch(part)
-        if not part or m is None or (m.group(1) is None and m.group(2) is None):
-            raise ValueError(f"note field path {path!r}: segment {part!r} is not key, key[i] or key[field=value]")
-        out.append((m.group(1), m.group(2)))
+        if m is None:
+            raise NoteFieldError(f"note field {field} of claim {claim}: segment {part!r} is not a key with optional "
+                             "[i], [*] or [key=value] selectors")
+        out.append((m.group(1), re.findall(r"\[([^\[\]]+)\]", m.group(2))))
     return out
 
 
@@ -101,38 +134,42 @@ def _split(path: str) -> list:
 
 
 def _resolve(data, segments, field: str, claim: str):
-    """The value at ``segments``: a list met on the way becomes a selection whose
-    elements the following keys map over; ``[i]`` picks an element of a selection (or
-    each element's i-th, when its elements are lists) and ``[key=value]`` filters it."""
-    cur, selection = data, False
-    for key, selector in segments:
-        if key is not None:
-            if selection:  # the elements that hold the key (rows of different kinds share a list)
-                cur = [x[key] for x in cur if isinstance(x, dict) and key in x] if any(
-                    isinstance(x, dict) and key in x for x in cur) else _get({}, key, field, claim)
+    """The value at ``segments`` (see the module docstring for the rules)."""
+    def fail(what: str):
+        raise NoteFieldError(f"note field {field} of claim {claim}: {what}")
+
+    cur = data
+    for key, selectors in segments:
+        if isinstance(cur, _Selection):
+            held = [x[key] for x in cur if isinstance(x, dict) and key in x]
+            if not held:
+                fail(f"no selected element holds {key!r}")
+            cur = _Selection(held)
+        elif isinstance(cur, dict) and key in cur:
+            cur = cur[key]
+        else:
+            fail(f"the evidence has no {key!r} here")
+        for sel in selectors:
+            if sel == "*":
+                if isinstance(cur, _Selection) or not isinstance(cur, list):
+                    fail("[*] needs a list that is not already selected")
+                cur = _Selection(cur)
+            elif "=" in sel:
+                if not isinstance(cur, list):
+                    fail(f"[{sel}] needs a list")
+                k, v = sel.split("=", 1)
+                cur = _Selection(x for x in cur if isinstance(x, dict) and str(x.get(k)) == v)
             else:
-                cur = _get(cur, key, field, claim)
-            selection = selection or isinstance(cur, list)
-        if selector is None:
-            continue
-        if not selection:
-            raise ValueError(f"note field {field} of claim {claim}: [{selector}] needs a list")
-        if "=" in selector:
-            k, v = selector.split("=", 1)
-            cur = [x for x in cur if isinstance(x, dict) and str(x.get(k)) == v]
-            continue
-        try:
-            i = int(selector)
-            if cur and all(isinstance(x, list) for x in cur):
-                cur = [x[i] for x in cur]
-            else:
-                cur, selection = cur[i], False
-        except (ValueError, IndexError) as exc:
-            raise ValueError(f"note field {field} of claim {claim}: no element [{selector}]") from exc
+                try:
+                    i = int(sel)
+                except ValueError:
+                    fail(f"[{sel}] is not [i], [*] or [key=value]")
+                if isinstance(cur, _Selection):
+                    if not all(isinstance(x, list) and -len(x) <= i < len(x) for x in cur):
+                        fail(f"[{i}] on a selection needs every element to be a list with an element {i}")
+                    cur = _Selection(x[i] for x in cur)
+                elif isinstance(cur, list) and -len(cur) <= i < len(cur):
+                    cur = cur[i]
+                else:
+                    fail(f"no element [{i}]")
     return cur
-
-
-def _get(x, key: str, field: str, claim: str):
-    if not isinstance(x, dict) or key not in x:
-        raise ValueError(f"note field {field} of claim {claim}: the evidence has no {key!r} here")
-    return x[key]

@@ -58,7 +58,7 @@ _PORTED = (
                "sqrt(1 - 1/n) for d > 9 n^4/(n - 1); the grid adds widths up to 65536 where it bites, and each row "
                "says whether it was informative. " + _A1 + " Eq. 3's constants cannot fail on this grid: from a "
                "Gaussian H_0 the chain is near orthogonal at every layer, and in every row the mean V(H_(l+1)) is at "
-               "most {=max details.mean_over_width_term:.2g} of the width term 3 n/(alpha sqrt d) alone (each row's "
+               "most {=max details[*].mean_over_width_term:.2g} of the width term 3 n/(alpha sqrt d) alone (each row's "
                "mean_over_width_term). So the depth term 2 (1 - 2 alpha/3)^l, its 2 and its 2/3, could be any "
                "non-negative term, and the width term's 3 would have to drop to about 3 times that fraction before "
                "a row's mean reached it; only dropping the width term or raising its power fails (the mutations). A start far "
@@ -77,9 +77,8 @@ _PORTED = (
                               {"tol": 1.0, "upper_tol": 0.1}, part="<= 1.1 x the rate")),
           note="Settings from the authors' notebook (Figures_1_2_6.ipynb, cell 7): n = 4, d in {32, 512}, 50 layers, small "
                "diagonal entries 1e-6 with H_0[0, 0] = 1; the caption gives neither d nor n. Not linear: log V stays "
-               "nearly flat over the first layers (the small entries must grow first), then falls steeply, and at "
-               "d = 512 it flattens again in layers 16..20 (the details give each 5-layer stretch's fall against the "
-               "overall rate). The decay rate "
+               "nearly flat over the first layers (the small entries must grow first), then falls steeply and slows "
+               "again (the details give each 5-layer stretch's fall against the overall rate, at both d). The decay rate "
                "depends on d; Theorem 1's factor (1 - 2 alpha/3) with the alpha that A1 grants from this H_0 (of the "
                "order of the small entries) is not what the figure shows, so the figure does not test Eq. 3's rate."),
     Claim(id="daneshmand2021.fig2a.decay_corrected",
@@ -119,7 +118,7 @@ _PORTED = (
                "Fails would need a lower confidence bound on W_2 of the laws above the bound: from sigma_max, "
                "-sigma_min and (sigma_max - sigma_min)/sqrt(2) of fresh draws of W_l H_l against G/sqrt(n) "
                "(1-Lipschitz, Kantorovich-Rubinstein); its square reaches at most "
-               "{=max details.L_sq_over_mean_conditional_w2sq:.2f} of the mean conditional W_2^2 (each lower-bound "
+               "{=max details[*].L_sq_over_mean_conditional_w2sq:.2f} of the mean conditional W_2^2 (each lower-bound "
                "row's L_sq_over_mean_conditional_w2sq), so it cannot come near the bound."),
     Claim(id="daneshmand2021.lemma2.closed_form",
           where="Sec. 4.1, Lemma 2 and the paragraph before it",
@@ -136,7 +135,7 @@ _PORTED = (
           note="The bound W_2^2 <= 2 n V is true but loose: the largest W_2^2/(n V) over all H is sqrt(2) - 1 "
                "(rank one, n = 2; smaller at larger n), so no constant from sqrt(2) - 1 to 2 can fail anywhere and "
                "every bound row is marked uninformative. The constant is resolved only below the grid's largest "
-               "W_2^2/(n V), {=max details.W2^2_over_n_V:.5f}, by the rows near rank one (the 0.41 mutation); the closed form and the zero at orthogonal H carry the claim."),
+               "W_2^2/(n V), {=max details[*].W2^2_over_n_V:.5f}, by the rows near rank one (the 0.41 mutation); the closed form and the zero at orthogonal H carry the claim."),
     Claim(id="daneshmand2021.cor3.bound",
           where="Sec. 4.1, Corollary 3, Eq. 5",
           statement="Under A1(alpha, l): W_2(W_l H_l, G/sqrt(n))^2 <= 4 n (1 - 2 alpha/3)^l + 6 n^2 / (alpha sqrt(d))",

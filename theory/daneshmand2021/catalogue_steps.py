@@ -151,9 +151,9 @@ SEC32 = (
                "says nothing). In the limit a rate up to 1/sqrt(2) holds at every depth (each layer's factor "
                "1/(1 + 2 s sqrt(1 - s^2)) decreases in s = sigma_min on (0, 1/sqrt(2)], and 1/(1 + 2 alpha "
                "sqrt(1 - alpha^2)) <= 1 - r alpha for all such alpha iff r <= 1/sqrt(2)); from these five starts "
-               "rates above {=min details.largest_rate_that_holds:.4f} fail within 200 layers (each row's "
+               "rates above {=min details[*].largest_rate_that_holds:.4f} fail within 200 layers (each row's "
                "largest_rate_that_holds; other starts and more layers fail from lower rates, down to 1/sqrt(2)); "
-               "the printed 2/3 reaches V/bound {=max details.measured.largest_V/bound:.2f} (each row's "
+               "the printed 2/3 reaches V/bound {=max details[*].measured.largest_V/bound:.2f} (each row's "
                "largest_V/bound and its layer). "
                "The depth constant must be at least sqrt(1 - 1/n) -> 1 (l = 0), and 1 suffices at l = 0 and in "
                "this limit (not shown at finite width for l >= 1). The l = 0 row cannot fail at the printed 2 (above "
@@ -234,7 +234,7 @@ SEC41 = (
                               "(n = 8, three equal eigenvalues)", {"variant": "corrected", "factor": 0.6}, F,
                               part="W_2^2 <= 0.6 sqrt(n) V(H)")),
           note="sqrt(n) V is loose: the largest W_2^2/(sqrt(n) V) over trace-one spectra is "
-               "{=details.supremum_W2^2/(sqrt(n) V):.6f} (the supremum of 2 s sqrt((1 - s)/(1 + s)), at "
+               "{=details[*].supremum_W2^2/(sqrt(n) V):.6f} (the supremum of 2 s sqrt((1 - s)/(1 + s)), at "
                "s = (sqrt(5) - 1)/2, approached by k equal eigenvalues with k/n near s^2 = (3 - sqrt(5))/2 as n "
                "grows), so only a factor below it can fail.",
           corrects=K + "lemma2.l0_printed"),

@@ -10,7 +10,7 @@ from simulations.core.provenance import provenance
 from ..core import RunContext, evaluate, jsonable
 from ..core.runner import with_headroom
 from ..core.claims import Claim
-from ..core.notes import fill_note
+from ..core.notes import NoteFieldError, fill_note
 
 __all__ = ["record", "run_records", "provenance"]
 
@@ -29,7 +29,18 @@ def record(claim: Claim, ctx: RunContext) -> dict:
 
 
 def run_records(claims, ctx: RunContext, progress: bool = True) -> list:
-    """Evaluate ``claims`` in order (progress bar with ``progress``)."""
+    """Evaluate ``claims`` in order (progress bar with ``progress``). A note whose fields
+    the evidence cannot fill stops the report, but only after every claim has run, with
+    every such field listed."""
     from tqdm import tqdm
 
-    return [record(c, ctx) for c in tqdm(list(claims), desc="claims", disable=not progress)]
+    out, unfilled = [], []
+    for c in tqdm(list(claims), desc="claims", disable=not progress):
+        try:
+            out.append(record(c, ctx))
+        except NoteFieldError as exc:
+            unfilled.append(str(exc))
+    if unfilled:
+        raise NoteFieldError("notes whose fields this run's evidence cannot fill (no report written):\n"
+                             + "\n".join(unfilled))
+    return out

@@ -1,0 +1,41 @@
+"""Report records: a claim's note is filled from its own evidence; a note the evidence
+cannot fill stops the report after every claim has run, naming every such field."""
+import pytest
+
+from theory.core import Claim, RunContext, Verdict
+from theory.core.notes import NoteFieldError
+from theory.judges import judge_exact
+from theory.report.records import record, run_records
+
+RAN = []
+
+
+def _measure(ctx):
+    return {"value": 0.123456}
+
+
+def _judge(m, ctx):  # called once per claim (the measurement is cached)
+    RAN.append(1)
+    return judge_exact([{"label": "value", "ok": True, "measured": {"value": m["value"]}, "expected": "any",
+                         "largest": m["value"]}], "test", "exact")
+
+
+def _claim(cid, note):
+    return Claim(id=cid, where="w", statement="s", kind="identity", recorded=Verdict.HOLDS, measure=_measure,
+                 judge=_judge, note=note)
+
+
+def test_record_fills_the_note_from_its_evidence():
+    r = record(_claim("p.filled", "value {=measured.value:.3f}, largest {=max details[*].largest:.2g}"), RunContext())
+    assert r["note"] == "value 0.123, largest 0.12" and r["evidence"]["measured"] == {"value": 0.123456}
+
+
+def test_unfillable_notes_stop_the_report_after_every_claim_ran_and_name_every_field():
+    RAN.clear()
+    claims = [_claim("p.a", "{=measured.missing}"), _claim("p.b", "fine {=measured.value}"),
+              _claim("p.c", "{=details[*].absent:.2f}")]
+    with pytest.raises(NoteFieldError) as err:
+        run_records(claims, RunContext(), progress=False)
+    assert len(RAN) == 3
+    text = str(err.value)
+    assert "p.a" in text and "{=measured.missing}" in text and "p.c" in text and "p.b" not in text
