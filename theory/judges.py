@@ -42,14 +42,17 @@ def mean_se(x) -> tuple[float, float]:
 
 
 def failing_parts(parts: dict) -> str:
-    """The names of the failing ``parts`` (name -> ``False`` or a fails
-    :class:`Verdict`; anything else passes), in order, joined by "; ": the ``part`` a
-    check that failed through several of them names ("" when none failed).
+    """The names of the failing ``parts`` (name -> a bool, False failing, or a
+    :class:`Verdict`, fails failing), in order, joined by "; ": the ``part`` a check that
+    failed through several of them names ("" when none failed).
 
     >>> failing_parts({"limit": Verdict.FAILS, "rms_decay": Verdict.HOLDS, "Eq. 2": False, "Eq. 3": True})
     'limit; Eq. 2'
     """
-    return "; ".join(k for k, v in parts.items() if v is False or v == F)
+    bad = {k: v for k, v in parts.items() if not isinstance(v, (bool, np.bool_, Verdict))}
+    if bad:
+        raise TypeError(f"parts must map names to a bool or a Verdict, got {bad!r}")
+    return "; ".join(k for k, v in parts.items() if (v == F if isinstance(v, Verdict) else not v))
 
 
 def _labels(row, labels) -> dict:
@@ -317,7 +320,7 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
     ``measured``, ``expected`` and optionally ``counterexample``, ``margin_digits`` and
     ``informative`` (False when the sub-check could not have failed), ``part`` (the part
     of the statement it checks; its label when absent). A sub-check that checks several
-    parts at once gives ``parts`` (part -> bool) instead of ``ok`` and ``part``: it is ok
+    parts at once gives ``parts`` (part -> bool or Verdict) instead of ``ok`` and ``part``: it is ok
     when all are, and a failing one's part names those that failed
     (:func:`failing_parts`). A failing verdict shows the first failing sub-check's
     ``counterexample``, naming that sub-check's part unless it names one itself, or else
@@ -360,7 +363,7 @@ def _with_parts(check: dict) -> dict:
         return dict(check)
     if "ok" in check or "part" in check or not check["parts"]:
         raise ValueError(f"a sub-check gives either ok (and part) or a non-empty dict of parts, got {check!r}")
-    failed = failing_parts({k: bool(v) for k, v in check["parts"].items()})
+    failed = failing_parts(check["parts"])
     return {**check, "ok": not failed, **({"part": failed} if failed else {})}
 
 

@@ -146,6 +146,12 @@ def test_exact_row_with_several_parts_names_those_that_fail():
             judge_exact([{**row, "parts": {"Eq. 19": True}, **extra}], "m", "r")
     with pytest.raises(ValueError, match="non-empty dict of parts"):
         judge_exact([{**row, "parts": {}}], "m", "r")
+    numpy = judge_exact([{**row, "parts": {"Eq. 19": np.True_, "Eq. 21": np.False_}}], "m", "r")
+    assert numpy.verdict == Verdict.FAILS and numpy.counterexample["part"] == "Eq. 21"
+    verdicts = judge_exact([{**row, "parts": {"limit": Verdict.FAILS, "rate": Verdict.HOLDS}}], "m", "r")
+    assert verdicts.verdict == Verdict.FAILS and verdicts.counterexample["part"] == "limit"
+    with pytest.raises(TypeError, match="bool or a Verdict"):
+        judge_exact([{**row, "parts": {"Eq. 19": 0.0}}], "m", "r")
 
 
 def test_limit_shortfall_only_on_an_inconclusive_verdict():

@@ -245,8 +245,8 @@ _CLAIMS = (
                "is about the same at every width) and the limit's interval narrows only as one over the square root of "
                "the number of networks. The --mc-scale that the To-settle line suggests assumes the c + a/w model keeps "
                "fitting with more networks: with width 16 in the grid it did not (the lack-of-fit test rejected it, "
-               "which widens every interval), so the grid starts at 32; at this budget the weaker layer's lack-of-fit "
-               "p-value is {=measured.lack_of_fit_p:.2f} (test level 0.01). The limit's estimate is close to 1 and no "
+               "which widens every interval), so the grid starts at 32; at this budget the smaller of the layers' "
+               "lack-of-fit p-values is {=min details[*].measured.lack_of_fit_p:.2f} (test level 0.01). The limit's estimate is close to 1 and no "
                "look rejects 1 (details)."),
     Claim(id="defazio_bottou.thm2.order_term",
           where="Sec. 5.1, Theorem 2 (error term)",
