@@ -250,23 +250,29 @@ def test_relu_each_part_can_fail_alone():
             FJ.judge_relu(m, ctx(), **bad)
 
 
+def _relu_samples(bn_level: float, vanilla_level: float, seed: int):
+    """Flat BN-ReLU and vanilla-ReLU plateaus at widths 32 and 128 (40 runs, sd 0.01), the
+    vanilla gap growing by 0.0002 from first to last layer."""
+    g = rng(seed)
+    rows = []
+    for d in (32, 128):
+        bn = bn_level + g.normal(0, 0.01, 40)
+        rows.append(({"variant": "bn_relu", "width": d},
+                     {"plateau": bn, "first": bn, "last": bn, "late_a": bn, "late_b": bn.copy()}))
+        va = vanilla_level + g.normal(0, 0.01, 40)
+        rows.append(({"variant": "vanilla_relu", "width": d},
+                     {"plateau": va, "first": va - 0.0002 + g.normal(0, 0.01, 40), "last": va, "late_a": va,
+                      "late_b": va}))
+    return samples(rows, n=4, depth=200)
+
+
 def test_relu_shortfall_is_the_largest_of_its_undecided_parts():
     """Plateaus 0.003 apart and a vanilla growth of 0.0002: comparison and growth are
     both undecided, the growth much further from deciding; the judge reports the growth's
     shortfall, not the comparison's."""
     from theory.daneshmand2021.mc_judges import sub_context
 
-    g = rng(0)
-    rows = []
-    for d in (32, 128):
-        bn = 0.5 + g.normal(0, 0.01, 40)
-        rows.append(({"variant": "bn_relu", "width": d},
-                     {"plateau": bn, "first": bn, "last": bn, "late_a": bn, "late_b": bn.copy()}))
-        va = 0.503 + g.normal(0, 0.01, 40)
-        rows.append(({"variant": "vanilla_relu", "width": d},
-                     {"plateau": va, "first": va - 0.0002 + g.normal(0, 0.01, 40), "last": va, "late_a": va,
-                      "late_b": va}))
-    m = samples(rows, n=4, depth=200)
+    m = _relu_samples(bn_level=0.5, vanilla_level=0.503, seed=0)
     ev = FJ.judge_relu(m, ctx())
     sub = sub_context(ctx(), 3)
     grow = FJ.judge_variant_growth(m, sub, "vanilla_relu", ">")
@@ -280,17 +286,7 @@ def test_relu_keeps_the_growth_shortfall_when_the_comparison_is_decided():
     was lost when the shortfall was dropped on assignment, before the verdict was set)."""
     from theory.daneshmand2021.mc_judges import sub_context
 
-    g = rng(1)
-    rows = []
-    for d in (32, 128):
-        bn = 0.3 + g.normal(0, 0.01, 40)
-        rows.append(({"variant": "bn_relu", "width": d},
-                     {"plateau": bn, "first": bn, "last": bn, "late_a": bn, "late_b": bn.copy()}))
-        va = 0.5 + g.normal(0, 0.01, 40)
-        rows.append(({"variant": "vanilla_relu", "width": d},
-                     {"plateau": va, "first": va - 0.0002 + g.normal(0, 0.01, 40), "last": va, "late_a": va,
-                      "late_b": va}))
-    m = samples(rows, n=4, depth=200)
+    m = _relu_samples(bn_level=0.3, vanilla_level=0.5, seed=1)
     ev = FJ.judge_relu(m, ctx())
     grow = FJ.judge_variant_growth(m, sub_context(ctx(), 3), "vanilla_relu", ">")
     assert ev.verdict == INC and grow.verdict == INC
