@@ -203,7 +203,7 @@ def _report(a, ctx, registry) -> int:
     try:
         with block_executor(workers=a.workers, scheduler=a.scheduler):
             recs = report.write_report(a.out, ctx, paper=a.paper, claim_ids=a.claim, plots=not a.no_plots)
-    except report.PartialRefreshError as e:
+    except (report.PartialRefreshError, report.NoteFieldError) as e:
         return _fail(str(e))
     bad = [x["id"] for x in recs if x["verdict"] != x["recorded_verdict"]]
     print(f"{len(recs)} claims; {len(bad)} differ from the recorded verdict{': ' + ', '.join(bad) if bad else ''}")

@@ -5,13 +5,15 @@ code or the seed changes. It quotes one through a field, ``{=path}`` or ``{=path
 filled from the claim's evidence (its JSON form, :meth:`~theory.core.evidence.Evidence.to_json`)
 when the report is written:
 
-- ``path`` is dot-separated keys into the evidence (``measured.bn_last``), each key
-  followed by any number of selectors: ``[i]`` picks the i-th element of a list;
+- ``path`` is dot-separated keys into the evidence (``measured.bn_last``; a key cannot
+  hold ``.``, ``[``, ``]``, ``:`` or braces), each key followed by any number of
+  selectors: ``[i]`` picks the i-th element of a list (negative from the end);
   ``[*]`` makes a list a *selection*, whose elements the following keys map over (an
   element that lacks the key is skipped: rows of different kinds share a list; none
   holding it is an error); ``[key=value]`` filters a list or a selection to the elements
-  whose ``key`` reads ``value`` (compared as text; a value cannot hold ``:``, ``]`` or
-  braces). On a selection ``[i]`` takes each element's i-th;
+  that hold ``key`` with ``str(value)`` equal to ``value`` (Python's text: ``True``,
+  ``128.0``; a value cannot hold ``:``, ``[``, ``]`` or braces; none matching is an
+  error). On a selection ``[i]`` takes each element's i-th;
 - ``min`` or ``max`` before the path reduces a selection or a list of numbers; without
   them a selection must hold exactly one element;
 - ``spec`` is a :func:`format` spec (``.3g``, ``+.3f``, ``.0%``).
@@ -28,7 +30,7 @@ and the field, never a blank.
 >>> fill_note("{=details[*].mean}", ev, "paper.claim")
 Traceback (most recent call last):
 ...
-ValueError: note field {=details[*].mean} of claim paper.claim gives 2 values: put min or max before its path, or select one element
+theory.core.notes.NoteFieldError: note field {=details[*].mean} of claim paper.claim gives 2 values (not one): put min or max before its path, or select one element
 """
 from __future__ import annotations
 
@@ -52,7 +54,7 @@ class _Selection(list):
 def note_fields(note: str, claim: str = "") -> list:
     """The fields of ``note`` as (aggregate, segments, spec) tuples, ``segments`` a list
     of (key, selectors); a ``{=`` that does not open a well-formed field, or a spec that
-    formats no number, is an error naming ``claim``.
+    formats neither a number nor a text, is an error naming ``claim``.
 
     >>> note_fields("V/bound {=measured.largest_V/bound:.2f} at l = {=details[*].at_l}")
     [(None, [('measured', []), ('largest_V/bound', [])], '.2f'), (None, [('details', ['*']), ('at_l', [])], '')]
@@ -79,8 +81,8 @@ def fill_note(note: str, evidence: dict, claim: str = "") -> str:
             if agg is None and isinstance(found, _Selection) and len(found) == 1:
                 found = found[0]
             elif agg is None:
-                raise NoteFieldError(f"note field {field} of claim {claim} gives {len(found)} values: put min or max "
-                                 "before its path, or select one element")
+                raise NoteFieldError(f"note field {field} of claim {claim} gives {len(found)} values (not one): put min "
+                                 "or max before its path, or select one element")
             elif not found or not all(_is_number(x) for x in found):
                 raise NoteFieldError(f"note field {field} of claim {claim}: {agg} needs numbers, got {found!r}")
             else:
@@ -158,12 +160,13 @@ def _resolve(data, segments, field: str, claim: str):
                 if not isinstance(cur, list):
                     fail(f"[{sel}] needs a list")
                 k, v = sel.split("=", 1)
-                cur = _Selection(x for x in cur if isinstance(x, dict) and str(x.get(k)) == v)
+                cur = _Selection(x for x in cur if isinstance(x, dict) and k in x and str(x[k]) == v)
+                if not cur:
+                    fail(f"[{sel}] selects no element")
             else:
-                try:
-                    i = int(sel)
-                except ValueError:
+                if not re.fullmatch(r"-?[0-9]+", sel):
                     fail(f"[{sel}] is not [i], [*] or [key=value]")
+                i = int(sel)
                 if isinstance(cur, _Selection):
                     if not all(isinstance(x, list) and -len(x) <= i < len(x) for x in cur):
                         fail(f"[{i}] on a selection needs every element to be a list with an element {i}")

@@ -11,19 +11,22 @@ import json
 from pathlib import Path
 
 from ..core import RunContext
+from ..core.notes import NoteFieldError
 from ..core.registry import claims, get, paper as paper_of
 from .markdown import render_markdown
 from .plots import write_plots
 from .records import provenance, run_records
 
-__all__ = ["write_report", "render_markdown", "load_report", "PartialRefreshError", "REPORT_JSON", "REPORT_MD",
-           "CALIBRATION_JSON"]
+__all__ = ["write_report", "render_markdown", "load_report", "PartialRefreshError", "NoteFieldError", "REPORT_JSON",
+           "REPORT_MD", "PARTIAL_JSON", "CALIBRATION_JSON"]
 
 
 class PartialRefreshError(ValueError):
     """A partial refresh (``--paper``/``--claim``) that the existing report cannot take."""
 
 REPORT_JSON, REPORT_MD = "paper_checks.json", "paper_checks.md"
+#: Where a run that stops on unfillable note fields leaves its records (git-ignored).
+PARTIAL_JSON = "paper_checks.partial.json"
 CALIBRATION_JSON = "calibration.json"
 
 
@@ -64,7 +67,7 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
         if missing:
             raise PartialRefreshError(f"the existing report lacks {len(missing)} claims (first: {missing[0]}): "
                                       "run a full report")
-    fresh = {r["id"]: r for r in run_records(chosen, ctx, progress)}
+    fresh = {r["id"]: r for r in run_records(chosen, ctx, progress, partial=root / PARTIAL_JSON)}
     kept = {r["id"]: r for r in old}
     records = [fresh.get(c.id) or kept.get(c.id) for c in claims()]
     data = {"provenance": provenance(), "context": ctx.to_json(), "claims": records}

@@ -24,6 +24,7 @@ EV = {"measured": {"level": 0.0531, "interval": [0.1, 0.3], "none": None, "text"
     ("{=min measured.pairs[1]}", "3"),
     ("{=measured.text} start", "rank one start"),
     ("{=details[part=a][part=a].mean}", "1.25"),
+    ("{=measured.interval[-1]}", "0.3"),
 ])
 def test_fields_are_filled_from_the_evidence(note, filled):
     assert fill_note(note, EV, "c") == filled
@@ -35,7 +36,8 @@ def test_fields_are_filled_from_the_evidence(note, filled):
     ("{=details[*].mean}", "gives 3 values"),
     ("{=measured.interval}", "gives 2 values"),
     ("{=max measured.level}", "drop max"),
-    ("{=details[part=z].mean}", "no selected element holds 'mean'"),
+    ("{=details[part=z].mean}", r"\[part=z\] selects no element"),
+    ("{=details[mean=1.25][1_0].mean}", r"\[1_0\] is not"),
     ("{=details[7].mean}", r"no element \[7\]"),
     ("{=measured[0]}", r"no element \[0\]"),
     ("{=max details[*].interval[1]}", "every element to be a list"),  # a row without an interval is not skipped

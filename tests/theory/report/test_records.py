@@ -1,5 +1,7 @@
 """Report records: a claim's note is filled from its own evidence; a note the evidence
 cannot fill stops the report after every claim has run, naming every such field."""
+import json
+
 import pytest
 
 from theory.core import Claim, RunContext, Verdict
@@ -30,12 +32,17 @@ def test_record_fills_the_note_from_its_evidence():
     assert r["note"] == "value 0.123, largest 0.12" and r["evidence"]["measured"] == {"value": 0.123456}
 
 
-def test_unfillable_notes_stop_the_report_after_every_claim_ran_and_name_every_field():
+def test_unfillable_notes_stop_the_report_after_every_claim_ran_and_name_every_field(tmp_path):
     RAN.clear()
     claims = [_claim("p.a", "{=measured.missing}"), _claim("p.b", "fine {=measured.value}"),
               _claim("p.c", "{=details[*].absent:.2f}")]
+    partial = tmp_path / "partial.json"
     with pytest.raises(NoteFieldError) as err:
-        run_records(claims, RunContext(), progress=False)
+        run_records(claims, RunContext(), progress=False, partial=partial)
     assert len(RAN) == 3
     text = str(err.value)
     assert "p.a" in text and "{=measured.missing}" in text and "p.c" in text and "p.b" not in text
+    assert str(partial) in text
+    kept = {r["id"]: r for r in json.loads(partial.read_text())["claims"]}
+    assert kept["p.b"]["note"] == "fine 0.123456" and "note_error" in kept["p.a"]
+    assert kept["p.a"]["note"] == "{=measured.missing}" and kept["p.a"]["evidence"]["measured"] == {"value": 0.123456}
