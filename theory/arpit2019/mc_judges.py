@@ -13,7 +13,7 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..judges import judge_comparison, judge_limit, judge_means
+from ..judges import judge_comparison, judge_limit, judge_means, largest_shortfall
 
 __all__ = [
     "judge_thm1", "judge_controls", "judge_thm2", "judge_orthogonal_variance", "judge_lemma1",
@@ -56,7 +56,8 @@ def judge_controls(m, ctx, rejected=("anisotropic_gaussian", "shifted_gaussian")
     shown within the tolerance for ``accepted`` (not isotropic, but symmetric with
     identity covariance). Holds when every rejected law fails on some shape and every
     accepted law holds on every shape; fails when a rejected law is shown to satisfy
-    the identity on every shape, or an accepted law is rejected; else inconclusive."""
+    the identity on every shape, or an accepted law is rejected; else inconclusive, with
+    the largest shortfall of the undecided laws' undecided rows."""
     ev = _thm1_means(m, ctx, 1.0, "fan_in_over_fan_out", tuple(rejected) + tuple(accepted),
                      "Monte Carlo of the control laws, one weight draw per replicate (no antithetic pairing: "
                      "the shifted law is not symmetric)")
@@ -69,7 +70,10 @@ def judge_controls(m, ctx, rejected=("anisotropic_gaussian", "shifted_gaussian")
         parts[law] = H if F in vs else (F if all(v == H for v in vs) else INC)
     for law in accepted:
         parts[law] = combine(by_law[law])
-    ev.verdict = combine(parts.values())  # a decided verdict drops the identity rows' shortfall
+    ev.verdict = combine(parts.values())
+    # what settles an inconclusive verdict: the undecided rows of the undecided laws (hidden once decided)
+    ev.shortfall = largest_shortfall(stats.shortfall(d["mean"], d["interval"], d["target"], d["band"])
+                                     for d in ev.details if parts[d["law"]] == INC and d["verdict"] == INC.value)
     ev.method += f"; expected rejected: {list(rejected)}, expected accepted: {list(accepted)}"
     ev.expected = {"rejected": list(rejected), "accepted": list(accepted)}
     ev.measured = {law: v.value for law, v in parts.items()}

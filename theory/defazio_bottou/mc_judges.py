@@ -17,7 +17,7 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, JudgeContext, Verdict, combine
-from ..judges import failing_parts, judge_limit, judge_means
+from ..judges import failing_parts, judge_limit, judge_means, largest_shortfall
 
 __all__ = ["THM1_REQUIRED", "MINIBATCH_REQUIRED", "SPREADS", "per_group", "limit_and_concentration", "judge_thm1_networks",
            "judge_minibatch_layers"]
@@ -102,7 +102,8 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
     smallest, is the mutation. Alpha split over the two parts. (A power law fitted to
     the RMS error is not used: it mixes the 1/w bias with the spread, the power law
     then misfits, and a fit on 3 residual degrees of freedom at the claim's alpha says
-    nothing.) A failing evidence's counterexample names the failing part(s) in
+    nothing.) An inconclusive verdict carries the largest shortfall of its undecided
+    parts; a failing evidence's counterexample names the failing part(s) in
     ``part``: "limit", "concentration" or "limit; concentration" (:func:`~theory.judges.failing_parts`)."""
     check_choice("spread", spread, SPREADS)
     sub = JudgeContext(ctx.run, ctx.split(2), ctx.look, ctx.looks)
@@ -113,7 +114,10 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
     lo, hi = diff.interval(sub.alpha, sides=1)
     conc = stats.inequality_verdict(lo, hi, 0.0, ">" if spread == "shrinks" else "<", ok=HA)
     parts = {"limit": ev.verdict, "concentration": conc}
+    shortfalls = {"limit": ev.shortfall, "concentration": stats.shortfall(diff.mean, (lo, hi), 0.0, kind="bound")}
     ev.verdict = combine(parts.values(), HA)
+    undecided = [shortfalls[k] for k, v in parts.items() if v == INC]  # what settles it (hidden once decided)
+    ev.shortfall = None if any(x is None for x in undecided) else largest_shortfall(undecided)
     spreads = {"mean_abs_deviation_smallest_width": float(small.mean()),
                "mean_abs_deviation_largest_width": float(big.mean())}
     ev.measured.update(spreads)

@@ -304,3 +304,13 @@ def test_norm_scaling_rms_part_fails_alone():
 def test_norm_scaling_rejects_an_unknown_rms_direction():
     with pytest.raises(ValueError, match="rms_direction"):
         J.judge_norm_scaling(_ladder(-0.5), CTX, rms_direction="decays")
+
+
+def test_controls_undecided_accepted_law_carries_its_rows_shortfall():
+    """Rejected laws fail (their rows fail: no shortfall there), the accepted law at 1 is
+    undecided at 200 draws: the inconclusive verdict carries the largest shortfall of the
+    accepted law's rows, so the runner can say what scale settles it."""
+    ev = J.judge_controls(_controls_rows({"anisotropic_gaussian": 2.0, "shifted_gaussian": 2.0, "rademacher": 1.0},
+                                         n=200), CTX)
+    assert ev.verdict == INC and ev.measured["rademacher"] == "inconclusive"
+    assert 1 < ev.shortfall < float("inf")

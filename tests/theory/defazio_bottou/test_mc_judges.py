@@ -134,3 +134,15 @@ def test_within_band_margin_is_measured_from_the_band_edge():
     outside = [{"g": 0, "x": 0.12 + 0.01 * rng.standard_normal(20000)}]
     ev = judge_means(outside, lambda r: r["x"], lambda r: 0.0, ("g",), half, "m", CTX, relative=False, within=True)
     assert ev.verdict == F and ev.margin < 0
+
+
+def test_thm1_undecided_concentration_gives_the_shortfall():
+    """The limit holds (a loose band) while the spread is the same at every width
+    (concentration undecided): the inconclusive verdict carries the concentration's
+    shortfall, not None."""
+    rng = np.random.default_rng(3)
+    rows = [Row({"width": w, "layer": layer}, {"ratio": 1.0 + 0.02 * rng.standard_normal(400)})
+            for w in WIDTHS for layer in (1, 2)]
+    ev = judge_thm1_networks(Samples([Block(rows, meta={"batch": 32})]), CTX, tol=0.5)
+    assert ev.verdict == INC and "concentration inconclusive" in ev.resolution
+    assert 1 < ev.shortfall < float("inf")
