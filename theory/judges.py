@@ -320,7 +320,7 @@ def judge_exact(checks: list, method: str, resolution: str) -> Evidence:
     ``measured``, ``expected`` and optionally ``counterexample``, ``margin_digits`` and
     ``informative`` (False when the sub-check could not have failed), ``part`` (the part
     of the statement it checks; its label when absent). A sub-check that checks several
-    parts at once gives ``parts`` (part -> bool or Verdict) instead of ``ok`` and ``part``: it is ok
+    parts at once gives ``parts`` (part -> bool) instead of ``ok`` and ``part``: it is ok
     when all are, and a failing one's part names those that failed
     (:func:`failing_parts`). A failing verdict shows the first failing sub-check's
     ``counterexample``, naming that sub-check's part unless it names one itself, or else
@@ -363,6 +363,8 @@ def _with_parts(check: dict) -> dict:
         return dict(check)
     if "ok" in check or "part" in check or not check["parts"]:
         raise ValueError(f"a sub-check gives either ok (and part) or a non-empty dict of parts, got {check!r}")
+    if not all(isinstance(v, (bool, np.bool_)) for v in check["parts"].values()):
+        raise TypeError(f"a sub-check's parts map names to bools (an exact check is decided), got {check['parts']!r}")
     failed = failing_parts(check["parts"])
     return {**check, "ok": not failed, **({"part": failed} if failed else {})}
 

@@ -6,7 +6,7 @@ import sympy as sp
 from theory import evaluate
 from theory.catalogue import get
 from theory.core import JudgeContext, RunContext, Verdict
-from theory.judges import exact_constant, judge_bounds, judge_exact, judge_limit
+from theory.judges import exact_constant, failing_parts, judge_bounds, judge_exact, judge_limit
 
 
 def _rows(means):
@@ -148,10 +148,12 @@ def test_exact_row_with_several_parts_names_those_that_fail():
         judge_exact([{**row, "parts": {}}], "m", "r")
     numpy = judge_exact([{**row, "parts": {"Eq. 19": np.True_, "Eq. 21": np.False_}}], "m", "r")
     assert numpy.verdict == Verdict.FAILS and numpy.counterexample["part"] == "Eq. 21"
-    verdicts = judge_exact([{**row, "parts": {"limit": Verdict.FAILS, "rate": Verdict.HOLDS}}], "m", "r")
-    assert verdicts.verdict == Verdict.FAILS and verdicts.counterexample["part"] == "limit"
+    for bad in (0.0, Verdict.INCONCLUSIVE):  # an exact sub-check's parts are decided: bools only
+        with pytest.raises(TypeError, match="map names to bools"):
+            judge_exact([{**row, "parts": {"Eq. 19": bad}}], "m", "r")
     with pytest.raises(TypeError, match="bool or a Verdict"):
-        judge_exact([{**row, "parts": {"Eq. 19": 0.0}}], "m", "r")
+        failing_parts({"limit": 0.0})
+    assert failing_parts({"limit": Verdict.FAILS, "rate": Verdict.INCONCLUSIVE, "x": np.False_}) == "limit; x"
 
 
 def test_limit_shortfall_only_on_an_inconclusive_verdict():

@@ -43,7 +43,7 @@ class Evidence:
 
     def fail_part(self, counterexample: dict, replace: bool = False) -> None:
         """Fail this evidence on one more part of the statement: the verdict becomes
-        fails (which drops the shortfall), and
+        fails (which hides the shortfall), and
         ``counterexample`` (a dict naming the failed ``part``) is recorded unless an
         earlier part already gave one (the first failing part is the one shown) or
         ``replace`` (an exact counterexample shown before a statistical one); a replaced
@@ -109,16 +109,8 @@ class Evidence:
 
 
 def _shortfall(self) -> float | None:
-    """The shortfall set last, while the verdict is inconclusive; None otherwise.
-
-    >>> ev = Evidence(Verdict.HOLDS, 1.0, 1.0, "m", "r", shortfall=3.0)
-    >>> ev.shortfall is None
-    True
-    >>> ev.verdict = Verdict.INCONCLUSIVE; ev.shortfall
-    3.0
-    >>> ev.verdict = Verdict.FAILS; ev.shortfall is None
-    True
-    """
+    """The shortfall set last, while the verdict is inconclusive; None otherwise (set
+    before or after the verdict alike)."""
     return self.__dict__.get("_shortfall") if self.verdict == Verdict.INCONCLUSIVE else None
 
 
