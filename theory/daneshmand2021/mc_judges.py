@@ -168,8 +168,9 @@ def judge_lemma2(m, ctx, constant: float = 2.0, power: float = 1.0):
     ev = _lower_part(ev, rows, lambda r, a: constant * r.n * stats.estimate(r["gap"] ** power).interval(a, sides=1)[1],
                      ("n", "d", "layer"), ctx, 2, f"{constant:g} n times the upper limit of E[V^{power:g}]")
     lower = [d for d in ev.details if d.get("part") == "lower bound on W_2 of the laws"]
-    for d, upper in zip(lower, ev.details):  # how much of the coupling's upper bound the lower limit reaches
-        d["L_sq_over_mean_conditional_w2sq"] = d["L_sq"] / upper["mean_w2sq"]
+    upper = {(d["n"], d["d"], d["layer"]): d["mean_w2sq"] for d in ev.details if "mean_w2sq" in d}
+    for d in lower:  # how much of the coupling's upper bound the lower limit reaches
+        d["L_sq_over_mean_conditional_w2sq"] = d["L_sq"] / upper[d["n"], d["d"], d["layer"]]
     return ev
 
 
