@@ -262,7 +262,8 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
         parts["rms_decay"] = stats.inequality_verdict(e_lo, e_hi, 0.0, rms_direction, ok=HA)
     verdict = combine(parts.values(), HA)
     room = tol * abs(target) - abs(c - target)
-    shortfall = stats.shortfall(c, (c_lo, c_hi), target, band) if verdict == INC and parts["limit"] == INC else None
+    # Evidence hides it unless the combined verdict is inconclusive
+    shortfall = stats.shortfall(c, (c_lo, c_hi), target, band) if parts["limit"] == INC else None
     details = [{"width": w, "mean": m, "se": s, "rms_error": e} for w, m, s, e in zip(widths, means, ses, rms)]
     measured = {"limit": c, "limit_interval": [c_lo, c_hi], **fit.summary(0, alpha)}
     measured.pop("estimate"), measured.pop("interval")

@@ -62,7 +62,7 @@ def note_fields(note: str, claim: str = "") -> list:
     fields = [(m.group(1), _segments(m.group(2), m.group(0), claim), m.group(3) or "") for m in _FIELD.finditer(note)]
     if note.count("{=") != len(fields):
         raise NoteFieldError(f"claim {claim}: a note field is written {{=path}} or {{=path:spec}} (path: dot-separated "
-                         f"keys, each with optional [i], [*] or [key=value]; min or max before a path that gives "
+                             f"keys, each with optional [i], [*] or [key=value]; min or max before a path that gives "
                          f"several values): {note!r}")
     for m, (_, _, spec) in zip(_FIELD.finditer(note), fields):
         if not any(_formats(x, spec) for x in (1.0, 1, "text")):
@@ -72,17 +72,18 @@ def note_fields(note: str, claim: str = "") -> list:
 
 def fill_note(note: str, evidence: dict, claim: str = "") -> str:
     """``note`` with every field replaced by the value at its path in ``evidence``."""
-    note_fields(note, claim)
+    fields = iter(note_fields(note, claim))  # parsed once, in the order the substitution meets them
 
     def value(m: re.Match) -> str:
-        field, agg, spec = m.group(0), m.group(1), m.group(3) or ""
-        found = _resolve(evidence, _segments(m.group(2), field, claim), field, claim)
+        field = m.group(0)
+        agg, segments, spec = next(fields)
+        found = _resolve(evidence, segments, field, claim)
         if isinstance(found, list):
             if agg is None and isinstance(found, _Selection) and len(found) == 1:
                 found = found[0]
             elif agg is None:
                 raise NoteFieldError(f"note field {field} of claim {claim} gives {len(found)} values (not one): put min "
-                                 "or max before its path, or select one element")
+                                     "or max before its path, or select one element")
             elif not found or not all(_is_number(x) for x in found):
                 raise NoteFieldError(f"note field {field} of claim {claim}: {agg} needs numbers, got {found!r}")
             else:
@@ -117,7 +118,7 @@ def _segments(path: str, field: str, claim: str) -> list:
         m = _SEGMENT.fullmatch(part)
         if m is None:
             raise NoteFieldError(f"note field {field} of claim {claim}: segment {part!r} is not a key with optional "
-                             "[i], [*] or [key=value] selectors")
+                                 "[i], [*] or [key=value] selectors")
         out.append((m.group(1), re.findall(r"\[([^\[\]]+)\]", m.group(2))))
     return out
 
