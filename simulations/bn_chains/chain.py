@@ -15,8 +15,8 @@ Two samplers of the same chain:
 
 - ``method="direct"`` draws every d x d matrix W_l (cost d^2 n per layer);
 - ``method="gram"`` uses that, given X = phi(H_l), the rows of W_l X are iid
-  N(0, X^T X / d): with X^T X = F F^T it draws M = G F^T, G iid N(0, 1/d) of shape
-  d x n (cost d n^2 per layer). The whole chain, not only one layer, has the same law
+  N(0, X^T X / d): with F the symmetric square root of X^T X it draws M = G F^T,
+  G iid N(0, 1/d) of shape d x n (cost d n^2 per layer). The whole chain, not only one layer, has the same law
   under both samplers (tested in tests/simulations/bn_chains/test_chain.py).
 
 Every record is on the host: the orthogonality gap V(H_l) of Eq. 2, log of the
@@ -154,9 +154,13 @@ class ChainRecord:
 
 
 def _gram_sqrt(K, xp):
-    """F with F F^T = K for symmetric PSD K (..., n, n), via eigh (K may be singular)."""
+    """The symmetric square root F = Q diag(sqrt(lam)) Q^T of symmetric PSD K (..., n, n)
+    (F F^T = K; K may be singular). Any F with F F^T = K gives G F^T the same law; this
+    one is unique, hence continuous in K, so rounding moves a chain by rounding only.
+    The factor Q diag(sqrt(lam)) is not: its column signs (and its basis of a repeated
+    eigenvalue) jump with rounding, and so would the chain drawn from the same G."""
     lam, Q = xp.linalg.eigh(K)
-    return Q * xp.sqrt(xp.clip(lam, 0, None))[..., None, :]
+    return (Q * xp.sqrt(xp.clip(lam, 0, None))[..., None, :]) @ xp.swapaxes(Q, -1, -2)
 
 
 def _layer_input(H, variant, xp):
@@ -170,13 +174,17 @@ def _step(be: Backend, H, variant: str, method: str, factor=None):
     xp = be.xp
     runs, d, n = H.shape
     X = _layer_input(H, variant, xp)
+    bn = variant.startswith("bn")
+    # BN(c M) = BN(M) for c > 0: BN chains skip W's scale 1 / sqrt(d), a pass over the draws
     if method == "direct":
-        M = (be.normal((runs, d, d)) / math.sqrt(d)) @ X
+        W = be.normal((runs, d, d))
+        M = (W if bn else W / math.sqrt(d)) @ X
     else:
         F = factor if factor is not None else _gram_sqrt(xp.swapaxes(X, -1, -2) @ X, xp)
-        M = (be.normal((runs, d, n)) / math.sqrt(d)) @ xp.swapaxes(F, -1, -2)
-    if variant.startswith("bn"):
-        M = batch_norm(M, xp, centered=variant.startswith("bn_centered"))
+        G = be.normal((runs, d, n))
+        M = (G if bn else G / math.sqrt(d)) @ xp.swapaxes(F, -1, -2)
+    if bn:
+        return _batch_norm_unit(M, xp, centered=variant.startswith("bn_centered"))
     norm = xp.linalg.norm(M.reshape(runs, -1), axis=-1)
     # a run whose representation vanished (every row 0 after ReLU) stays at 0 and is
     # reported once the chain has run, not by a host round trip per layer
@@ -184,8 +192,24 @@ def _step(be: Backend, H, variant: str, method: str, factor=None):
     return M / scale[:, None, None], xp.log(scale), norm
 
 
+def _batch_norm_unit(M, xp, centered: bool):
+    """``batch_norm(M)`` at unit Frobenius norm per run, in place in one scaling pass,
+    as ``_step`` returns it: BN gives each non-zero row unit norm, so the norm of BN(M)
+    is sqrt(number of non-zero rows) and needs no second pass over M. Zero rows stay 0;
+    a run with no non-zero row is returned as 0 with norm 0."""
+    if centered:
+        M -= M.mean(axis=-1, keepdims=True)
+    sq = xp.einsum("...ij,...ij->...i", M, M)  # each row's sum of squares
+    live = sq > 0
+    norm = xp.sqrt(xp.sum(live, axis=-1).astype(M.dtype))
+    scale = xp.where(norm > 0, norm, 1)
+    M *= (xp.where(live, 1 / xp.sqrt(xp.where(live, sq, 1)), 0) / scale[:, None])[..., None]
+    return M, xp.log(scale), norm
+
+
 def _observe(H, xp):
-    """gap, log sigma_min, cos01, trace-one eigenvalues, and F with F F^T = H^T H."""
+    """gap, log sigma_min, cos01, trace-one eigenvalues, and the symmetric square root F
+    of H^T H (see :func:`_gram_sqrt`), from one ``eigh``."""
     C = xp.swapaxes(H, -1, -2) @ H
     raw, Q = xp.linalg.eigh(C)
     raw = xp.clip(raw, 0, None)
@@ -200,7 +224,7 @@ def _observe(H, xp):
         cos = C[..., 0, 1] / xp.sqrt(xp.where(den > 0, den, 1)) * (den > 0)
     else:
         cos = xp.zeros(H.shape[0], dtype=H.dtype)
-    return gap, log_smin, cos, lam, Q * xp.sqrt(raw)[..., None, :]
+    return gap, log_smin, cos, lam, (Q * xp.sqrt(raw)[..., None, :]) @ xp.swapaxes(Q, -1, -2)
 
 
 def _raise_if_vanished(norms: np.ndarray, variant: str) -> None:

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from scipy import stats
 
-from simulations import (a1_margin, batch_norm, centered_gap_floor, get_backend, initial_representation, orthogonality_gap,
-                         simulate_chain, to_host)
+from simulations import (VARIANTS, a1_margin, batch_norm, centered_gap_floor, get_backend, initial_representation,
+                         orthogonality_gap, simulate_chain, to_host)
+from simulations.bn_chains.chain import _batch_norm_unit
 from tests.strategies import chain_shapes, seeds, starts
 from tests.support.precision import assert_float32, float32_tolerance, rounded_backend
 
@@ -75,8 +76,7 @@ def test_float32_direct_chain_matches_float64(backend_name, variant):
     """Materialized weights (method "direct") on the same draws: each layer's matmul has
     fan-in d, so H_L is within float32_tolerance(L, d) of the float64 chain (relative).
     V and the cosine are 2-Lipschitz in H/||H|| and log sigma_min moves by the relative
-    error times cond(H), which the float64 run's eigenvalues give. The Gram sampler's F
-    is defined up to eigenvector signs, so it is compared in law (test above)."""
+    error times cond(H), which the float64 run's eigenvalues give."""
     d, n, depth = 16, 4, 8
     recs = [simulate_chain(be, initial_representation(be, "gaussian", 3, d, n), depth, variant, "direct",
                            keep_eigs=True) for be in rounded_backend(backend_name, 7)]
@@ -89,6 +89,24 @@ def test_float32_direct_chain_matches_float64(backend_name, variant):
     assert np.all(np.abs(r32.log_smin - r64.log_smin) <= tol * cond)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_float32_gram_chain_matches_float64(backend_name, variant):
+    """The Gram sampler on the same draws, 40 layers: its factor F is the symmetric square
+    root of X^T X, a continuous function of X, so float32 rounding moves the chain by
+    rounding only (the bound of the direct test, without its log sigma_min term: the
+    centered variants' sigma_min is 0 in exact arithmetic). With an eigenvector factor
+    Q diag(sqrt(lam)), equal in law, a rounding-level change can flip an eigenvector's sign
+    and draw a different chain: there the float32 run's V and cosine differ from the
+    float64 run's by up to 10^4 times this bound at this size."""
+    d, n, depth = 32, 8, 40
+    r64, r32 = (simulate_chain(be, initial_representation(be, "gaussian", 3, d, n), depth, variant, "gram")
+                for be in rounded_backend(backend_name, 7))
+    assert_float32(r32.gap, r32.log_smin, r32.cos01, r32.log_norm, r32.final)
+    tol = float32_tolerance(depth, d)
+    assert np.abs(r32.gap - r64.gap).max() <= 2 * tol and np.abs(r32.cos01 - r64.cos01).max() <= 2 * tol
+    assert np.abs(r32.log_norm - r64.log_norm).max() <= tol
+
+
 def test_float32_gram_chain_stays_float32_and_rank_deficiency_stays_finite(backend_name):
     """log sigma_min floors at float32's tiny (1e-300 would be 0 and give -inf): two equal
     samples make H^T H singular."""
@@ -99,6 +117,26 @@ def test_float32_gram_chain_stays_float32_and_rank_deficiency_stays_finite(backe
     assert_float32(rec.gap, rec.log_smin, rec.cos01, rec.log_norm, rec.final)
     # finite, and at rounding level: sigma_min^2 / ||H||_F^2 below 100 eps
     assert np.all(np.isfinite(rec.log_smin)) and rec.log_smin[:, 0].max() < 0.5 * np.log(100 * 2.0**-23)
+
+
+@pytest.mark.parametrize("centered", [False, True])
+def test_fused_batch_norm_step_is_batch_norm_at_unit_frobenius_norm(backend_name, centered):
+    """The chain's one-pass BN (scale from the count of non-zero rows) equals BN(M) divided
+    by its Frobenius norm, keeps zero rows at 0, and returns a run with no non-zero row as
+    0 with norm 0 (which the chain reports as vanished)."""
+    be = get_backend(backend_name, seed=5)
+    xp = be.xp
+    M = be.normal((3, 6, 4))
+    M[0, 2] = 0.0
+    M[2] = 0.0
+    M[1, :, :] += 7.0  # a large common offset: centering must remove it first
+    expect = batch_norm(M, centered=centered)
+    norm = xp.linalg.norm(expect.reshape(3, -1), axis=-1)
+    out, log_scale, got_norm = _batch_norm_unit(M.copy(), xp, centered)
+    np.testing.assert_allclose(to_host(got_norm), to_host(norm), rtol=1e-14)
+    np.testing.assert_allclose(to_host(out[:2]), to_host(expect[:2] / norm[:2, None, None]), rtol=1e-13, atol=1e-15)
+    assert not bool(xp.any(out[0, 2])) and not bool(xp.any(out[2])) and float(got_norm[2]) == 0.0
+    assert float(log_scale[2]) == 0.0
 
 
 def test_orthogonality_gap_is_scale_invariant_and_bounded(backend_name):
