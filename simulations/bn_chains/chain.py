@@ -196,12 +196,15 @@ def _batch_norm_unit(M, xp, centered: bool):
     """``batch_norm(M)`` at unit Frobenius norm per run, in place in one scaling pass,
     as ``_step`` returns it: BN gives each non-zero row unit norm, so the norm of BN(M)
     is sqrt(number of non-zero rows) and needs no second pass over M. Zero rows stay 0;
-    a run with no non-zero row is returned as 0 with norm 0."""
+    a run with no non-zero row is returned as 0 with norm 0, and a run with a row that
+    is not finite (never seen from a finite H) with norm NaN, so that the chain names
+    this layer (``_raise_if_vanished``)."""
     if centered:
         M -= M.mean(axis=-1, keepdims=True)
     sq = xp.einsum("...ij,...ij->...i", M, M)  # each row's sum of squares
     live = sq > 0
     norm = xp.sqrt(xp.sum(live, axis=-1).astype(M.dtype))
+    norm = xp.where(xp.all(xp.isfinite(sq), axis=-1), norm, xp.nan)
     scale = xp.where(norm > 0, norm, 1)
     M *= (xp.where(live, 1 / xp.sqrt(xp.where(live, sq, 1)), 0) / scale[:, None])[..., None]
     return M, xp.log(scale), norm
@@ -233,18 +236,22 @@ def _raise_if_vanished(norms: np.ndarray, variant: str) -> None:
     layers removed, on the host."""
     dead = ~(norms > 0)
     if dead.any():
-        raise FloatingPointError(f"representation vanished in the {variant} chain at layer "
-                                 f"{int(np.argmax(dead.any(axis=0))) + 1} in {int(dead.any(axis=1).sum())} of "
-                                 f"{norms.shape[0]} runs (all rows zero after ReLU)")
+        first = int(np.argmax(dead.any(axis=0)))
+        finite = not np.isnan(norms[:, first]).any()
+        raise FloatingPointError(f"representation {'vanished' if finite else 'was not finite'} in the {variant} chain "
+                                 f"at layer {first + 1} in {int(dead.any(axis=1).sum())} of {norms.shape[0]} runs"
+                                 + (" (all rows zero after ReLU)" if finite else ""))
 
 
 def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str = "gram",
                    progress: bool = False, keep_eigs: bool = False) -> ChainRecord:
     """Run ``depth`` layers of the chain from H0 (runs, d, n); see the module docstring.
 
-    For BN variants with the ``"gram"`` method the scale removed at each layer is 1 in
-    exact arithmetic (Eq. 1 keeps ||H||_F = 1); for vanilla chains the removed scale is
-    accumulated in ``log_norm`` so that thousands of layers neither overflow nor underflow.
+    Every layer's H is kept at unit Frobenius norm. For BN variants no scale is
+    accumulated (``log_norm`` is log ||H_0||_F at layer 0 and 0 after it): Eq. 1 divides
+    BN(.), whose d rows have unit norm, by sqrt(d), so ||H_l||_F = 1 for l >= 1. For vanilla chains
+    the removed scale is accumulated in ``log_norm`` so that thousands of layers neither
+    overflow nor underflow.
     """
     check_choice("variant", variant, VARIANTS)
     check_choice("method", method, METHODS)
