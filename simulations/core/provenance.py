@@ -1,6 +1,11 @@
 """Provenance of a generated artifact (a figure, a report): the commit of the code that
 made it, whether the working tree had uncommitted changes to tracked files, and the
-library versions. Shared by the figures command and the claims report.
+library versions. Shared by the figures command, the claims report and the calibration.
+
+A run that takes minutes can outlive its commit (a commit or an edit made while it
+runs; processes it starts later import the new code). So a run takes the state when it
+starts and records it with :func:`state_since`: the starting commit, dirty when the tree
+was dirty then or differs at the end.
 
 >>> sorted(provenance())[:3]
 ['commit', 'dirty', 'machine']
@@ -11,7 +16,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-__all__ = ["GENERATED", "git_state", "provenance"]
+__all__ = ["GENERATED", "git_state", "state_since", "provenance"]
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,12 +40,30 @@ def git_state() -> dict:
     return {"commit": _git("rev-parse", "HEAD") or None, "dirty": None if status is None else bool(status)}
 
 
-def provenance() -> dict:
-    """Commit, dirty flag, Python and library versions, machine."""
+def state_since(start: dict) -> dict:
+    """The code of a run that began in the state ``start`` (a :func:`git_state`): its
+    commit, dirty when it was dirty then or when the state differs now (the checkout
+    moved or changed during the run); None where git could not tell.
+
+    >>> state_since(git_state()) == git_state()  # nothing changed in between
+    True
+    >>> state_since({"commit": "0" * 40, "dirty": False})["dirty"]  # the checkout moved since
+    True
+    """
+    end = git_state()
+    if start["dirty"] is None or end["dirty"] is None:
+        return {"commit": start["commit"], "dirty": None}
+    return {"commit": start["commit"], "dirty": bool(start["dirty"] or end != start)}
+
+
+def provenance(start: dict | None = None) -> dict:
+    """Commit, dirty flag, Python and library versions, machine; with ``start`` (the
+    :func:`git_state` taken when the run began), the code state over the run
+    (:func:`state_since`)."""
     import numpy
     import scipy
 
-    out = {**git_state(), "python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
+    out = {**(git_state() if start is None else state_since(start)), "python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
            "machine": platform.machine()}
     for name in ("mpmath", "sympy", "matplotlib"):
         try:

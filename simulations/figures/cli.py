@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.provenance import git_state
 from . import (arpit2019_fig1, daneshmand2021_fig1, daneshmand2021_fig2, daneshmand2021_fig3, defazio_bottou_fig1,
                defazio_bottou_fig2)
 
@@ -44,14 +45,15 @@ def _parse_set(items) -> dict:
     return out
 
 
-def provenance(name: str, seed: int, backend: str, settings: dict, wall: float) -> dict:
+def provenance(name: str, seed: int, backend: str, settings: dict, wall: float, start: dict | None = None) -> dict:
     """What a reader needs to rerun a figure: seed, backend, settings, the commit (and
-    whether the tree had uncommitted changes), library versions."""
+    whether the tree had uncommitted changes, then or since ``start``, the state when the
+    figure began), library versions."""
     from ..core.backend import get_backend
     from ..core.provenance import provenance as code_provenance
 
     return {"figure": name, "seed": seed, "backend": get_backend(backend, seed=seed).describe(),
-            "settings": settings, **code_provenance(),
+            "settings": settings, **code_provenance(start),
             "command": f"python -m simulations.figures --only {name} --seed {seed} --backend {backend}",
             "wall_seconds": round(wall, 2)}
 
@@ -61,11 +63,12 @@ def make_figure(name: str, out: Path, seed: int = 0, backend: str = "numpy", qui
     """Compute, plot and save one figure; returns its provenance record."""
     mod = FIGURES[name]
     settings = {**mod.DEFAULTS, **(mod.QUICK if quick else {}), **(overrides or {})}
+    start = git_state()
     t0 = time.perf_counter()
     data = mod.compute(seed=seed, backend=backend, **settings)
     mod.plot(data, out / name)
     np.savez_compressed(out / f"{name}_data.npz", **{k.replace("/", "__"): np.asarray(v) for k, v in data.items()})
-    prov = provenance(name, seed, backend, settings, time.perf_counter() - t0)
+    prov = provenance(name, seed, backend, settings, time.perf_counter() - t0, start)
     (out / f"{name}_provenance.json").write_text(json.dumps(prov, indent=1, default=str) + "\n")
     return prov
 

@@ -16,7 +16,7 @@ from ..stats import POWER, binomial_interval
 from .cases import CASES
 
 __all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "run_counts_calibration",
-           "run_welch_calibration", "run_deep_calibration", "expectation", "record_code"]
+           "run_welch_calibration", "run_deep_calibration", "expectation", "record_code", "code_state"]
 
 #: The claim alpha the cases run at (rates of 0.05 are measurable with 1,000 reseeds).
 CALIBRATION_ALPHA = 0.05
@@ -59,13 +59,22 @@ def measure_case(case, truth: str, reseeds: int, alpha: float, seed0: int = 0) -
             "mean_looks": looks / reseeds, "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def record_code(data: dict, *sections: str) -> None:
+def record_code(data: dict, *sections: str, start: dict | None = None) -> None:
     """Record under ``measured_at`` the code each section was measured with: the commit
-    and whether tracked files differed from it (:func:`simulations.core.provenance.git_state`)."""
+    and whether tracked files differed from it (:func:`simulations.core.provenance.git_state`);
+    with ``start`` (the state when the run began), the starting commit, dirty if the code
+    changed during the run (:func:`simulations.core.provenance.state_since`)."""
+    from simulations.core.provenance import git_state, state_since
+
+    state = git_state() if start is None else state_since(start)
+    data.setdefault("measured_at", {}).update({s: state for s in sections})
+
+
+def code_state() -> dict:
+    """The code's state now, to pass as ``start`` to :func:`record_code` at the end of a run."""
     from simulations.core.provenance import git_state
 
-    state = git_state()
-    data.setdefault("measured_at", {}).update({s: state for s in sections})
+    return git_state()
 
 
 def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: float = CALIBRATION_ALPHA,
@@ -78,6 +87,7 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     from .tails_deep import run_tails_deep
     from .tails_welch import run_tails_welch
 
+    start = code_state()
     reseeds = reseeds or DEFAULT_RESEEDS
     tasks = [(c, t, reseeds, alpha) for c in cases for t in c.truths]
     rows = map_tasks(measure_case, tasks, jobs, "calibration", progress)
@@ -85,13 +95,13 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     data["judges"] = {"alpha": alpha, "reseeds": reseeds, "rows": rows}
-    record_code(data, "judges")
+    record_code(data, "judges", start=start)
     if tails:
         data["tails"] = run_tails(progress=progress, jobs=jobs)
         data["tails_is"] = run_tails_is(progress=progress, jobs=jobs)
         data["tails_welch"] = run_tails_welch(progress=progress, jobs=jobs)
         data["tails_deep"] = run_tails_deep(progress=progress, jobs=jobs)
-        record_code(data, "tails", "tails_is", "tails_welch", "tails_deep")
+        record_code(data, "tails", "tails_is", "tails_welch", "tails_deep", start=start)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data
 
@@ -99,11 +109,12 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
 def _run_section(out, section: str, run) -> dict:
     """``run()`` merged into ``out``/calibration.json under ``section``, every other
     section kept, the code recorded."""
+    start = code_state()
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     data[section] = run()
-    record_code(data, section)
+    record_code(data, section, start=start)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data
 

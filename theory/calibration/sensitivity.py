@@ -46,8 +46,10 @@ def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress
     recorded run, which must have the same factor) at CLAIM_ALPHA / ``factor`` (default:
     the worst measured excess, rounded up to a whole number), one claim per task on
     ``jobs`` processes; merge into ``out``/calibration.json under ``sensitivity``."""
+    from .measure import code_state
     from .pool import map_tasks
 
+    start = code_state()
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     if factor is None:
@@ -73,6 +75,6 @@ def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress
     data["sensitivity"] = {"factor": factor, "factor_from": source, "base_alpha": CLAIM_ALPHA, "claim_alpha": alpha,
                            "verdicts": found,
                            "changed": changed_verdicts(recorded, found)}
-    record_section(data, "sensitivity", None, claims)
+    record_section(data, "sensitivity", None, claims, start=start)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

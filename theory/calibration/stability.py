@@ -61,12 +61,14 @@ def section_key(section: str, paper: str | None, ids) -> str:
     return section if paper is None and ids is None else f"{section} ({paper or ', '.join(sorted(set(ids)))})"
 
 
-def record_section(data: dict, section: str, paper: str | None = None, ids=None, ran=None) -> None:
+def record_section(data: dict, section: str, paper: str | None = None, ids=None, ran=None,
+                   start: dict | None = None) -> None:
     """Record the code a run of ``section`` was measured with (:func:`.measure.record_code`)
     and drop the records it supersedes: a whole-catalogue run every partial one; a run
     of one paper or some claims the earlier partial records whose claims it all reran
     (and those naming claims the catalogue no longer has). ``ran``: the ids actually run,
-    where fewer than chosen (slow claims left out)."""
+    where fewer than chosen (slow claims left out); ``start``: the code's state when the
+    run began (:func:`.measure.code_state`)."""
     from .measure import record_code
 
     known = {c.id for c in all_claims()} | {c.paper for c in all_claims()}
@@ -80,7 +82,7 @@ def record_section(data: dict, section: str, paper: str | None = None, ids=None,
         named = set(key[len(prefix):-1].split(", "))
         if (paper is None and ids is None and complete) or named <= rerun or not named <= known:
             del data["measured_at"][key]
-    record_code(data, section_key(section, paper, ids))
+    record_code(data, section_key(section, paper, ids), start=start)
 
 
 def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FAST_SEEDS, slow_seeds=SLOW_SEEDS,
@@ -88,8 +90,10 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     """Evaluate the Monte-Carlo claims (of one paper, or the ids in ``claims``, if given)
     at every seed, one seed per task on ``jobs`` processes; merge the verdicts into
     ``out``/calibration.json under ``stability``."""
+    from .measure import code_state
     from .pool import map_tasks
 
+    start = code_state()
     chosen = [c for c in chosen_claims(paper, claims) if slow or not c.slow]
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
@@ -104,6 +108,6 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,
                          "flips": flips(verdicts),
                          "to_inconclusive": {k: v for k, v in verdicts.items() if "inconclusive" in v.values()}}
-    record_section(data, "stability", paper, claims, ran=[c.id for c in chosen])  # the others keep theirs
+    record_section(data, "stability", paper, claims, ran=[c.id for c in chosen], start=start)  # the others keep theirs
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

@@ -15,7 +15,7 @@ from ..core.notes import NoteFieldError
 from ..core.registry import claims, get, paper as paper_of
 from .markdown import render_markdown
 from .plots import write_plots
-from .records import provenance, run_records
+from .records import git_state, provenance, run_records
 
 __all__ = ["write_report", "render_markdown", "load_report", "PartialRefreshError", "NoteFieldError", "REPORT_JSON",
            "REPORT_MD", "PARTIAL_JSON", "CALIBRATION_JSON"]
@@ -50,6 +50,7 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
     """Evaluate the catalogue (or one paper, or some claims) and write the report."""
     ctx = ctx or RunContext()
     root = Path(root)
+    start = git_state()
     if paper is None and not claim_ids:
         chosen = list(claims())
         old = []
@@ -70,7 +71,7 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
     fresh = {r["id"]: r for r in run_records(chosen, ctx, progress, partial=root / PARTIAL_JSON)}
     kept = {r["id"]: r for r in old}
     records = [fresh.get(c.id) or kept.get(c.id) for c in claims()]
-    data = {"provenance": provenance(), "context": ctx.to_json(), "claims": records}
+    data = {"provenance": provenance(start), "context": ctx.to_json(), "claims": records}
     (root / REPORT_JSON).write_text(json.dumps(data, indent=1) + "\n")
     figure_paths = write_plots(records if plots else [], root) if plots else {}
     (root / REPORT_MD).write_text(render_markdown(data, figure_paths, _calibration_lines(root, records)))

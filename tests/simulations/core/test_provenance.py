@@ -31,3 +31,23 @@ def test_generated_outputs_do_not_make_the_tree_dirty(tmp_path, monkeypatch):
     assert prov.git_state()["dirty"] is False
     (root / "code.py").write_text("x = 2\n")
     assert prov.git_state()["dirty"] is True
+
+
+def test_a_run_records_its_starting_commit_and_is_dirty_when_the_code_changed_during_it(tmp_path, monkeypatch):
+    """A long run takes the state when it starts: a commit or an edit made while it runs
+    marks it dirty (its later processes may have imported the new code), and it keeps
+    the commit it started at; a generated output rewritten meanwhile does not count."""
+    if subprocess.run(["git", "--version"], capture_output=True).returncode:
+        pytest.skip("git not available")
+    root = _repo(tmp_path)
+    monkeypatch.setattr(prov, "_ROOT", root)
+    start = prov.git_state()
+    (root / "figures" / "f.png").write_text("b")
+    assert prov.state_since(start) == start
+    (root / "code.py").write_text("x = 2\n")
+    assert prov.state_since(start) == {"commit": start["commit"], "dirty": True}
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "edit"], cwd=root,
+                   check=True, capture_output=True)
+    assert prov.git_state()["dirty"] is False  # clean at the new commit, yet the run saw the old code
+    assert prov.state_since(start) == {"commit": start["commit"], "dirty": True}
+    assert prov.provenance(start)["dirty"] is True and prov.provenance(start)["commit"] == start["commit"]
