@@ -5,6 +5,7 @@
   failing pytest item), or JSON for machines;
 - ``report [--paper KEY | --claim ID ...] [--out DIR] [--workers N | --scheduler ADDR]``:
   regenerate paper_checks.md/.json (one paper or some claims merged into the existing report);
+  ``report --render-only`` rewrites paper_checks.md from the existing JSON and calibration.json;
 - ``calibrate [--reseeds N] [--judges-only | --counts-only | --welch-only | --deep-only]``:
   measure every judge's false-alarm rate and power on synthetic data with known truth,
   then the mean tests' tail rates (writes calibration.json, read by the report;
@@ -57,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     where.add_argument("--workers", type=int, help="draw Monte-Carlo blocks on a local Dask cluster of N workers")
     where.add_argument("--scheduler", help="draw Monte-Carlo blocks on the Dask scheduler at this address")
     r.add_argument("--no-plots", action="store_true", help="skip the evidence plots")
+    r.add_argument("--render-only", action="store_true",
+                   help="evaluate nothing: rewrite paper_checks.md from the existing paper_checks.json and "
+                        "calibration.json (after a calibration run)")
     k = sub.add_parser("calibrate", help="measure the judges' false-alarm rates and power (writes calibration.json)")
     k.add_argument("--reseeds", type=int, default=None, help="reseeds per judge and truth (default: the suite's)")
     k.add_argument("--out", default=".", help="directory of calibration.json (default: here)")
@@ -196,6 +200,16 @@ def _report(a, ctx, registry) -> int:
     from . import report
     from .parallel import block_executor
 
+    if a.render_only:
+        if a.paper or a.claim or a.workers or a.scheduler or a.no_plots or ctx != RunContext():
+            return _fail("report --render-only evaluates nothing: drop --paper, --claim, --workers, --scheduler, "
+                         "--no-plots, --seed, --mc-scale and --backend")
+        try:
+            recs = report.render_report(a.out)
+        except report.PartialRefreshError as e:
+            return _fail(str(e))
+        print(f"{len(recs)} claims rendered from {report.REPORT_JSON} and {report.CALIBRATION_JSON}; nothing evaluated")
+        return 0
     if a.paper:
         registry.paper(a.paper)
     for cid in a.claim or ():

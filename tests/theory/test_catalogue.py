@@ -82,6 +82,15 @@ def test_committed_report_notes_are_the_catalogue_notes_filled_from_their_eviden
     assert not [i for i, r in data.items() if "{=" in (r["note"] or "")]
 
 
+def test_committed_report_markdown_is_the_rendering_of_its_json_and_calibration():
+    """paper_checks.md is what the committed paper_checks.json and calibration.json render
+    to with today's renderer: a calibration run, a renderer change or a hand edit of the
+    markdown without a rerender (python -m theory report --render-only) fails this."""
+    from theory.report import rendered_markdown
+    assert rendered_markdown(ROOT) == (ROOT / "paper_checks.md").read_text(), \
+        "rerender with: python -m theory report --render-only"
+
+
 def test_exact_checks_leave_global_precision_alone():
     """Theory functions use mp.workdps; none may leave the global precision changed."""
     import mpmath

@@ -56,6 +56,29 @@ def test_partial_report_without_a_full_one_is_one_line_and_exit_2(capsys, tmp_pa
     assert "settings must match" in capsys.readouterr().err
 
 
+def test_render_only_rewrites_the_markdown_and_nothing_else(capsys, tmp_path):
+    """``report --render-only`` evaluates nothing: the markdown is rendered from the JSON
+    and calibration.json in --out, the JSON is untouched; evaluation options are refused
+    in one line, and so is a directory without a report."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    assert main(["report", "--out", str(tmp_path), "--render-only"]) == 2
+    assert "run a full report first" in capsys.readouterr().err
+    for name in ("paper_checks.json", "calibration.json"):
+        (tmp_path / name).write_bytes((root / name).read_bytes())
+    assert main(["report", "--out", str(tmp_path), "--render-only"]) == 0
+    assert "nothing evaluated" in capsys.readouterr().out
+    assert (tmp_path / "paper_checks.json").read_bytes() == (root / "paper_checks.json").read_bytes()
+    md = (tmp_path / "paper_checks.md").read_text()
+    assert "## Calibration" in md and "figures/evidence/" not in md  # no plots in tmp_path: none linked
+    for extra in (["--claim", "arpit2019.thm3.range"], ["--workers", "2"], ["--no-plots"]):
+        assert main(["report", "--out", str(tmp_path), "--render-only", *extra]) == 2
+        err = capsys.readouterr().err
+        assert "evaluates nothing" in err and len(err.strip().splitlines()) == 1
+    assert main(["--seed", "3", "report", "--out", str(tmp_path), "--render-only"]) == 2
+    assert "evaluates nothing" in capsys.readouterr().err
+
+
 def test_calibrate_judges_only_keeps_the_recorded_tail_rates(tmp_path, monkeypatch):
     """``--judges-only`` measures the cases and leaves the tail sections as recorded."""
     import theory.calibration as calibration

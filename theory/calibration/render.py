@@ -253,14 +253,23 @@ _SECTIONS = {"judges": "the judges' cases", "tails": "the tail counts", "tails_i
 
 
 def _render_measured_at(measured: dict | None) -> list:
-    """One line: the commit each section was measured at (and whether the code differed from it)."""
+    """One line: the commit each section was measured at (and whether the code differed from it).
+    A later run of one paper or some claims names them (each claim in one record only:
+    :func:`theory.calibration.stability.record_section`); the whole-catalogue run of that
+    section then stands for the other claims.
+
+    >>> _render_measured_at({"stability": {"commit": "a" * 40}, "stability (p.x)": {"commit": "b" * 40}})[0]
+    'Measured at: the seed stability of the other claims at `aaaaaaa`; the seed stability of p.x at `bbbbbbb` (...'
+    """
     if not measured:
         return []
     by_code = {}
+    partial = {k.partition(" (")[0] for k in measured if " (" in k}
     for key, state in measured.items():
         code = (state.get("commit") or "")[:7], bool(state.get("dirty"))
         base, _, which = key.partition(" (")  # a run of one paper or some claims: "stability (ids)"
-        name = _SECTIONS.get(base, base) + (f" of {which[:-1]}" if which else "")
+        name = _SECTIONS.get(base, base) + (f" of {which[:-1]}" if which else
+                                            " of the other claims" if base in partial else "")
         by_code.setdefault(code, []).append(name)
     parts = [f"{', '.join(names)} at " + (f"`{commit}`" if commit else "an unknown commit")
              + (" with uncommitted changes" if dirty else "") for (commit, dirty), names in by_code.items()]

@@ -12,7 +12,7 @@ from ..core.registry import claims as all_claims
 from ..core.registry import get
 
 __all__ = ["FAST_SEEDS", "SLOW_SEEDS", "run_stability", "flips", "verdicts_at", "current_verdicts", "chosen_claims",
-           "section_key", "record_section"]
+           "section_key", "record_section", "supersede"]
 
 FAST_SEEDS = tuple(range(1, 21))
 SLOW_SEEDS = (1, 2, 3)
@@ -64,25 +64,46 @@ def section_key(section: str, paper: str | None, ids) -> str:
 def record_section(data: dict, section: str, paper: str | None = None, ids=None, ran=None,
                    start: dict | None = None) -> None:
     """Record the code a run of ``section`` was measured with (:func:`.measure.record_code`)
-    and drop the records it supersedes: a whole-catalogue run every partial one; a run
-    of one paper or some claims the earlier partial records whose claims it all reran
-    (and those naming claims the catalogue no longer has). ``ran``: the ids actually run,
-    where fewer than chosen (slow claims left out); ``start``: the code's state when the
-    run began (:func:`.measure.code_state`)."""
+    and trim the records it supersedes: a whole-catalogue run drops every partial one; a
+    run of one paper or some claims takes the claims it reran out of each earlier partial
+    record (a paper's record stands for its Monte-Carlo claims), dropping a record left
+    empty, so that each claim is named by one record only; records naming claims the
+    catalogue no longer has are dropped. ``ran``: the ids actually run, where fewer than
+    chosen (slow claims left out); ``start``: the code's state when the run began
+    (:func:`.measure.code_state`)."""
     from .measure import record_code
 
+    key = supersede(data, section, paper, ids, ran)
+    record_code(data, key, start=start)
+
+
+def supersede(data: dict, section: str, paper: str | None = None, ids=None, ran=None) -> str:
+    """The trimming of :func:`record_section` alone (no code recorded); returns the key
+    the run is recorded under."""
     known = {c.id for c in all_claims()} | {c.paper for c in all_claims()}
     chosen = {c.id for c in chosen_claims(paper, ids)}
     rerun = chosen if ran is None else set(ran)
     complete = rerun >= chosen  # every chosen claim was run (none left out as slow)
-    if paper and complete:
-        rerun = rerun | {paper}
     prefix = f"{section} ("
-    for key in [k for k in (data.get("measured_at") or {}) if k.startswith(prefix)]:
+    records = data.setdefault("measured_at", {})
+    for key in [k for k in records if k.startswith(prefix)]:
         named = set(key[len(prefix):-1].split(", "))
-        if (paper is None and ids is None and complete) or named <= rerun or not named <= known:
-            del data["measured_at"][key]
-    record_code(data, section_key(section, paper, ids), start=start)
+        if (paper is None and ids is None and complete) or not named <= known:
+            del records[key]
+            continue
+        claims_named = set().union(*({c.id for c in chosen_claims(n)} if n in _papers() else {n} for n in named))
+        left = claims_named - rerun
+        if not left:
+            del records[key]
+        elif left != claims_named:
+            state = records.pop(key)
+            records.setdefault(section_key(section, None, left), state)
+    # a run that left claims out (slow ones) is recorded under the ids it ran
+    return section_key(section, paper, ids) if complete else section_key(section, None, rerun)
+
+
+def _papers() -> set:
+    return {c.paper for c in all_claims()}
 
 
 def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FAST_SEEDS, slow_seeds=SLOW_SEEDS,

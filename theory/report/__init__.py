@@ -4,6 +4,9 @@ from the catalogue: every number in them comes from running the checks.
 ``write_report`` evaluates every claim; ``paper=KEY`` or ``claim_ids=[...]`` evaluates
 only those and merges them into the existing JSON (valid because each claim's alpha
 is fixed: no other claim's numbers move), which must come from the same settings.
+``render_report`` evaluates nothing: it rewrites paper_checks.md from the existing JSON
+and calibration.json (after a calibration run), leaving the JSON, its provenance and the
+evidence plots as they are.
 """
 from __future__ import annotations
 
@@ -14,10 +17,10 @@ from ..core import RunContext
 from ..core.notes import NoteFieldError
 from ..core.registry import claims, get, paper as paper_of
 from .markdown import render_markdown
-from .plots import write_plots
+from .plots import EVIDENCE_DIR, write_plots
 from .records import git_state, provenance, run_records
 
-__all__ = ["write_report", "render_markdown", "load_report", "PartialRefreshError", "NoteFieldError", "REPORT_JSON",
+__all__ = ["write_report", "render_report", "rendered_markdown", "render_markdown", "load_report", "PartialRefreshError", "NoteFieldError", "REPORT_JSON",
            "REPORT_MD", "PARTIAL_JSON", "CALIBRATION_JSON"]
 
 
@@ -76,3 +79,26 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
     figure_paths = write_plots(records if plots else [], root) if plots else {}
     (root / REPORT_MD).write_text(render_markdown(data, figure_paths, _calibration_lines(root, records)))
     return records
+
+
+def rendered_markdown(root: Path | str = ".") -> str:
+    """paper_checks.md as the existing paper_checks.json and calibration.json in ``root``
+    render it (the evidence plots that exist are linked), evaluating nothing."""
+    root = Path(root)
+    if not (root / REPORT_JSON).exists():
+        raise PartialRefreshError(f"no {REPORT_JSON} in {root} to render: run a full report first")
+    data = load_report(root)
+    records = data["claims"]
+    plots = {r["id"]: (EVIDENCE_DIR / f"{r['id']}.png").as_posix() for r in records
+             if r.get("plot") and (root / EVIDENCE_DIR / f"{r['id']}.png").exists()}
+    return render_markdown(data, plots, _calibration_lines(root, records))
+
+
+def render_report(root: Path | str = ".") -> list:
+    """Rewrite paper_checks.md from the existing paper_checks.json and calibration.json
+    (:func:`rendered_markdown`): the JSON (and the commit it names), the evidence plots
+    and every number stay as the run that made them left them. Returns the records."""
+    root = Path(root)
+    text = rendered_markdown(root)
+    (root / REPORT_MD).write_text(text)
+    return load_report(root)["claims"]

@@ -256,21 +256,39 @@ def test_stability_and_stress_test_of_some_claims_merge_into_the_recorded_runs(t
 
 
 def test_a_run_drops_the_code_records_it_supersedes():
-    """measured_at keeps one record per run: a whole-catalogue run drops the partial
-    ones, a claim run drops earlier claim records it covers and records naming claims
-    the catalogue no longer has, ids are sorted and counted once."""
-    from theory.calibration.stability import record_section, section_key
+    """measured_at names each claim in one record only: a whole-catalogue run drops the
+    partial ones; a claim or paper run takes the claims it reran out of earlier records
+    (dropping a record left empty; a paper's record stands for its Monte-Carlo claims) and
+    drops records naming claims the catalogue no longer has; ids are sorted and counted
+    once; a run that left claims out is recorded under the ids it ran."""
+    from theory.calibration.stability import chosen_claims, record_section, section_key
 
     a, b = "daneshmand2021.fig1.vanilla_rises", "daneshmand2021.fig1.bn_orthogonalizes"
     assert section_key("stability", None, [b, a, b]) == f"stability ({', '.join(sorted({a, b}))})"
     data = {"measured_at": {"stability": 1, f"stability ({a})": 2, "stability (gone.claim)": 3,
                             f"stability ({', '.join(sorted({a, b}))})": 4, "sensitivity (gone.claim)": 5}}
     record_section(data, "stability", None, [a])
-    keys = set(data["measured_at"])
-    assert keys == {"stability", f"stability ({a})", f"stability ({', '.join(sorted({a, b}))})",
-                    "sensitivity (gone.claim)"} and data["measured_at"][f"stability ({a})"] != 2
+    assert data["measured_at"].keys() == {"stability", f"stability ({a})", f"stability ({b})",
+                                          "sensitivity (gone.claim)"}
+    assert data["measured_at"][f"stability ({b})"] == 4 and data["measured_at"][f"stability ({a})"] != 2
     record_section(data, "stability")
     assert set(data["measured_at"]) == {"stability", "sensitivity (gone.claim)"}
     data = {"measured_at": {f"stability ({a})": 1, f"stability ({b})": 2}}
     record_section(data, "stability", None, None, ran=[b])  # a run that left a out (slow claims skipped)
-    assert set(data["measured_at"]) == {"stability", f"stability ({a})"}
+    assert set(data["measured_at"]) == {f"stability ({b})", f"stability ({a})"} and data["measured_at"][f"stability ({a})"] == 1
+    # a paper's record loses the claims a later run reran, and a paper run supersedes claim records of that paper
+    paper_ids = sorted(c.id for c in chosen_claims("daneshmand2021"))
+    data = {"measured_at": {"stability (daneshmand2021)": 6, "stability (zeroinit2019)": 7}}
+    record_section(data, "stability", None, [a])
+    assert data["measured_at"][section_key("stability", None, set(paper_ids) - {a})] == 6
+    assert data["measured_at"]["stability (zeroinit2019)"] == 7 and "stability (daneshmand2021)" not in data["measured_at"]
+    record_section(data, "stability", "daneshmand2021")
+    assert set(data["measured_at"]) == {"stability (daneshmand2021)", "stability (zeroinit2019)"}
+    slow = [c.id for c in chosen_claims("daneshmand2021") if c.slow]
+    data["measured_at"]["stability (daneshmand2021)"] = 8
+    record_section(data, "stability", "daneshmand2021", ran=set(paper_ids) - set(slow))
+    assert data["measured_at"][section_key("stability", None, slow)] == 8  # the slow ones keep their record
+    assert isinstance(data["measured_at"][section_key("stability", None, set(paper_ids) - set(slow))], dict)
+    assert "stability (daneshmand2021)" not in data["measured_at"]  # the run is recorded under what it ran
+
+
