@@ -201,13 +201,14 @@ def _report(a, ctx, registry) -> int:
     from .parallel import block_executor
 
     if a.render_only:
-        if a.paper or a.claim or a.workers or a.scheduler or a.no_plots or ctx != RunContext():
+        evaluating = (a.paper, a.claim, a.workers is not None, a.scheduler is not None, a.no_plots, ctx != RunContext())
+        if any(evaluating):
             return _fail("report --render-only evaluates nothing: drop --paper, --claim, --workers, --scheduler, "
                          "--no-plots, --seed, --mc-scale and --backend")
         try:
             recs = report.render_report(a.out)
-        except report.PartialRefreshError as e:
-            return _fail(str(e))
+        except (report.ReportError, json.JSONDecodeError) as e:
+            return _fail(f"report --render-only: {e}")
         print(f"{len(recs)} claims rendered from {report.REPORT_JSON} and {report.CALIBRATION_JSON}; nothing evaluated")
         return 0
     if a.paper:

@@ -33,27 +33,34 @@ def _git(*args) -> str | None:
 GENERATED = ("figures", "paper_checks.md", "paper_checks.json", "calibration.json")
 
 
+def _code_paths() -> tuple:
+    """git pathspecs of the code: every tracked file but the generated outputs."""
+    return ("--", ".", *(f":!{g}" for g in GENERATED))
+
+
 def git_state() -> dict:
     """{"commit": HEAD or None, "dirty": True when tracked files other than the
     generated outputs (``GENERATED``) differ from HEAD}."""
-    status = _git("status", "--porcelain", "--untracked-files=no", "--", ".", *(f":!{g}" for g in GENERATED))
+    status = _git("status", "--porcelain", "--untracked-files=no", *_code_paths())
     return {"commit": _git("rev-parse", "HEAD") or None, "dirty": None if status is None else bool(status)}
 
 
 def state_since(start: dict) -> dict:
     """The code of a run that began in the state ``start`` (a :func:`git_state`): its
-    commit, dirty when it was dirty then or when the state differs now (the checkout
-    moved or changed during the run); None where git could not tell.
+    commit, dirty when it was dirty then or when the code (tracked files but the
+    generated outputs) now differs from that commit, by an edit or a commit made during
+    the run (a commit of generated outputs alone does not count); None where git cannot
+    tell.
 
     >>> state_since(git_state()) == git_state()  # nothing changed in between
     True
-    >>> state_since({"commit": "0" * 40, "dirty": False})["dirty"]  # the checkout moved since
-    True
     """
-    end = git_state()
-    if start["dirty"] is None or end["dirty"] is None:
+    if start["dirty"] is None or start["commit"] is None:
         return {"commit": start["commit"], "dirty": None}
-    return {"commit": start["commit"], "dirty": bool(start["dirty"] or end != start)}
+    if start["dirty"]:
+        return dict(start)
+    changed = _git("diff", "--name-only", start["commit"], *_code_paths())
+    return {"commit": start["commit"], "dirty": None if changed is None else bool(changed)}
 
 
 def provenance(start: dict | None = None) -> dict:
@@ -63,8 +70,8 @@ def provenance(start: dict | None = None) -> dict:
     import numpy
     import scipy
 
-    out = {**(git_state() if start is None else state_since(start)), "python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
-           "machine": platform.machine()}
+    out = {**(git_state() if start is None else state_since(start)), "python": platform.python_version(),
+           "numpy": numpy.__version__, "scipy": scipy.__version__, "machine": platform.machine()}
     for name in ("mpmath", "sympy", "matplotlib"):
         try:
             out[name] = __import__(name).__version__

@@ -71,12 +71,15 @@ def test_render_only_rewrites_the_markdown_and_nothing_else(capsys, tmp_path):
     assert (tmp_path / "paper_checks.json").read_bytes() == (root / "paper_checks.json").read_bytes()
     md = (tmp_path / "paper_checks.md").read_text()
     assert "## Calibration" in md and "figures/evidence/" not in md  # no plots in tmp_path: none linked
-    for extra in (["--claim", "arpit2019.thm3.range"], ["--workers", "2"], ["--no-plots"]):
+    for extra in (["--claim", "arpit2019.thm3.range"], ["--workers", "0"], ["--scheduler", ""], ["--no-plots"]):
         assert main(["report", "--out", str(tmp_path), "--render-only", *extra]) == 2
         err = capsys.readouterr().err
         assert "evaluates nothing" in err and len(err.strip().splitlines()) == 1
     assert main(["--seed", "3", "report", "--out", str(tmp_path), "--render-only"]) == 2
     assert "evaluates nothing" in capsys.readouterr().err
+    (tmp_path / "paper_checks.json").write_text("{not json")
+    assert main(["report", "--out", str(tmp_path), "--render-only"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
 def test_calibrate_judges_only_keeps_the_recorded_tail_rates(tmp_path, monkeypatch):

@@ -71,7 +71,8 @@ def record_code(data: dict, *sections: str, start: dict | None = None) -> None:
 
 
 def code_state() -> dict:
-    """The code's state now, to pass as ``start`` to :func:`record_code` at the end of a run."""
+    """The code's state now: taken when a run starts, passed as ``start`` to
+    :func:`record_code` when it ends."""
     from simulations.core.provenance import git_state
 
     return git_state()

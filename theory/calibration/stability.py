@@ -64,46 +64,54 @@ def section_key(section: str, paper: str | None, ids) -> str:
 def record_section(data: dict, section: str, paper: str | None = None, ids=None, ran=None,
                    start: dict | None = None) -> None:
     """Record the code a run of ``section`` was measured with (:func:`.measure.record_code`)
-    and trim the records it supersedes: a whole-catalogue run drops every partial one; a
-    run of one paper or some claims takes the claims it reran out of each earlier partial
-    record (a paper's record stands for its Monte-Carlo claims), dropping a record left
-    empty, so that each claim is named by one record only; records naming claims the
-    catalogue no longer has are dropped. ``ran``: the ids actually run, where fewer than
-    chosen (slow claims left out); ``start``: the code's state when the run began
-    (:func:`.measure.code_state`)."""
+    after trimming the records it supersedes (:func:`supersede`). ``ran``: the ids
+    actually run, where fewer than chosen (slow claims left out); ``start``: the code's
+    state when the run began (:func:`.measure.code_state`)."""
     from .measure import record_code
 
-    key = supersede(data, section, paper, ids, ran)
-    record_code(data, key, start=start)
+    record_code(data, supersede(data, section, paper, ids, ran), start=start)
 
 
 def supersede(data: dict, section: str, paper: str | None = None, ids=None, ran=None) -> str:
-    """The trimming of :func:`record_section` alone (no code recorded); returns the key
-    the run is recorded under."""
-    known = {c.id for c in all_claims()} | {c.paper for c in all_claims()}
+    """Trim the ``measured_at`` records of ``section`` that a run supersedes, so that each
+    Monte-Carlo claim is named by one record only, and return the key the run is to be
+    recorded under.
+
+    Partial records (``"section (names)"``, a paper's name standing for its Monte-Carlo
+    claims) lose the claims the run reran, and the claims the catalogue no longer has
+    (or that are no longer Monte-Carlo claims); a record left empty is dropped, one that
+    shrinks is rekeyed by the ids it keeps (a legacy record already holding exactly those
+    ids keeps its own state). A whole-catalogue run is recorded under the section's name:
+    when it ran every claim it drops every partial record; when it left claims out (slow
+    ones, ``slow=False``) it keeps the old whole-catalogue record for those of them no
+    partial record names, keyed by their ids (a claim no run has reached is left to the
+    new whole record). A paper or claim run that left claims out is recorded under the
+    ids it ran."""
+    papers = {c.paper for c in all_claims()}
+    monte_carlo = {c.id for c in all_claims() if c.monte_carlo}
     chosen = {c.id for c in chosen_claims(paper, ids)}
     rerun = chosen if ran is None else set(ran)
     complete = rerun >= chosen  # every chosen claim was run (none left out as slow)
-    prefix = f"{section} ("
+    whole = paper is None and ids is None
     records = data.setdefault("measured_at", {})
+    old_whole = records.pop(section, None) if whole else None
+    prefix = f"{section} ("
+    covered = set()  # the claims the partial records kept still name
     for key in [k for k in records if k.startswith(prefix)]:
-        named = set(key[len(prefix):-1].split(", "))
-        if (paper is None and ids is None and complete) or not named <= known:
-            del records[key]
-            continue
-        claims_named = set().union(*({c.id for c in chosen_claims(n)} if n in _papers() else {n} for n in named))
-        left = claims_named - rerun
+        named = set().union(*({c.id for c in chosen_claims(n)} if n in papers else {n}
+                              for n in key[len(prefix):-1].split(", ")))
+        left = (named & monte_carlo) - rerun
+        covered |= left
         if not left:
             del records[key]
-        elif left != claims_named:
-            state = records.pop(key)
-            records.setdefault(section_key(section, None, left), state)
-    # a run that left claims out (slow ones) is recorded under the ids it ran
+        elif left != named:
+            records.setdefault(section_key(section, None, left), records.pop(key))
+    if whole:
+        left_out = chosen - rerun - covered  # left out by this run, last run by the old whole-catalogue one
+        if old_whole is not None and left_out:
+            records.setdefault(section_key(section, None, left_out), old_whole)
+        return section
     return section_key(section, paper, ids) if complete else section_key(section, None, rerun)
-
-
-def _papers() -> set:
-    return {c.paper for c in all_claims()}
 
 
 def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FAST_SEEDS, slow_seeds=SLOW_SEEDS,
@@ -129,6 +137,7 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     data["stability"] = {"fast_seeds": list(fast_seeds), "slow_seeds": list(slow_seeds), "verdicts": verdicts,
                          "flips": flips(verdicts),
                          "to_inconclusive": {k: v for k, v in verdicts.items() if "inconclusive" in v.values()}}
-    record_section(data, "stability", paper, claims, ran=[c.id for c in chosen], start=start)  # the others keep theirs
+    ran = {cid for _, ids in tasks for cid in ids}  # a claim no seed was given to did not run
+    record_section(data, "stability", paper, claims, ran=ran, start=start)  # the others keep theirs
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

@@ -17,14 +17,18 @@ from ..core import RunContext
 from ..core.notes import NoteFieldError
 from ..core.registry import claims, get, paper as paper_of
 from .markdown import render_markdown
-from .plots import EVIDENCE_DIR, write_plots
+from .plots import plot_path, write_plots
 from .records import git_state, provenance, run_records
 
-__all__ = ["write_report", "render_report", "rendered_markdown", "render_markdown", "load_report", "PartialRefreshError", "NoteFieldError", "REPORT_JSON",
-           "REPORT_MD", "PARTIAL_JSON", "CALIBRATION_JSON"]
+__all__ = ["write_report", "render_report", "rendered_markdown", "render_markdown", "load_report", "ReportError",
+           "PartialRefreshError", "NoteFieldError", "REPORT_JSON", "REPORT_MD", "PARTIAL_JSON", "CALIBRATION_JSON"]
 
 
-class PartialRefreshError(ValueError):
+class ReportError(ValueError):
+    """The report files in a directory cannot serve the request (none there to render)."""
+
+
+class PartialRefreshError(ReportError):
     """A partial refresh (``--paper``/``--claim``) that the existing report cannot take."""
 
 REPORT_JSON, REPORT_MD = "paper_checks.json", "paper_checks.md"
@@ -84,21 +88,23 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
 def rendered_markdown(root: Path | str = ".") -> str:
     """paper_checks.md as the existing paper_checks.json and calibration.json in ``root``
     render it (the evidence plots that exist are linked), evaluating nothing."""
-    root = Path(root)
-    if not (root / REPORT_JSON).exists():
-        raise PartialRefreshError(f"no {REPORT_JSON} in {root} to render: run a full report first")
-    data = load_report(root)
-    records = data["claims"]
-    plots = {r["id"]: (EVIDENCE_DIR / f"{r['id']}.png").as_posix() for r in records
-             if r.get("plot") and (root / EVIDENCE_DIR / f"{r['id']}.png").exists()}
-    return render_markdown(data, plots, _calibration_lines(root, records))
+    return _render(Path(root))[0]
 
 
 def render_report(root: Path | str = ".") -> list:
     """Rewrite paper_checks.md from the existing paper_checks.json and calibration.json
     (:func:`rendered_markdown`): the JSON (and the commit it names), the evidence plots
     and every number stay as the run that made them left them. Returns the records."""
-    root = Path(root)
-    text = rendered_markdown(root)
-    (root / REPORT_MD).write_text(text)
-    return load_report(root)["claims"]
+    text, records = _render(Path(root))
+    (Path(root) / REPORT_MD).write_text(text)
+    return records
+
+
+def _render(root: Path) -> tuple:
+    if not (root / REPORT_JSON).exists():
+        raise ReportError(f"no {REPORT_JSON} in {root} to render: run a full report first")
+    data = load_report(root)
+    records = data["claims"]
+    plots = {r["id"]: plot_path(r["id"]).as_posix() for r in records
+             if r.get("plot") and (root / plot_path(r["id"])).exists()}
+    return render_markdown(data, plots, _calibration_lines(root, records)), records

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["EVIDENCE_DIR", "draw", "write_plots"]
+__all__ = ["EVIDENCE_DIR", "draw", "plot_path", "write_plots"]
 
 EVIDENCE_DIR = Path("figures") / "evidence"
 
@@ -112,6 +112,11 @@ def draw(claim_id: str, verdict: str, plot: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def plot_path(claim_id: str) -> Path:
+    """Where a claim's evidence plot lives, relative to the report's directory."""
+    return EVIDENCE_DIR / f"{claim_id}.png"
+
+
 def write_plots(records: list, root: Path) -> dict:
     """Draw the plot of every record that has one, and remove every other plot (of a
     claim renamed or removed, or whose record no longer has plot data; ``records`` is
@@ -119,7 +124,7 @@ def write_plots(records: list, root: Path) -> dict:
     out = {}
     for r in records:
         if r.get("plot"):
-            rel = EVIDENCE_DIR / f"{r['id']}.png"
+            rel = plot_path(r["id"])
             draw(r["id"], r["verdict"], r["plot"], Path(root) / rel)
             out[r["id"]] = rel.as_posix()
     for stale in sorted((Path(root) / EVIDENCE_DIR).glob("*.png")):

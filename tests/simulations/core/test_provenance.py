@@ -1,6 +1,7 @@
 """Provenance: the dirty flag tells whether the code differs from its commit; rewriting
 a generated output (a figure, the report) does not count."""
 import importlib
+import shutil
 import subprocess
 
 import pytest
@@ -22,7 +23,7 @@ def _repo(tmp_path):
 
 
 def test_generated_outputs_do_not_make_the_tree_dirty(tmp_path, monkeypatch):
-    if subprocess.run(["git", "--version"], capture_output=True).returncode:
+    if shutil.which("git") is None:
         pytest.skip("git not available")
     root = _repo(tmp_path)
     monkeypatch.setattr(prov, "_ROOT", root)
@@ -34,20 +35,37 @@ def test_generated_outputs_do_not_make_the_tree_dirty(tmp_path, monkeypatch):
 
 
 def test_a_run_records_its_starting_commit_and_is_dirty_when_the_code_changed_during_it(tmp_path, monkeypatch):
-    """A long run takes the state when it starts: a commit or an edit made while it runs
-    marks it dirty (its later processes may have imported the new code), and it keeps
-    the commit it started at; a generated output rewritten meanwhile does not count."""
-    if subprocess.run(["git", "--version"], capture_output=True).returncode:
+    """A long run takes the state when it starts and keeps that commit: an edit of code or
+    a commit of code made while it runs marks it dirty (its later processes may have
+    imported the new code); generated outputs rewritten or committed meanwhile do not
+    count; a start git cannot resolve gives None."""
+    if shutil.which("git") is None:
         pytest.skip("git not available")
     root = _repo(tmp_path)
     monkeypatch.setattr(prov, "_ROOT", root)
+
+    def commit(message):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", message], cwd=root,
+                       check=True, capture_output=True)
+
     start = prov.git_state()
     (root / "figures" / "f.png").write_text("b")
-    assert prov.state_since(start) == start
+    commit("a regenerated output")
+    assert prov.state_since(start) == start and prov.git_state()["commit"] != start["commit"]
     (root / "code.py").write_text("x = 2\n")
     assert prov.state_since(start) == {"commit": start["commit"], "dirty": True}
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "edit"], cwd=root,
-                   check=True, capture_output=True)
+    commit("an edit of code")
     assert prov.git_state()["dirty"] is False  # clean at the new commit, yet the run saw the old code
     assert prov.state_since(start) == {"commit": start["commit"], "dirty": True}
     assert prov.provenance(start)["dirty"] is True and prov.provenance(start)["commit"] == start["commit"]
+    assert prov.state_since({"commit": "0" * 40, "dirty": False})["dirty"] is None  # an unknown commit
+
+
+def test_a_figure_records_the_commit_it_started_at(tmp_path, monkeypatch):
+    """make_figure takes the state before computing: a commit of code landing meanwhile
+    leaves the starting commit in the provenance, marked dirty."""
+    from simulations.figures.cli import make_figure
+    from tests.support.moving_git import START, moving_git_state
+    moving_git_state(monkeypatch)
+    prov_record = make_figure("daneshmand2021_fig1", tmp_path, quick=True)
+    assert (prov_record["commit"], prov_record["dirty"]) == (START["commit"], True)

@@ -260,7 +260,8 @@ def test_a_run_drops_the_code_records_it_supersedes():
     partial ones; a claim or paper run takes the claims it reran out of earlier records
     (dropping a record left empty; a paper's record stands for its Monte-Carlo claims) and
     drops records naming claims the catalogue no longer has; ids are sorted and counted
-    once; a run that left claims out is recorded under the ids it ran."""
+    once; a paper run that left claims out is recorded under the ids it ran, a whole run
+    under the section's name, the old whole record kept for the claims it left out."""
     from theory.calibration.stability import chosen_claims, record_section, section_key
 
     a, b = "daneshmand2021.fig1.vanilla_rises", "daneshmand2021.fig1.bn_orthogonalizes"
@@ -274,14 +275,16 @@ def test_a_run_drops_the_code_records_it_supersedes():
     record_section(data, "stability")
     assert set(data["measured_at"]) == {"stability", "sensitivity (gone.claim)"}
     data = {"measured_at": {f"stability ({a})": 1, f"stability ({b})": 2}}
-    record_section(data, "stability", None, None, ran=[b])  # a run that left a out (slow claims skipped)
-    assert set(data["measured_at"]) == {f"stability ({b})", f"stability ({a})"} and data["measured_at"][f"stability ({a})"] == 1
+    record_section(data, "stability", None, None, ran=[b])  # a whole run that left a out (as slow claims are)
+    assert set(data["measured_at"]) == {"stability", f"stability ({a})"}
+    assert data["measured_at"][f"stability ({a})"] == 1
     # a paper's record loses the claims a later run reran, and a paper run supersedes claim records of that paper
     paper_ids = sorted(c.id for c in chosen_claims("daneshmand2021"))
     data = {"measured_at": {"stability (daneshmand2021)": 6, "stability (zeroinit2019)": 7}}
     record_section(data, "stability", None, [a])
     assert data["measured_at"][section_key("stability", None, set(paper_ids) - {a})] == 6
-    assert data["measured_at"]["stability (zeroinit2019)"] == 7 and "stability (daneshmand2021)" not in data["measured_at"]
+    assert data["measured_at"]["stability (zeroinit2019)"] == 7
+    assert "stability (daneshmand2021)" not in data["measured_at"]
     record_section(data, "stability", "daneshmand2021")
     assert set(data["measured_at"]) == {"stability (daneshmand2021)", "stability (zeroinit2019)"}
     slow = [c.id for c in chosen_claims("daneshmand2021") if c.slow]
@@ -290,5 +293,38 @@ def test_a_run_drops_the_code_records_it_supersedes():
     assert data["measured_at"][section_key("stability", None, slow)] == 8  # the slow ones keep their record
     assert isinstance(data["measured_at"][section_key("stability", None, set(paper_ids) - set(slow))], dict)
     assert "stability (daneshmand2021)" not in data["measured_at"]  # the run is recorded under what it ran
+    # a record keeps its live claims when one of them left the catalogue or is exact now
+    data = {"measured_at": {f"stability ({a}, arpit2019.thm3.range, gone.claim)": 9}}
+    record_section(data, "stability", None, [b])
+    assert data["measured_at"][f"stability ({a})"] == 9 and len(data["measured_at"]) == 2
+    # a whole-catalogue run that left the slow claims out: the old whole record stays theirs,
+    # less the ones a partial record names
+    every = {c.id for c in chosen_claims()}
+    slow_all = sorted(c.id for c in chosen_claims() if c.slow)
+    data = {"measured_at": {"stability": 10, f"stability ({slow_all[0]})": 11, f"stability ({a})": 12}}
+    record_section(data, "stability", None, None, ran=every - set(slow_all))
+    assert data["measured_at"][section_key("stability", None, slow_all[1:])] == 10
+    assert data["measured_at"][f"stability ({slow_all[0]})"] == 11 and f"stability ({a})" not in data["measured_at"]
+    assert isinstance(data["measured_at"]["stability"], dict) and len(data["measured_at"]) == 3
 
 
+def test_calibration_runs_record_the_commit_they_started_at(tmp_path, monkeypatch):
+    """A section run (tails), a stability run and a stress test take the code's state
+    before they run: a commit of code landing meanwhile leaves the starting commit in
+    measured_at, marked dirty."""
+    from theory.calibration import run_sensitivity, run_stability
+    from theory.calibration.measure import _run_section
+    from tests.support.moving_git import START, moving_git_state
+
+    moved = {"commit": START["commit"], "dirty": True}
+    cid = "daneshmand2021.fig1.vanilla_rises"
+    moving_git_state(monkeypatch)
+    assert _run_section(tmp_path, "tails", lambda: [])["measured_at"]["tails"] == moved
+    moving_git_state(monkeypatch)
+    assert run_stability(tmp_path, fast_seeds=(1,), slow_seeds=(), progress=False, claims=[cid])[
+        "measured_at"][f"stability ({cid})"] == moved
+    data = json.loads((tmp_path / "calibration.json").read_text())
+    (tmp_path / "calibration.json").write_text(json.dumps(dict(data, sensitivity={"factor": 2.0, "verdicts": {}})))
+    moving_git_state(monkeypatch)
+    assert run_sensitivity(tmp_path, factor=2, progress=False, claims=[cid])[
+        "measured_at"][f"sensitivity ({cid})"] == moved

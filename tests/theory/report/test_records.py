@@ -46,3 +46,19 @@ def test_unfillable_notes_stop_the_report_after_every_claim_ran_and_name_every_f
     kept = {r["id"]: r for r in json.loads(partial.read_text())["claims"]}
     assert kept["p.b"]["note"] == "fine 0.123456" and "note_error" in kept["p.a"]
     assert kept["p.a"]["note"] == "{=measured.missing}" and kept["p.a"]["evidence"]["measured"] == {"value": 0.123456}
+
+
+def test_a_report_records_the_commit_it_started_at(tmp_path, monkeypatch):
+    """write_report takes the code's state before evaluating: a commit of code landing
+    meanwhile leaves the starting commit in the report's provenance, marked dirty."""
+    from pathlib import Path
+
+    from theory.report import write_report
+    from tests.support.moving_git import START, moving_git_state
+
+    root = Path(__file__).resolve().parents[3]
+    (tmp_path / "paper_checks.json").write_bytes((root / "paper_checks.json").read_bytes())
+    moving_git_state(monkeypatch)
+    write_report(tmp_path, claim_ids=["arpit2019.thm3.range"], progress=False, plots=False)
+    got = json.loads((tmp_path / "paper_checks.json").read_text())["provenance"]
+    assert (got["commit"], got["dirty"]) == (START["commit"], True)
