@@ -45,16 +45,18 @@ def git_state() -> dict:
     return {"commit": _git("rev-parse", "HEAD") or None, "dirty": None if status is None else bool(status)}
 
 
-def state_since(start: dict) -> dict:
+def state_since(start: dict | None = None) -> dict:
     """The code of a run that began in the state ``start`` (a :func:`git_state`): its
     commit, dirty when it was dirty then or when the code (tracked files but the
     generated outputs) now differs from that commit, by an edit or a commit made during
     the run (a commit of generated outputs alone does not count); None where git cannot
-    tell.
+    tell. Without ``start``, the state now.
 
     >>> state_since(git_state()) == git_state()  # nothing changed in between
     True
     """
+    if start is None:
+        return git_state()
     if start["dirty"] is None or start["commit"] is None:
         return {"commit": start["commit"], "dirty": None}
     if start["dirty"]:
@@ -70,7 +72,7 @@ def provenance(start: dict | None = None) -> dict:
     import numpy
     import scipy
 
-    out = {**(git_state() if start is None else state_since(start)), "python": platform.python_version(),
+    out = {**state_since(start), "python": platform.python_version(),
            "numpy": numpy.__version__, "scipy": scipy.__version__, "machine": platform.machine()}
     for name in ("mpmath", "sympy", "matplotlib"):
         try:

@@ -16,7 +16,7 @@ from ..stats import POWER, binomial_interval
 from .cases import CASES
 
 __all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "run_counts_calibration",
-           "run_welch_calibration", "run_deep_calibration", "expectation", "record_code", "code_state"]
+           "run_welch_calibration", "run_deep_calibration", "expectation", "record_code"]
 
 #: The claim alpha the cases run at (rates of 0.05 are measurable with 1,000 reseeds).
 CALIBRATION_ALPHA = 0.05
@@ -64,31 +64,25 @@ def record_code(data: dict, *sections: str, start: dict | None = None) -> None:
     and whether tracked files differed from it (:func:`simulations.core.provenance.git_state`);
     with ``start`` (the state when the run began), the starting commit, dirty if the code
     changed during the run (:func:`simulations.core.provenance.state_since`)."""
-    from simulations.core.provenance import git_state, state_since
+    from simulations.core.provenance import state_since
 
-    state = git_state() if start is None else state_since(start)
+    state = state_since(start)
     data.setdefault("measured_at", {}).update({s: state for s in sections})
-
-
-def code_state() -> dict:
-    """The code's state now: taken when a run starts, passed as ``start`` to
-    :func:`record_code` when it ends."""
-    from simulations.core.provenance import git_state
-
-    return git_state()
 
 
 def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: float = CALIBRATION_ALPHA,
                     cases=CASES, progress: bool = True, tails: bool = True, jobs: int = 1) -> dict:
     """Measure every case under every truth (and the tail rates of the mean test) on
     ``jobs`` processes; merge into ``out``/calibration.json."""
+    from simulations.core.provenance import git_state
+
     from .pool import map_tasks
     from .tails import run_tails
     from .tails_is import run_tails_is
     from .tails_deep import run_tails_deep
     from .tails_welch import run_tails_welch
 
-    start = code_state()
+    start = git_state()
     reseeds = reseeds or DEFAULT_RESEEDS
     tasks = [(c, t, reseeds, alpha) for c in cases for t in c.truths]
     rows = map_tasks(measure_case, tasks, jobs, "calibration", progress)
@@ -110,7 +104,9 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
 def _run_section(out, section: str, run) -> dict:
     """``run()`` merged into ``out``/calibration.json under ``section``, every other
     section kept, the code recorded."""
-    start = code_state()
+    from simulations.core.provenance import git_state
+
+    start = git_state()
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}

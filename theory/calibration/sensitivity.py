@@ -46,10 +46,11 @@ def run_sensitivity(out: str | Path = ".", factor: float | None = None, progress
     recorded run, which must have the same factor) at CLAIM_ALPHA / ``factor`` (default:
     the worst measured excess, rounded up to a whole number), one claim per task on
     ``jobs`` processes; merge into ``out``/calibration.json under ``sensitivity``."""
-    from .measure import code_state
+    from simulations.core.provenance import git_state
+
     from .pool import map_tasks
 
-    start = code_state()
+    start = git_state()
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     if factor is None:

@@ -66,7 +66,7 @@ def record_section(data: dict, section: str, paper: str | None = None, ids=None,
     """Record the code a run of ``section`` was measured with (:func:`.measure.record_code`)
     after trimming the records it supersedes (:func:`supersede`). ``ran``: the ids
     actually run, where fewer than chosen (slow claims left out); ``start``: the code's
-    state when the run began (:func:`.measure.code_state`)."""
+    state when the run began (:func:`simulations.core.provenance.git_state`)."""
     from .measure import record_code
 
     record_code(data, supersede(data, section, paper, ids, ran), start=start)
@@ -119,10 +119,11 @@ def run_stability(out: str | Path = ".", paper: str | None = None, fast_seeds=FA
     """Evaluate the Monte-Carlo claims (of one paper, or the ids in ``claims``, if given)
     at every seed, one seed per task on ``jobs`` processes; merge the verdicts into
     ``out``/calibration.json under ``stability``."""
-    from .measure import code_state
+    from simulations.core.provenance import git_state
+
     from .pool import map_tasks
 
-    start = code_state()
+    start = git_state()
     chosen = [c for c in chosen_claims(paper, claims) if slow or not c.slow]
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"

@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from simulations.core.provenance import git_state
+
 from ..core import RunContext
 from ..core.notes import NoteFieldError
 from ..core.registry import claims, get, paper as paper_of
 from .markdown import render_markdown
 from .plots import plot_path, write_plots
-from .records import git_state, provenance, run_records
+from .records import provenance, run_records
 
 __all__ = ["write_report", "render_report", "rendered_markdown", "render_markdown", "load_report", "ReportError",
            "PartialRefreshError", "NoteFieldError", "REPORT_JSON", "REPORT_MD", "PARTIAL_JSON", "CALIBRATION_JSON"]

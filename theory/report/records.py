@@ -8,13 +8,13 @@ import json
 import time
 from pathlib import Path
 
-from simulations.core.provenance import git_state, provenance
+from simulations.core.provenance import provenance
 from ..core import RunContext, evaluate, jsonable
 from ..core.runner import with_headroom
 from ..core.claims import Claim
 from ..core.notes import NoteFieldError, fill_note
 
-__all__ = ["record", "run_records", "provenance", "git_state"]
+__all__ = ["record", "run_records", "provenance"]
 
 
 def record(claim: Claim, ctx: RunContext) -> dict:
