@@ -16,7 +16,7 @@ import numpy as np
 from scipy import stats as st
 
 from ..stats import binomial_interval
-from ..stats.means import SKEW_CORRECTION_FROM, hall_coefficient, hall_corrected
+from ..stats.skewness import SKEW_CORRECTION_FROM, hall_coefficient, hall_corrected
 
 __all__ = ["TAIL_LEVELS", "RULES", "COUNTED", "require_rules", "covers_truth", "corrected_t", "oriented", "welch_t", "lognormal_skewness", "tail_rates", "run_tails"]
 

@@ -41,7 +41,7 @@ import math
 import numpy as np
 from scipy import stats as st
 
-from ..stats.means import SKEW_CORRECTION_FROM, hall_coefficient, hall_inverse, rule_thresholds
+from ..stats.skewness import SKEW_CORRECTION_FROM, hall_coefficient, hall_inverse, rule_thresholds
 from .tails import RULES, corrected_t, lognormal_skewness, oriented
 
 __all__ = ["IS_LEVELS", "IS_SIZES", "CONTROL_SIGMA", "MIN_ESS", "MAX_SHARE", "tail_rates_is", "run_tails_is",

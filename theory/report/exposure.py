@@ -23,7 +23,7 @@ little about the law. Below ``SKEW_CORRECTION_FROM`` replicates the plain t test
 decides a one-sample test, outside what the calibration of the judges' rule measures."""
 from __future__ import annotations
 
-from ..stats.means import SKEW_CORRECTION_FROM
+from ..stats.skewness import SKEW_CORRECTION_FROM
 from .headroom import checked_by_controls, claim_status, headroom_cell, headroom_summary, placed_size, usable
 
 __all__ = ["kept_from", "exposure_lines", "sizes_text"]

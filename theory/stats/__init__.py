@@ -1,6 +1,7 @@
 """Statistics for Monte-Carlo acceptance, in one place.
 
-Means and differences (:mod:`.means`: Student-t, Welch), means of bounded variables
+Means and differences (:mod:`.means`: Student-t, Welch; Hall's skewness correction in
+:mod:`.skewness`, the tests' resolution in :mod:`.power`), means of bounded variables
 (:mod:`.bounded`: empirical-Bernstein limits, for any law on a known range), fits (:mod:`.fits`: one
 weighted least-squares helper with residual degrees of freedom), counts
 (:mod:`.counts`: chi-square goodness of fit, exact binomial intervals) and the
@@ -16,9 +17,9 @@ claims times ``CLAIM_ALPHA`` (union bound), and the report prints it.
 from .bounded import bernstein_limits
 from .counts import binomial_interval, detectable_noncentrality, goodness_of_fit
 from .fits import LACK_OF_FIT_ALPHA, Fit, limit, power_law, wls
-from .means import (POWER, MeanEstimate, TestResult, TooFewReplicates, detectable_deviation, difference, distance_lower_bound,
-                    estimate, inequality_verdict, mean_at_least, mean_at_most, mean_equals, mean_within, shortfall,
-                    t_quantile, variance_less)
+from .means import (MeanEstimate, TestResult, TooFewReplicates, difference, distance_lower_bound, estimate,
+                    inequality_verdict, mean_at_least, mean_at_most, mean_equals, mean_within, shortfall, variance_less)
+from .power import POWER, detectable_deviation, t_quantile
 from .sequential import LookPlan, plan_looks
 
 #: False-alarm probability of one Monte-Carlo claim (all its looks and rows together).

@@ -16,7 +16,7 @@ from scipy import optimize
 from scipy import stats as st
 
 from ..core.verdicts import Verdict
-from .means import POWER
+from .power import POWER
 
 __all__ = ["goodness_of_fit", "detectable_noncentrality", "binomial_interval"]
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
-from .means import t_quantile
+from .power import t_quantile
 
 __all__ = ["LACK_OF_FIT_ALPHA", "Fit", "wls", "power_law", "limit"]
 

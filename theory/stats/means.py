@@ -33,8 +33,9 @@ and misses on skewed replicates is measured in the report's Calibration section
 - ``difference``: E[a] - E[b] with its Welch interval, for comparisons.
 
 The resolution of a test is the deviation it detects with probability ``POWER`` at its
-alpha (noncentral t), reported beside every verdict; for a one-sample test, at the
-rule's critical value on its worse side given the sample's skewness.
+alpha (noncentral t, :mod:`.power`), reported beside every verdict; for a one-sample test,
+at the rule's critical value on its worse side given the sample's skewness. Hall's
+statistic and the rule's thresholds are in :mod:`.skewness`.
 
 >>> import numpy as np
 >>> x = np.random.default_rng(0).normal(1.0, 0.1, 400)
@@ -54,50 +55,16 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize
 from scipy import stats as st
 
 from ..core.records import TooFewReplicates
 from ..core.verdicts import Verdict, band_verdict
+from .power import detectable_deviation, t_quantile
+from .skewness import SKEW_CORRECTION_FROM, hall_coefficient, hall_corrected, rule_thresholds
 
-__all__ = ["POWER", "SKEW_CORRECTION_FROM", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "detectable_deviation", "TestResult",
-           "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less",
-           "t_quantile", "distance_lower_bound", "hall_inverse", "hall_corrected", "hall_coefficient",
-           "rule_thresholds", "recording_tests"]
-
-#: The resolution of a test is the deviation it detects with this probability.
-POWER = 0.9
-
-
-def t_quantile(alpha: float, df: float) -> float:
-    """Upper alpha-quantile of Student's t with ``df`` degrees of freedom (normal for df = inf)."""
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
-    return float(st.norm.isf(alpha) if math.isinf(df) else st.t.isf(alpha, df))
-
-
-#: Replicates from which Hall's skewness correction is used.
-SKEW_CORRECTION_FROM = 10
-
-
-def hall_inverse(q, a):
-    """The t whose Hall-corrected statistic t + a t^2 + a^2 t^3/3 + a/2 equals q,
-    (cbrt(1 + 3a (q - a/2)) - 1)/a, written 3 (q - a/2)/(c^2 + c + 1) with
-    c = cbrt(1 + 3a (q - a/2)) (no division by a, so accurate for tiny a;
-    c^2 + c + 1 >= 3/4), and q itself at a = 0 (elementwise)."""
-    a = np.asarray(a, dtype=float)
-    c = np.cbrt(1 + 3 * a * (q - a / 2))
-    return np.where(a == 0, q, 3 * (q - a / 2) / (c * c + c + 1))
-
-
-def rule_thresholds(q, a):
-    """Where a one-sample test at Student-t quantile ``q`` rejects, on the plain t scale:
-    (upper, lower) with the upper side rejected where t > upper, the lower where t <
-    lower. Both statistics must reject on the same side (module docstring), so
-    upper = max(q, T_H^-1(q)) and lower = min(-q, T_H^-1(-q)) for Hall's coefficient
-    ``a`` (elementwise; (q, -q) at a = 0)."""
-    return np.maximum(q, hall_inverse(q, a)), np.minimum(-q, hall_inverse(-q, a))
-
+__all__ = ["TooFewReplicates", "MeanEstimate", "estimate", "difference", "TestResult", "shortfall", "mean_equals",
+           "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less", "distance_lower_bound",
+           "recording_tests"]
 
 class RecordedTests(list):
     """The estimates tested inside :func:`recording_tests`, in order, each once; and
@@ -144,20 +111,6 @@ def recording_tests():
         yield _TESTS.get()
     finally:
         _TESTS.reset(token)
-
-
-def hall_coefficient(x):
-    """Hall's coefficient a = g / (3 sqrt n) of the replicates along the last axis of
-    ``x``, with g the sample skewness mean((x - mean)^3) / std^3 (ddof 0)."""
-    x = np.asarray(x, dtype=float)
-    g = ((x - x.mean(-1, keepdims=True)) ** 3).mean(-1) / x.std(-1) ** 3
-    return g / (3 * math.sqrt(x.shape[-1]))
-
-
-def hall_corrected(t, a):
-    """Hall's (1992) skewness-corrected statistic t + a t^2 + a^2 t^3 / 3 + a/2
-    (= ((1 + a t)^3 - 1)/(3a) + a/2, written without division by a) (elementwise)."""
-    return t + a * t * t + a * a * t * t * t / 3 + a / 2
 
 
 @dataclass(frozen=True)
@@ -293,73 +246,6 @@ def difference(a, b) -> MeanEstimate:
         df = (va + vb) ** 2 / (va**2 / (x.size - 1) + vb**2 / (y.size - 1))
     return MeanEstimate(float(x.mean() - y.mean()), se, df, int(x.size + y.size),
                         welch_parts=((int(x.size), _skew(x)[1]), (int(y.size), _skew(y)[1])))
-
-
-def _nct_sf_series(c: float, df: float, ncp: float) -> float | None:
-    """scipy's (Boost's) series for P(T' > c), T' noncentral t(df, ncp), or None where it
-    does not converge (huge c and ncp: 1-2 degrees of freedom at a tiny alpha; there
-    :func:`_nct_sf_quadrature` computes it); a failure costs up to seconds (the series
-    runs its whole iteration budget first)."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", RuntimeWarning)
-        try:
-            return float(st.nct.sf(c, df, ncp))
-        except (RuntimeWarning, SystemError):
-            return None
-
-
-def _nct_sf_quadrature(c: float, df: float, ncp: float) -> float:
-    """P(T' > c) = E[Phi(ncp - c sqrt(V / df))], V ~ chi2(df), by adaptive quadrature over
-    V's quantiles u in (0, 1). The integrand calls the special functions behind
-    ``scipy.stats`` directly (``chi2.ppf(u, df) = 2 gammaincinv(df / 2, u)``,
-    ``norm.cdf = ndtr``): the same numbers, without the distributions' per-call checks
-    (44-76x faster per integral at 1 degree of freedom)."""
-    from scipy import integrate, special
-
-    half_df = df / 2.0
-
-    def f(u):
-        return float(special.ndtr(ncp - c * math.sqrt(2.0 * float(special.gammaincinv(half_df, u)) / df)))
-
-    return float(integrate.quad(f, 0.0, 1.0, limit=200)[0])
-
-
-def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, power: float = POWER,
-                         skew_a: float = 0.0) -> float:
-    """Smallest deviation of the mean that a level-alpha t-test (``sides`` 1 or 2)
-    detects with probability ``power``: ncp * se with P(T'_{df, ncp} > t_crit) = power.
-    With ``skew_a`` (a one-sample test's Hall coefficient), t_crit is the rule's critical
-    value on the plain t scale on its worse side, max(q, T_H^-1(q), -T_H^-1(-q)) for the
-    Student-t quantile q: the deviation that the rule (both statistics reject) detects
-    with probability ``power`` in either direction, given the sample's skewness.
-
-    Once scipy's series has failed at some noncentrality, larger ones go straight to the
-    quadrature (the series fails for huge ncp, and each failure costs up to seconds)."""
-    if se == 0:
-        return 0.0
-    crit = t_quantile(alpha / sides, df)
-    if skew_a:
-        upper, lower = rule_thresholds(crit, skew_a)
-        crit = float(max(upper, -lower))
-    if math.isinf(df):
-        return (crit + float(st.norm.ppf(power))) * se
-    series_failed_at = math.inf
-
-    def gap(d):
-        nonlocal series_failed_at
-        value = _nct_sf_series(crit, df, d) if d < series_failed_at else None
-        if value is None:
-            series_failed_at = min(series_failed_at, d)
-            value = _nct_sf_quadrature(crit, df, d)
-        return value - power
-
-    hi = crit + 60.0
-    while gap(hi) < 0:  # few degrees of freedom: the power needs a noncentrality far above crit
-        hi *= 2
-    ncp = optimize.brentq(gap, 0.0, hi)
-    return float(ncp) * se
 
 
 @dataclass(frozen=True)

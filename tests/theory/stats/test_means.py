@@ -46,13 +46,6 @@ def test_welch_degrees_of_freedom_match_scipy():
     assert d.mean == pytest.approx(a.mean() - b.mean())
 
 
-def test_detectable_deviation_has_the_stated_power():
-    se, df, alpha = 1.0, 20, 0.01
-    d = detectable_deviation(se, df, alpha)
-    crit = st.t.isf(alpha / 2, df)
-    assert st.nct.sf(crit, df, d / se) == pytest.approx(0.9, abs=1e-6)
-
-
 @pytest.mark.parametrize("lower,upper,bound,claim,expect", [
     (0.1, 0.2, 0.5, "<=", "holds"), (0.6, 0.7, 0.5, "<=", "fails"), (0.4, 0.6, 0.5, "<=", "inconclusive"),
     (0.6, 0.7, 0.5, ">", "holds"), (0.1, 0.2, 0.5, ">", "fails"), (0.4, 0.6, 0.5, ">=", "inconclusive"),
@@ -81,34 +74,6 @@ def test_variance_comparison():
 def test_bad_samples_raise(bad, message):
     with pytest.raises(ValueError, match=message):
         estimate(bad)
-
-
-def test_detectable_deviation_with_one_degree_of_freedom_at_a_tiny_alpha():
-    """scipy's noncentral-t series fails there; the quadrature fallback gives the power."""
-    import warnings
-
-    from scipy import stats as st
-
-    from theory.stats.means import _nct_sf_quadrature, _nct_sf_series
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        d = detectable_deviation(1.0, 1.0, 1e-7)
-    crit = st.t.isf(0.5e-7, 1)
-    assert _nct_sf_series(crit, 1.0, d) is None  # the case the fallback exists for
-    assert d > crit and abs(_nct_sf_quadrature(crit, 1.0, d) - 0.9) < 1e-6
-
-
-@pytest.mark.parametrize("df,c,ncp", [(1.0, 12.7, 15.0), (2.0, 3162.0, 5000.0), (3.0, 5.0, 6.0), (7.5, 2.0, 0.5)])
-def test_quadrature_fallback_equals_the_series_where_the_series_converges(df, c, ncp):
-    """The fallback of the noncentral-t tail (quadrature over chi2 quantiles) against
-    scipy's series, on cases where the series converges: the fallback is a second
-    computation of the same probability, not an approximation of it."""
-    from scipy import stats as st
-
-    from theory.stats.means import _nct_sf_quadrature
-
-    assert abs(_nct_sf_quadrature(c, df, ncp) - float(st.nct.sf(c, df, ncp))) < 1e-8
 
 
 def test_mean_within_does_not_fail_a_measurable_drift_inside_its_band():
@@ -155,7 +120,8 @@ def test_shortfall_uses_the_side_that_decides():
 
 
 def test_hall_inverse_undoes_the_correction():
-    from theory.stats.means import MeanEstimate, hall_inverse
+    from theory.stats.means import MeanEstimate
+    from theory.stats.skewness import hall_inverse
 
     for a in (-0.2, -1e-3, 0.0, 1e-13, 0.05, 0.3):
         est = MeanEstimate(0.0, 1.0, 30.0, 31, a)
@@ -169,7 +135,8 @@ def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
     p-values agree with it: an end of the interval is where the test rejects at alpha;
     for right- and left-skewed samples (each end is decided by the corrected statistic
     for one of the two)."""
-    from theory.stats.means import MeanEstimate, hall_inverse
+    from theory.stats.means import MeanEstimate
+    from theory.stats.skewness import hall_inverse
 
     x0 = np.random.default_rng(seed).lognormal(0.0, 0.8, 40)
     for x in (x0, -x0):
@@ -205,49 +172,11 @@ def test_rule_rejects_no_more_than_either_statistic(a):
         assert e.p_two_sided(value) >= 2 * st.t.sf(abs(t), 24) * (1 - 1e-12)
 
 
-def test_hall_transform_is_accurate_for_tiny_skewness():
-    """Written without division by a: exact at a = 0 and accurate for a near 0, where
-    ((1 + a t)^3 - 1)/(3a) loses its digits."""
-    from theory.stats.means import hall_corrected, hall_inverse
-
-    q = st.t.isf(0.5e-8, 24)
-    for a in (0.0, 1e-15, 1e-12, 1e-10, -1e-10):
-        inv = float(hall_inverse(q, a))
-        assert hall_corrected(inv, a) == pytest.approx(q, rel=1e-14)
-        if a:  # the first-order shift -a (q^2 + 1/2), with the right sign
-            assert (inv - q) == pytest.approx(-a * (q * q + 0.5), rel=1e-3)
-    qs = np.random.default_rng(0).uniform(0.01, 50, 10_000)  # 3 q / 3 != q for about 1 in 7 of these
-    assert np.array_equal(hall_inverse(qs, 0.0), qs) and np.array_equal(hall_corrected(qs, 0.0), qs)
-
-
-def test_resolution_is_that_of_the_rule_given_the_skewness():
-    """With the sample's skewness the resolution is the deviation the rule detects with
-    probability POWER on its worse side: larger than the plain t test's, and the
-    noncentral t passes the rule's threshold there with probability POWER."""
-    from theory.stats.means import POWER, hall_inverse
-
-    plain = detectable_deviation(1.0, 24.0, 1e-8)
-    for a in (0.15, -0.15):
-        res = detectable_deviation(1.0, 24.0, 1e-8, skew_a=a)
-        q = st.t.isf(0.5e-8, 24)
-        thr = max(q, float(hall_inverse(q, a)), -float(hall_inverse(-q, a)))
-        assert res > plain and st.nct.sf(thr, 24, res) == pytest.approx(POWER, abs=1e-6)
-    assert detectable_deviation(1.0, 24.0, 1e-8, skew_a=0.0) == plain
-
-
-def test_hall_coefficient_is_the_estimate_s():
-    """The vectorized coefficient (the tail statistics' and the exact rate's) is the one
-    ``estimate`` uses, bit for bit."""
-    from theory.stats.means import hall_coefficient
-
-    x = np.random.default_rng(4).lognormal(0.0, 0.7, (5, 30))
-    assert [estimate(row).skew_a for row in x] == list(hall_coefficient(x))
-
-
 def test_recording_tests_sees_each_tested_estimate_once():
     """Only inside the block, only estimates (one-sample or Welch) whose interval or
     p-value was asked, each once; recording leaves the estimate's numbers as they were."""
-    from theory.stats.means import hall_coefficient, recording_tests
+    from theory.stats.means import recording_tests
+    from theory.stats.skewness import hall_coefficient
 
     x = np.random.default_rng(4).lognormal(0, 0.5, 40)
     outside = estimate(x)
