@@ -30,3 +30,14 @@ def test_quick_run_writes_every_row(tmp_path, capsys):
     assert formed == {(reps, p, b) for reps, p in ((1, 256), (2, 128)) for b in (16, 32)}
     assert all(r["seconds"] > 0 for r in data["rows"])
     assert capsys.readouterr().out.count("\n") == 1 + len(data["rows"])
+
+
+def test_quick_run_on_the_strict_device(strict_cupy, tmp_path, monkeypatch):
+    """The GPU session's ``bench_haar`` step through the strict CuPy stand-in (every
+    construction, both inverses, the formation blocks), with a small peak product."""
+    timing = importlib.import_module("timing")
+    monkeypatch.setattr(bench, "matmul_peak", lambda be: timing.matmul_peak(be, n=256, reps=1))
+    out = tmp_path / "haar.json"
+    assert bench.main(["--backend", strict_cupy, "--quick", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["backend"] == "cupy" and all(r["seconds"] > 0 for r in data["rows"])

@@ -102,3 +102,16 @@ def test_networks_must_be_a_positive_integer():
     for bad in ("0", "-2", "1.5"):
         with pytest.raises(SystemExit):
             bench.main(["--networks", bad])
+
+
+def test_every_case_runs_on_the_strict_device(strict_cupy, monkeypatch):
+    """Every case, batched where it batches, through the strict CuPy stand-in (no implicit
+    host conversion, no numpy operand), so that the GPU session's benchmark steps do not
+    spend lent device time on a host/device slip. The peak comes from a small product
+    (the session's is 8192 on a device)."""
+    monkeypatch.setattr(bench, "matmul_peak", lambda be: timing.matmul_peak(be, n=256, reps=1))
+    names = list(bench.CASES)
+    rows = bench.measure(strict_cupy, "float32", names, size=0.04, networks=2)
+    assert [r["name"] for r in rows] == names
+    assert all(r["backend"] == "cupy" and r["end_to_end_fraction"] > 0 for r in rows)
+    assert all(r["networks"] == 2 for r in rows if r["name"] in bench.BATCHED)
