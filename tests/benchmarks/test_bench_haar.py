@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from simulations.core.random_matrices import HAAR_METHODS
 from simulations.core.triangular import TRIANGULAR_INVERSE_METHODS
 
@@ -18,7 +20,15 @@ def test_quick_run_writes_every_row(tmp_path, capsys):
     out = tmp_path / "haar.json"
     assert bench.main(["--quick", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
-    assert data["backend"] == "numpy" and data["peak"] > 0
+    assert data["backend"] == "numpy"
+    _assert_every_quick_row(data)
+    assert capsys.readouterr().out.count("\n") == 1 + len(data["rows"])
+
+
+def _assert_every_quick_row(data):
+    """One row per order, batch and inverse method, per shape and construction, and per
+    shape and formation block, each timed, the draws with their flops."""
+    assert data["peak"] > 0
     inverse = {(r["order"], r["batch"], r["method"]) for r in data["rows"] if r["table"] == "inverse"}
     assert inverse == {(n, b, m) for n in (32, 64) for b in (1, 4) for m in TRIANGULAR_INVERSE_METHODS}
     draws = [r for r in data["rows"] if r["table"] == "draw"]
@@ -29,15 +39,16 @@ def test_quick_run_writes_every_row(tmp_path, capsys):
     formed = {(r["reps"], r["p"], r["block"]) for r in data["rows"] if r["table"] == "formation"}
     assert formed == {(reps, p, b) for reps, p in ((1, 256), (2, 128)) for b in (16, 32)}
     assert all(r["seconds"] > 0 for r in data["rows"])
-    assert capsys.readouterr().out.count("\n") == 1 + len(data["rows"])
 
 
-def test_quick_run_on_the_strict_device(strict_cupy, tmp_path, monkeypatch):
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_quick_run_on_the_strict_device(strict_cupy, tmp_path, monkeypatch, dtype):
     """The GPU session's ``bench_haar`` step through the strict CuPy stand-in (every
     construction, both inverses, the formation blocks), with a small peak product."""
     timing = importlib.import_module("timing")
     monkeypatch.setattr(bench, "matmul_peak", lambda be: timing.matmul_peak(be, n=256, reps=1))
     out = tmp_path / "haar.json"
-    assert bench.main(["--backend", strict_cupy, "--quick", "--json", str(out)]) == 0
+    assert bench.main(["--backend", strict_cupy, "--dtype", dtype, "--quick", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
-    assert data["backend"] == "cupy" and all(r["seconds"] > 0 for r in data["rows"])
+    assert (data["backend"], data["dtype"]) == ("cupy", dtype)
+    _assert_every_quick_row(data)

@@ -104,14 +104,15 @@ def test_networks_must_be_a_positive_integer():
             bench.main(["--networks", bad])
 
 
-def test_every_case_runs_on_the_strict_device(strict_cupy, monkeypatch):
-    """Every case, batched where it batches, through the strict CuPy stand-in (no implicit
-    host conversion, no numpy operand), so that the GPU session's benchmark steps do not
-    spend lent device time on a host/device slip. The peak comes from a small product
-    (the session's is 8192 on a device)."""
+@pytest.mark.parametrize("dtype, networks", [("float32", 2), ("float64", 1)])
+def test_every_case_runs_on_the_strict_device(strict_cupy, monkeypatch, dtype, networks):
+    """Every case, in both dtypes, batched (as the session's ``bench_1024`` step) and not
+    (as ``bench_4096``), through the strict CuPy stand-in (no implicit host conversion, no
+    numpy operand): a host/device slip in a benchmark shows here, not on lent device time.
+    The peak comes from a small product (the session's is 8192 on a device)."""
     monkeypatch.setattr(bench, "matmul_peak", lambda be: timing.matmul_peak(be, n=256, reps=1))
     names = list(bench.CASES)
-    rows = bench.measure(strict_cupy, "float32", names, size=0.04, networks=2)
+    rows = bench.measure(strict_cupy, dtype, names, size=0.04, networks=networks)
     assert [r["name"] for r in rows] == names
-    assert all(r["backend"] == "cupy" and r["end_to_end_fraction"] > 0 for r in rows)
-    assert all(r["networks"] == 2 for r in rows if r["name"] in bench.BATCHED)
+    assert all((r["backend"], r["dtype"]) == ("cupy", dtype) and r["end_to_end_fraction"] > 0 for r in rows)
+    assert all(r["networks"] == networks for r in rows if r["name"] in bench.BATCHED)

@@ -1,6 +1,7 @@
 """Every checkable claim of Arpit, Campos & Bengio (2019), declared once, as data:
 Section 3 and the proofs of Theorems 5-6 in :mod:`.claims_sec3`, Section 4 and the
-proofs of Theorems 7-8 in :mod:`.claims_sec4`; the coverage map in :mod:`.coverage`.
+proofs of Theorems 7-8 in :mod:`.claims_sec4`; the coverage map in :mod:`.coverage`
+(App. C's items in :mod:`.coverage_proofs`).
 
 Locations refer to ../shared/papers/arpit2019_weightnorm_resnet_init.txt.
 """

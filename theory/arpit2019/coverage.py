@@ -9,8 +9,8 @@ from .coverage_proofs import PROOFS
 
 __all__ = ["COVERAGE", "MAIN_TEXT"]
 
-#: Sec. 1-4, the figures and tables, App. A (experiments) and App. B (A3C); the
-#: appendices' proofs (Theorems 5-8, App. C, Eq. 9-64) follow in :data:`PROOFS`.
+#: Sec. 3-5 with their figures and tables, App. A and App. B: everything before App. C,
+#: whose restated theorems and proofs (Theorems 5-8, Eq. 9-64) follow in :data:`PROOFS`.
 MAIN_TEXT = (
     Item("Eq. 1",
          "Sec. 3",

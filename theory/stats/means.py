@@ -66,6 +66,7 @@ __all__ = ["TooFewReplicates", "MeanEstimate", "estimate", "difference", "TestRe
            "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less", "distance_lower_bound",
            "recording_tests"]
 
+
 class RecordedTests(list):
     """The estimates tested inside :func:`recording_tests`, in order, each once; and
     ``levels``: per recorded estimate (by identity), the smallest and the largest
