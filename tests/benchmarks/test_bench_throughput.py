@@ -54,6 +54,11 @@ def test_measure_reports_fractions_under_their_ceiling(monkeypatch, capsys):
                                                                r["draw_floor_s"], r["peak"])
         assert r["end_to_end_fraction"] <= r["ceiling_fraction"] <= 1, r
     assert rows[1]["sampler_flops"] > 0 and "ceiling" in capsys.readouterr().out
+    bn = rows[2]  # the dense chain's products over the Gram chain's time: d / (2 n) times its own flops
+    d, n, depth = int(512 * 0.04), 16, 50
+    assert bn["dense_flops"] == 64 * depth * 2.0 * d * d * n
+    assert bn["dense_equivalent_fraction"] == pytest.approx(bn["dense_flops"] / bn["run_s"] / bn["peak"])
+    assert "dense_equivalent_fraction" not in rows[0]
     # factored: the first layer (500 -> 1000 scaled) is formed, the 19 square ones are not
     width = int(1000 * 0.04)
     formed, kept = bench.haar_flops("reflectors", width, width // 2), bench.haar_flops("factored", width, width)
