@@ -25,11 +25,11 @@ import sympy as sp
 from simulations.core import check_choice
 
 from . import stats
-from .core.evidence import Evidence
+from .core.evidence import Evidence, bound_tightness
 from .core.verdicts import Verdict, band_verdict, combine
 
 __all__ = ["judge_means", "judge_bounds", "judge_exponent", "judge_limit", "judge_comparison", "judge_exact",
-           "exact_constant", "exponent_verdict", "failing_parts", "mean_se", "largest_shortfall", "undecided_shortfall",
+           "exact_constant", "exponent_verdict", "failing_parts", "tightest", "bound_tightness", "mean_se", "largest_shortfall", "undecided_shortfall",
            "one_sided_shortfall"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -134,7 +134,8 @@ def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tupl
     informative only if the bound is below the largest value the quantity can take
     (``attainable(row)``; for ``>=`` claims, above the smallest); uninformative rows are
     reported but cannot make the claim hold, and a claim with no informative row is
-    inconclusive. With ``can_fail`` False the sample only bounds the quantity of the
+    inconclusive. The evidence's ``tightness`` compares the bound with the one-sided
+    confidence limit of the worst informative row (:func:`tightest`). With ``can_fail`` False the sample only bounds the quantity of the
     statement from one side (e.g. an upper bound on it for a ``<=`` claim): a row whose
     test rejects is no evidence against the statement and is inconclusive, flagged
     ``rejected_but_cannot_fail``."""
@@ -154,6 +155,8 @@ def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tupl
                         if t.se else math.inf, "verdict": v.value, **({"rejected_but_cannot_fail": True}
                                                                       if blocked else {})})
     informative = [d for d in details if d["informative"]]
+    tight = tightest(bound_tightness(d["interval"][1] if claim.startswith("<") else d["interval"][0], d["bound"],
+                                     claim, _labels(d, labels)) for d in informative)
     vs = [v for v, inf in verdicts if inf or v == F]
     verdict = combine(vs) if informative else (F if any(v == F for v, _ in verdicts) else INC)
     pool = informative or details
@@ -173,6 +176,7 @@ def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tupl
         details=details,
         informative=bool(informative),
         settle=None if informative or verdict == F else "no row where the bound can bite: add settings where it does",
+        tightness=tight,
         plot={"kind": "bounds", "claim": claim,
               "rows": [{"label": ", ".join(f"{k}={d[k]}" for k in labels), "mean": d["mean"], "interval": d["interval"],
                         "bound": d["bound"], "attainable": d["attainable"], "informative": d["informative"]}
@@ -180,17 +184,42 @@ def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tupl
     )
 
 
+def tightest(tightnesses) -> dict | None:
+    """The tightest of several :func:`~theory.core.evidence.bound_tightness` records (the
+    smallest factor; by the smallest gap where no factor is defined): the worst row of a
+    bound claim. None for none.
+
+    >>> tightest([bound_tightness(0.5, 1.0, "<=", {"n": 1}), bound_tightness(0.8, 1.0, "<=", {"n": 2})])["row"]
+    {'n': 2}
+    """
+    ts = list(tightnesses)
+    if not ts:
+        return None
+    with_factor = [t for t in ts if t["factor"] is not None]
+    return min(with_factor, key=lambda t: t["factor"]) if with_factor else min(ts, key=lambda t: t["gap"])
+
+
 def exponent_verdict(lo: float, hi: float, claimed: float, tol: float, ok: Verdict = H) -> Verdict:
-    """A fitted exponent's interval [lo, hi] against the claimed exponent: fails when it
-    excludes it, ``ok`` when it lies within claimed +- tol, inconclusive otherwise."""
-    if not lo <= claimed <= hi:
-        return F
+    """A fitted exponent's interval [lo, hi] against the claimed exponent: ``ok`` when it
+    lies within claimed +- tol, fails when it lies outside that band, inconclusive
+    otherwise. A fitted exponent is an asymptotic statement judged at finite size, so
+    the band is the statement: an exponent of -0.988 against "-1 +- 0.05" can never
+    fail, however much data come in (a point null at -1 would reject it once the
+    interval is narrower than 0.012). With ``tol`` = 0 the claim is exact: it fails when
+    the interval excludes ``claimed`` and never holds.
+
+    >>> [exponent_verdict(lo, hi, -1.0, 0.05).value for lo, hi in ((-1.02, -0.98), (-0.990, -0.986), (-1.2, -1.1))]
+    ['holds', 'holds', 'fails']
+    >>> exponent_verdict(-1.04, -0.93, -1.0, 0.05).value, exponent_verdict(-0.99, -0.98, -1.0, 0.0).value
+    ('inconclusive', 'fails')
+    """
     return band_verdict(lo, hi, claimed - tol, claimed + tol, ok)
 
 
 def judge_exponent(fits: Sequence[tuple[dict, stats.Fit]], index: int, claimed: float, tol: float, method: str,
                    ctx, ok: Verdict = H, what: str = "exponent", plot: dict | None = None) -> Evidence:
-    """Per fit (labels, Fit): coefficient ``index`` equals ``claimed`` within +-tol."""
+    """Per fit (labels, Fit): coefficient ``index`` equals ``claimed`` within +-tol
+    (:func:`exponent_verdict`: fails only when the interval lies outside the band)."""
     alpha = ctx.split(len(fits))
     details, verdicts, shortfalls = [], [], []
     for labels, fit in fits:
@@ -207,8 +236,9 @@ def judge_exponent(fits: Sequence[tuple[dict, stats.Fit]], index: int, claimed: 
     worst = max(details, key=lambda d: max(abs(d["interval"][0] - claimed), abs(d["interval"][1] - claimed)))
     return Evidence(
         verdict=verdict, measured={what: worst[what], "interval": worst["interval"]}, expected=claimed,
-        margin=min(min(claimed - d["interval"][0], d["interval"][1] - claimed) for d in details),
-        margin_unit=f"{what} units from the claimed value to the nearer interval end (negative: excluded)",
+        margin=min(tol - max(claimed - d["interval"][0], d["interval"][1] - claimed) for d in details),
+        margin_unit=f"{what} units from the interval to the nearer edge of the band claimed +-{tol:g} "
+                    "(negative: the interval reaches past the band)",
         method=f"{method}; weighted least squares, interval at alpha = {alpha:.2e} per fit",
         resolution=f"largest interval half-width {max((d['interval'][1] - d['interval'][0]) / 2 for d in details):.3g} "
                    f"(tolerance +-{tol:g})",
@@ -225,9 +255,13 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
     mean(w) = c + a w^(-order) (one weighted least-squares helper, residual degrees of
     freedom when the model does not fit); (ii) with ``error="rms"`` (each network
     converges), the RMS error of single networks around ``target`` fitted as A w^p.
-    Fails when the limit's interval excludes ``target`` or the RMS exponent is shown
-    >= 0 (no decay); holds approximately when the limit's interval lies within
-    target +- tol*|target| and (for rms) the exponent's interval lies below 0;
+    The limit is judged against the band target +- tol*|target|, the statement's
+    resolution at the widths simulated (finite-size terms the model leaves out, such as
+    a w^-2 term, bias the extrapolation by less than the band): it fails only when its
+    interval lies outside the band, so more data never turn a true limit false; with
+    ``tol`` = 0 it is a point null. The claim fails when the limit fails or the RMS
+    exponent is shown >= 0 (no decay); holds approximately when the limit's interval
+    lies within the band and (for rms) the exponent's interval lies below 0;
     inconclusive otherwise; a failing verdict's counterexample names the failing parts
     (``part``: "limit", "rms_decay" or "limit; rms_decay", :func:`failing_parts`). ``error="mean"`` claims
     only the average converges.
@@ -254,14 +288,13 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
     c_lo, c_hi = fit.interval(0, alpha)
     c = float(fit.coef[0])
     band = (target - tol * abs(target), target + tol * abs(target))
-    parts = {"limit": band_verdict(c_lo, c_hi, *band, HA) if c_lo <= target <= c_hi else F}
+    parts = {"limit": band_verdict(c_lo, c_hi, *band, HA)}
     efit = None
     if error == "rms":
         efit = stats.power_law(widths, rms, rms_se, point_df)
         e_lo, e_hi = efit.interval(1, alpha)
         parts["rms_decay"] = stats.inequality_verdict(e_lo, e_hi, 0.0, rms_direction, ok=HA)
     verdict = combine(parts.values(), HA)
-    room = tol * abs(target) - abs(c - target)
     # Evidence hides it unless the combined verdict is inconclusive
     shortfall = stats.shortfall(c, (c_lo, c_hi), target, band) if parts["limit"] == INC else None
     details = [{"width": w, "mean": m, "se": s, "rms_error": e} for w, m, s, e in zip(widths, means, ses, rms)]
@@ -271,8 +304,8 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
         measured.update({"rms_exponent": float(efit.coef[1]), "rms_exponent_interval": list(efit.interval(1, alpha))})
     return Evidence(
         verdict=verdict, measured=measured, expected=target,
-        margin=min(c - c_lo - abs(c - target), room) if parts["limit"] != F else -min(abs(c_lo - target), abs(c_hi - target)),
-        margin_unit="distance from the target to the nearer end of the limit's interval (negative: excluded)",
+        margin=min(c_lo - band[0], band[1] - c_hi),
+        margin_unit="distance from the limit's interval to the nearer band edge (negative: the interval reaches past it)",
         method=f"{method}; limit of mean(w) = c + a w^-{order:g} by weighted least squares over widths "
                f"{[int(w) for w in widths]}" + ("; RMS error of single networks fitted as A w^p" if error == "rms" else "")
                + ("; stated p > 0 (single networks do not concentrate)" if error == "rms" and rms_direction == ">"
