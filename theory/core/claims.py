@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Mapping
 
 from ..stats.sequential import LookPlan, plan_looks
-from .verdicts import Verdict
 from .notes import note_fields
+from .severity import SEVERITIES
+from .verdicts import Verdict
 
 __all__ = ["KINDS", "Mutation", "AtPrecision", "resolve_params", "Where", "applies_only", "Sampling", "Claim",
            "Paper", "CLAIM_FILE"]
@@ -45,12 +46,21 @@ class Mutation:
     (('depth term', 'width term'), [])
     >>> m.missing_parts(["sympy: depth term"])
     ['width term']
+
+    ``printed`` marks the mutation of a corrected claim that substitutes the printed
+    form into the corrected claim's judge: it must fail on the corrected claim's own
+    data, so a correction that cannot tell the two forms apart is caught. ``mirror``
+    marks a mutation that fails exactly when the claim holds (the opposite direction
+    of an inequality): it shows nothing about what the check can detect, so every
+    claim needs another failing mutation beside it.
     """
 
     name: str
     params: Mapping[str, Any]
     expect: Verdict = Verdict.FAILS
     part: str | tuple | None = None
+    printed: bool = False
+    mirror: bool = False
 
     def __post_init__(self):
         if self.part is not None:
@@ -64,6 +74,9 @@ class Mutation:
                                  f"match the shorter too), got {nested[0][0]!r} within {nested[0][1]!r}")
             if self.expect != Verdict.FAILS:
                 raise ValueError(f"part names what a failing mutation fails; this one expects {self.expect.value}")
+        if (self.printed or self.mirror) and self.expect != Verdict.FAILS:
+            raise ValueError(f"a printed-form or mirror mutation must expect fails, got {self.expect.value} "
+                             f"({self.name})")
 
     @property
     def parts(self) -> tuple:
@@ -175,14 +188,14 @@ class Sampling:
     """How a Monte-Carlo measurement grows: ``draw(ctx, block)`` returns block number
     ``block`` (a :class:`~theory.core.records.Block`, its random streams named by the
     block index); looks at ``first`` blocks, growing by ``growth`` up to ``budget``
-    blocks (both times ``--mc-scale``), and at most ``seconds`` of drawing (times
-    ``--mc-scale``). ``threads`` limits BLAS threads while drawing (None: unchanged)."""
+    blocks (both times ``--mc-scale``). The budget is counted in blocks, never in
+    seconds, so a seed gives the same verdicts on any machine and any number of
+    workers. ``threads`` limits BLAS threads while drawing (None: unchanged)."""
 
     draw: Callable[..., Any]
     first: int
     budget: int
     growth: float = 2.0
-    seconds: float = 900.0
     threads: int | None = None
 
     def __post_init__(self):
@@ -197,7 +210,21 @@ class Claim:
     """One statement of one paper and its check. ``recorded`` is the verdict the
     catalogue expects (what the report last found); ``corrects`` names the printed
     claim this one corrects; ``note`` quotes a measured number only through a field
-    (``{=path:spec}``, :mod:`theory.core.notes`) that the report fills from the evidence."""
+    (``{=path:spec}``, :mod:`theory.core.notes`) that the report fills from the evidence.
+
+    ``severity`` (a key of :data:`~theory.core.severity.SEVERITIES`) and ``impact`` (a
+    sentence: why that class, and for a ``step`` whether the conclusion survives) say
+    how much a discrepancy matters: every claim recorded as ``fails`` has them, and so
+    does a proof step that is true but does not follow from the steps it cites.
+
+    A proof step is judged twice: is it true (``judge``), and does it follow from the
+    printed steps it ``cites`` (labels as the paper prints them, "Eq. 56", or claim
+    ids). ``derivation(ctx)`` answers the second: a dict with ``follows`` (bool) and
+    ``why`` (a sentence naming the steps), computed from the printed forms of the cited
+    steps, wrong ones included; the runner attaches it to the evidence
+    (:attr:`~theory.core.evidence.Evidence.follows`). A step true only because two
+    earlier errors cancel is true and does not follow.
+    """
 
     id: str
     where: str
@@ -211,8 +238,21 @@ class Claim:
     corrects: str | None = None
     slow: bool = False
     note: str = ""
+    severity: str | None = None
+    impact: str = ""
+    cites: tuple = ()
+    derivation: Callable[..., dict] | None = None
 
     def __post_init__(self):
+        if self.severity is not None and self.severity not in SEVERITIES:
+            raise ValueError(f"severity must be one of {list(SEVERITIES)} or None, got {self.severity!r} "
+                             f"(claim {self.id})")
+        if self.severity is not None and not self.impact:
+            raise ValueError(f"a claim with a severity says why in impact (claim {self.id})")
+        object.__setattr__(self, "cites", tuple(self.cites))
+        if bool(self.cites) != (self.derivation is not None):
+            raise ValueError(f"a proof step gives both the steps it cites and the derivation that checks it follows "
+                             f"from them, or neither (claim {self.id})")
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r} (claim {self.id})")
         if "." not in self.id:

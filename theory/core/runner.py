@@ -9,7 +9,6 @@ b's numbers depend only on (seed, b), so every executor gives the same data.
 from __future__ import annotations
 
 import math
-import time
 from contextlib import nullcontext
 
 from ..stats.means import recording_tests
@@ -24,7 +23,6 @@ __all__ = ["measure", "samples", "evaluate", "set_executor", "clear_caches", "al
 
 _EXACT: dict = {}
 _BLOCKS: dict = {}
-_SECONDS: dict = {}
 _EXECUTOR = None
 
 
@@ -37,7 +35,6 @@ def set_executor(executor) -> None:
 def clear_caches() -> None:
     _EXACT.clear()
     _BLOCKS.clear()
-    _SECONDS.clear()
 
 
 def _threads(n):
@@ -69,14 +66,12 @@ def samples(sampling: Sampling, ctx: RunContext, n_blocks: int) -> Samples:
     have = _BLOCKS.setdefault(key, [])
     missing = list(range(len(have), n_blocks))
     if missing:
-        t0 = time.perf_counter()
         if _EXECUTOR is None or len(missing) == 1:
             new = [_draw_one(sampling.draw, ctx, b, sampling.threads) for b in missing]
         else:
             n = len(missing)
             new = list(_EXECUTOR.map(_draw_one, [sampling.draw] * n, [ctx] * n, missing, [sampling.threads] * n))
         have.extend(new)
-        _SECONDS[key] = _SECONDS.get(key, 0.0) + time.perf_counter() - t0
     return Samples(have[:n_blocks])
 
 
@@ -84,16 +79,15 @@ def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Eviden
     """Run a claim's check with ``params`` updated by ``overrides`` (each
     :class:`~theory.core.claims.AtPrecision` resolved at ``ctx.dps``); Monte-Carlo claims
     are judged at each look of their schedule until the verdict is decided or the
-    budget (blocks or seconds) is spent."""
+    block budget is spent. A proof step's :attr:`~theory.core.claims.Claim.derivation`
+    (does it follow from the printed steps it cites) is attached as ``follows``."""
     ctx = ctx or RunContext()
     params = resolve_params({**claim.params, **overrides}, ctx.dps)
     if not claim.monte_carlo:
-        return claim.judge(measure(claim, ctx), JudgeContext.exact(ctx), **params)
+        return _with_follows(claim, ctx, claim.judge(measure(claim, ctx), JudgeContext.exact(ctx), **params))
     sampling: Sampling = claim.measure
     plan = sampling.plan(ctx.scale)
     alpha = plan.alpha(ctx.claim_alpha)
-    key = (sampling.draw, ctx.draw_key)
-    seconds = sampling.seconds * ctx.scale
     for look, n_blocks in enumerate(plan.blocks, start=1):
         data = samples(sampling, ctx, n_blocks)
         with recording_tests() as tested:
@@ -104,9 +98,6 @@ def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Eviden
         if ev.verdict in DECIDED:
             stopped = "decided"
             break
-        if _SECONDS.get(key, 0.0) > seconds and look < plan.looks:
-            stopped = "time budget"
-            break
     else:
         stopped = "sample budget"
     ev.sampling = {"looks": look, "planned_looks": plan.looks, "blocks": n_blocks, "budget_blocks": plan.blocks[-1],
@@ -115,6 +106,21 @@ def evaluate(claim: Claim, ctx: RunContext | None = None, **overrides) -> Eviden
                    "welch_tests": welch_summary(tested)}
     if ev.verdict == Verdict.INCONCLUSIVE and ev.settle is None:
         ev.settle = _settle_hint(ev, ctx, stopped)
+    return _with_follows(claim, ctx, ev)
+
+
+def _with_follows(claim: Claim, ctx: RunContext, ev: Evidence) -> Evidence:
+    """``ev`` with the step's derivation attached (cached like an exact measurement)."""
+    if claim.derivation is None:
+        return ev
+    key = (claim.derivation, ctx.draw_key)
+    if key not in _EXACT:
+        found = claim.derivation(ctx)
+        if not isinstance(found, dict) or not isinstance(found.get("follows"), bool) or not found.get("why"):
+            raise ValueError(f"the derivation of {claim.id} must return a dict with follows (a bool) and why (a "
+                             f"sentence), got {found!r}")
+        _EXACT[key] = found
+    ev.follows = {"cites": list(claim.cites), **_EXACT[key]}
     return ev
 
 

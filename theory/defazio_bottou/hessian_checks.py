@@ -111,7 +111,7 @@ def lenet_block(ctx, block: int, per_init: int = 1, batch: int = 1024, size: int
 
 # Sampling plans (blocks at the first look and at most, at --mc-scale 1).
 THM2_ORDER = Sampling(draw=thm2_order_block, first=4, budget=16, threads=1)
-THM2_MEAN = Sampling(draw=thm2_block, first=8, budget=32, threads=1, seconds=600)
+THM2_MEAN = Sampling(draw=thm2_block, first=8, budget=32, threads=1)
 #: One BLAS thread per draw, as every other measurement: on a shared machine the
 #: batch-1024 convolutions ran many times slower with threads competing; blocks are
 #: independent, so an executor (``--workers``) parallelizes them instead.

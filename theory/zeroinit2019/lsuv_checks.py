@@ -69,7 +69,7 @@ def lsuv_block(ctx, block: int) -> Block:
     return Block((Row({"blocks": BLOCKS}, data),), meta={"depths": FIT_DEPTHS})
 
 
-LSUV = Sampling(draw=lsuv_block, first=2, budget=16, seconds=240.0, threads=1)
+LSUV = Sampling(draw=lsuv_block, first=2, budget=16, threads=1)
 
 
 def slope_evidence(slopes, values, depths, claimed: float, tol: float, ctx, method: str, what: str) -> Evidence:
