@@ -2,19 +2,21 @@
 
 Each item reports its verdict as its status: ``H`` holds, ``h`` holds approximately,
 ``X`` fails as printed (a discrepancy in the paper, confirmed), ``?`` inconclusive
-(``-v`` prints the words). An item *fails* only when the check's verdict differs from
-the verdict recorded in the catalogue (a moved verdict is news: the failure text reads
-like a referee's note); a move from ``inconclusive`` to a decided verdict (e.g. under a
-larger ``--mc-scale``) passes. The terminal summary lists every claim that fails as
-printed, one line each, with its corrected claim's verdict, then the inconclusive ones.
+(``-v`` prints the words). An item *fails* (red) only on news (:func:`agrees`): at the
+default seed, scale and backend, any move from the verdict recorded in the catalogue;
+under another seed, scale or backend, only a contradiction (holds <-> fails). A move
+that is not a contradiction there (a decided verdict gone inconclusive, say) is listed
+in the terminal summary. The summary lists every claim that fails as printed, by
+severity (:mod:`theory.core.severity`), one line each with its corrected claim's
+verdict, then the inconclusive ones and the moves.
 
-Exit status: 0 when every verdict equals its recorded one or moves from inconclusive
-to decided; 1 otherwise; with ``--paperchecks-strict``, also 1 when any claim fails as
-printed (an author checking their own paper). Bad option values end the run with a
-one-line usage error (exit status 4).
+Exit status: 0 when no item is red; 1 otherwise; with ``--paperchecks-strict``, also 1
+when a claim fails as printed in one of the classes of ``--paperchecks-strict-classes``
+(default ``result,step``: an author checking their own paper). Bad option values end
+the run with a one-line usage error (exit status 4).
 
 Options (declared here, loaded from the root conftest): ``--paperchecks-seed``,
-``--mc-scale``, ``--backend``, ``--paperchecks-strict``.
+``--mc-scale``, ``--backend``, ``--paperchecks-strict``, ``--paperchecks-strict-classes``.
 
 Under pytest-xdist with ``--dist loadgroup`` (the project's default) the claims that share
 a measurement run on one worker, and the controller hands the groups out longest first, by
@@ -34,6 +36,7 @@ import pytest
 
 from .core.claims import CLAIM_FILE
 from .core.context import DEFAULT_SEED, OptionError, RunContext
+from .core.severity import SEVERITIES, STRICT_DEFAULT, parse_classes
 from .core.verdicts import Verdict
 
 _OPTION = {"seed": "--paperchecks-seed", "scale": "--mc-scale", "backend": "--backend"}
@@ -66,7 +69,19 @@ def pytest_addoption(parser):
     g.addoption("--mc-scale", default="1.0", help="multiply every Monte-Carlo sample budget (> 0, default 1)")
     g.addoption("--backend", default="numpy", help="array backend of the simulators: numpy (default) or cupy")
     g.addoption("--paperchecks-strict", action="store_true",
-                help="exit non-zero when any claim fails as printed (for authors checking their own paper)")
+                help="exit non-zero when a claim fails as printed in one of the strict classes (for authors "
+                     "checking their own paper)")
+    g.addoption("--paperchecks-strict-classes", default=",".join(STRICT_DEFAULT),
+                help=f"severity classes that --paperchecks-strict counts, comma-separated from {list(SEVERITIES)} "
+                     f"(default {','.join(STRICT_DEFAULT)})")
+
+
+def strict_classes(config) -> tuple:
+    """The severity classes ``--paperchecks-strict`` counts (a usage error when malformed)."""
+    try:
+        return parse_classes(config.getoption("--paperchecks-strict-classes"))
+    except ValueError as e:
+        raise pytest.UsageError(f"--paperchecks-strict-{e}") from None
 
 
 def context_from(config) -> RunContext:
@@ -211,6 +226,7 @@ def pytest_collection_modifyitems(session, config, items):
 
 def pytest_configure(config):
     context_from(config)  # validate the options before anything runs
+    strict_classes(config)
     _share_cores(config)
     from .core.registry import papers
 
@@ -246,10 +262,36 @@ class ClaimMismatch(Exception):
         self.claim, self.evidence = claim, evidence
 
 
-def agrees(recorded: Verdict, found: Verdict) -> bool:
-    """A run agrees with the catalogue when the verdict is the recorded one, or the
-    recorded one was inconclusive and the run decided it."""
-    return found == recorded or (recorded == Verdict.INCONCLUSIVE and found != Verdict.INCONCLUSIVE)
+_HOLDING = frozenset({Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY})
+
+
+def contradicts(recorded: Verdict, found: Verdict) -> bool:
+    """A verdict that says the opposite of the recorded one: holds (or holds
+    approximately) against fails.
+
+    >>> contradicts(Verdict.HOLDS, Verdict.FAILS), contradicts(Verdict.HOLDS, Verdict.INCONCLUSIVE)
+    (True, False)
+    """
+    return (recorded in _HOLDING and found == Verdict.FAILS) or (recorded == Verdict.FAILS and found in _HOLDING)
+
+
+def agrees(recorded: Verdict, found: Verdict, at_default: bool = True) -> bool:
+    """Whether a run's verdict is no news against the recorded one: at the default seed,
+    scale and backend (where the recorded verdict was found) it must be the same; under
+    other settings only a contradiction is news, since a decided verdict may go
+    inconclusive (or an inconclusive one be decided) on other draws.
+
+    >>> agrees(Verdict.HOLDS, Verdict.INCONCLUSIVE), agrees(Verdict.HOLDS, Verdict.INCONCLUSIVE, at_default=False)
+    (False, True)
+    >>> agrees(Verdict.FAILS, Verdict.HOLDS_APPROXIMATELY, at_default=False)
+    False
+    """
+    return found == recorded if at_default else not contradicts(recorded, found)
+
+
+def at_default(ctx: RunContext) -> bool:
+    """Whether ``ctx`` runs the settings the catalogue's verdicts were recorded at."""
+    return (ctx.seed, ctx.scale, ctx.backend) == (DEFAULT_SEED, 1.0, "numpy")
 
 
 class ClaimItem(pytest.Item):
@@ -261,10 +303,11 @@ class ClaimItem(pytest.Item):
         from .core.render import one_line
         from .core.runner import evaluate
 
-        ev = evaluate(self.claim, context_from(self.config))
+        ctx = context_from(self.config)
+        ev = evaluate(self.claim, ctx)
         self.user_properties += [("claim", self.claim.id), ("verdict", ev.verdict.value),
                                  ("line", one_line(self.claim, ev)), ("settle", ev.settle or ev.resolution)]
-        if not agrees(self.claim.recorded, ev.verdict):
+        if not agrees(self.claim.recorded, ev.verdict, at_default(ctx)):
             raise ClaimMismatch(self.claim, ev)
 
     def repr_failure(self, excinfo):
@@ -315,15 +358,20 @@ class VerdictLog:
 
         if not self.found:
             return
+        by_id = {c.id: c for c in claims()}
         corrected_by: dict = {}
         for c in claims():
             if c.corrects:
                 corrected_by.setdefault(c.corrects, []).append(c.id)
         tr = terminalreporter
-        failing = [p for i, p in self.found.items() if p["verdict"] == "fails"]
-        if failing:
-            tr.write_sep("=", f"claims that fail as printed ({len(failing)})")
-            for p in failing:
+        failing = [p for p in self.found.values() if p["verdict"] == "fails"]
+        for severity in (*SEVERITIES, None):
+            group = [p for p in failing if getattr(by_id.get(p["claim"]), "severity", None) == severity]
+            if not group:
+                continue
+            title = f"severity {severity}: {SEVERITIES[severity]}" if severity else "no severity recorded"
+            tr.write_sep("=", f"claims that fail as printed, {title} ({len(group)})")
+            for p in group:
                 fixes = [f"{fix} {self.found[fix]['verdict'].replace('_', ' ')}" if fix in self.found
                          else f"{fix} (not run in this session)" for fix in corrected_by.get(p["claim"], ())]
                 tr.write_line(f"{p['line']}; " + (f"corrected: {'; '.join(fixes)}" if fixes
@@ -333,9 +381,22 @@ class VerdictLog:
             tr.write_sep("=", f"inconclusive claims ({len(unsure)})")
             for p in unsure:
                 tr.write_line(f"{p['claim']}: {p['settle']}")
+        moved = [(by_id[i], p) for i, p in self.found.items()
+                 if i in by_id and p["verdict"] != by_id[i].recorded.value and not contradicts(
+                     by_id[i].recorded, Verdict(p["verdict"]))]
+        if moved and not at_default(context_from(self.config)):
+            tr.write_sep("=", f"verdicts that moved without contradicting the recorded ones ({len(moved)}; not red "
+                              "under these settings)")
+            for c, p in moved:
+                tr.write_line(f"{c.id}: {c.recorded.words} -> {Verdict(p['verdict']).words}")
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
-        if self.config.getoption("--paperchecks-strict") and session.exitstatus == 0 and any(
-                p["verdict"] == "fails" for p in self.found.values()):
+        if not self.config.getoption("--paperchecks-strict") or session.exitstatus != 0:
+            return
+        from .core.registry import claims
+
+        counted = strict_classes(self.config)
+        severity = {c.id: c.severity for c in claims()}
+        if any(p["verdict"] == "fails" and severity.get(p["claim"]) in counted for p in self.found.values()):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED

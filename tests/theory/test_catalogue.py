@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.evidence import bookkeeping_problems
-from theory import claims, ids, papers
+from theory import Verdict, claims, ids, papers
 from theory.core import coverage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +40,58 @@ def test_corrections_point_to_failing_printed_claims():
         if c.corrects:
             assert c.corrects in by_id, c.id
             assert by_id[c.corrects].recorded.value == "fails", c.id
+
+
+_COMPARATORS = frozenset({"<", ">", "<=", ">="})
+
+
+def is_mirror(claim, mutation) -> bool:
+    """A mutation that fails exactly when the claim holds: flagged ``mirror``, or one
+    whose only change is a comparison turned around (``direction`` ">" to "<")."""
+    changed = {k: v for k, v in mutation.params.items() if claim.params.get(k, object()) != v}
+    return mutation.mirror or (bool(changed) and all(isinstance(v, str) and v in _COMPARATORS
+                                                     for v in changed.values()))
+
+
+@pytest.mark.parametrize("paper", papers(), ids=lambda p: p.key)
+def test_every_check_can_fail_through_a_mutation_that_is_not_a_mirror(paper):
+    """A claim that holds must have a failing mutation that is a plausible wrong statement
+    (a constant, exponent, index, case or end point), not only its mirror image."""
+    only_mirrors = [c.id for c in paper.claims if c.recorded != Verdict.FAILS
+                    and not any(m.expect == Verdict.FAILS and not is_mirror(c, m) for m in c.mutations)]
+    assert only_mirrors == []
+
+
+@pytest.mark.parametrize("paper", papers(), ids=lambda p: p.key)
+def test_failing_claims_say_how_much_they_matter(paper):
+    """Every claim that fails as printed has a severity class and a sentence of impact;
+    a claim that holds has one only when it is a proof step (it may hold and not follow)."""
+    assert [c.id for c in paper.claims if c.recorded == Verdict.FAILS and c.severity is None] == []
+    assert [c.id for c in paper.claims if c.severity and c.recorded != Verdict.FAILS and not c.cites] == []
+
+
+@pytest.mark.parametrize("paper", papers(), ids=lambda p: p.key)
+def test_wording_failures_check_the_intended_reading(paper):
+    """A literal reading that fails while the evident intended reading holds is not an
+    error of the paper, so the intended reading is checked beside it and holds."""
+    holding = {c.corrects for c in claims() if c.corrects and c.recorded in (Verdict.HOLDS,
+                                                                             Verdict.HOLDS_APPROXIMATELY)}
+    assert [c.id for c in paper.claims if c.severity == "wording" and c.id not in holding] == []
+
+
+@pytest.mark.parametrize("paper", papers(), ids=lambda p: p.key)
+def test_corrections_reject_the_printed_form(paper):
+    """Each corrected claim substitutes the printed form into its own judge as a
+    ``printed`` mutation (run by tests/theory/test_mutations.py, which expects fails): a
+    correction whose band also holds the printed value cannot tell the two apart."""
+    assert [c.id for c in paper.claims if c.corrects and not any(m.printed for m in c.mutations)] == []
+
+
+@pytest.mark.parametrize("paper", papers(), ids=lambda p: p.key)
+def test_proof_steps_cite_existing_claims_or_printed_labels(paper):
+    """A step's cites are labels as printed ("Eq. 56") or claim ids of the catalogue."""
+    keys, known = {p.key for p in papers()}, set(ids())
+    assert [(c.id, x) for c in paper.claims for x in c.cites if x.split(".")[0] in keys and x not in known] == []
 
 
 @pytest.mark.parametrize("paper", papers(), ids=lambda p: p.key)

@@ -16,9 +16,12 @@ def _measure(ctx):
 def _judge(m, ctx, verdict="holds"):
     return Evidence(Verdict(verdict), m, 1.0, "fake", "exact")
 
-def _claim(name, recorded, found, corrects=None):
+def _claim(name, recorded, found, corrects=None, severity=None):
+    if recorded == "fails" and severity is None:
+        severity = "result"
     return Claim(id="fake." + name, where="Sec. 1", statement=name, kind="identity", recorded=Verdict(recorded),
                  measure=_measure, judge=_judge, params={"verdict": found}, corrects=corrects,
+                 severity=severity, impact="a fake discrepancy" if severity else "",
                  mutations=(Mutation("wrong", {"verdict": "fails"}),))
 
 CLAIMS = {CLAIMS}
@@ -60,7 +63,7 @@ AGREEING = '''(
     _claim("a", "holds", "holds"),
     _claim("b", "fails", "fails"),
     _claim("b_corrected", "holds", "holds", corrects="fake.b"),
-    _claim("c", "inconclusive", "holds_approximately"),
+    _claim("c", "holds_approximately", "holds_approximately"),
     _claim("d", "inconclusive", "inconclusive"),
 )'''
 
@@ -71,7 +74,7 @@ def test_statuses_are_verdicts_and_agreement_exits_0(pytester):
     assert r.ret == 0
     r.stdout.fnmatch_lines([
         "*fake.a HOLDS*", "*fake.b FAILS AS PRINTED*", "*fake.c HOLDS APPROXIMATELY*", "*fake.d INCONCLUSIVE*",
-        "*claims that fail as printed (1)*", "fake.b (Sec. 1): measured 1; printed 1; corrected: fake.b_corrected holds",
+        "*claims that fail as printed, severity result: *(1)*", "fake.b (Sec. 1): measured 1; printed 1; corrected: fake.b_corrected holds",
         "*inconclusive claims (1)*", "fake.d: *",
     ])
     assert _summary_counts(r) == SUMMARY
@@ -88,6 +91,31 @@ def test_strict_exits_1_when_a_claim_fails_as_printed(pytester):
     r = pytester.runpytest("-p", "theory.pytest_plugin", "theory/catalogue.py", "--paperchecks-strict",
                            "-p", "no:cacheprovider")
     assert r.ret == 1
+
+
+def test_strict_counts_only_its_classes(pytester):
+    _setup(pytester, '(_claim("a", "holds", "holds"), _claim("b", "fails", "fails", severity="wording"), '
+                     '_claim("c", "fails", "fails", severity="misprint"))')
+    base = ["-p", "theory.pytest_plugin", "theory/catalogue.py", "--paperchecks-strict", "-p", "no:cacheprovider"]
+    assert pytester.runpytest(*base).ret == 0  # result and step by default
+    assert pytester.runpytest(*base, "--paperchecks-strict-classes=result,misprint").ret == 1
+    r = pytester.runpytest(*base, "--paperchecks-strict-classes=result,typo")
+    assert r.ret == pytest.ExitCode.USAGE_ERROR and "--paperchecks-strict-classes must be" in r.stderr.str()
+
+
+def test_other_seed_is_red_only_on_a_contradiction(pytester):
+    """Away from the default settings a decided verdict may go inconclusive on other
+    draws (listed, not red); holds <-> fails is red at any settings."""
+    _setup(pytester, '(_claim("a", "holds", "inconclusive"), _claim("b", "fails", "holds"), '
+                     '_claim("c", "holds", "holds_approximately"))')
+    r = pytester.runpytest("-p", "theory.pytest_plugin", "theory/catalogue.py", "--paperchecks-seed=7",
+                           "-p", "no:cacheprovider")
+    assert r.ret == 1
+    assert _summary_counts(r)["failed"] == 1
+    r.stdout.fnmatch_lines(["*verdicts that moved without contradicting the recorded ones (2*",
+                            "fake.a: holds -> inconclusive", "fake.c: holds -> holds approximately"])
+    r = pytester.runpytest("-p", "theory.pytest_plugin", "theory/catalogue.py", "-p", "no:cacheprovider")
+    assert _summary_counts(r)["failed"] == 3  # at the default settings every move is news
 
 
 def test_moved_verdict_fails_with_the_referee_text(pytester):
@@ -127,7 +155,7 @@ def test_parallel_run_gives_the_same_verdicts(pytester):
     r = pytester.runpytest_subprocess("-p", "theory.pytest_plugin", "theory/catalogue.py", "-n", "2",
                                       "-p", "no:cacheprovider")
     assert r.ret == 0
-    r.stdout.fnmatch_lines(["*claims that fail as printed (1)*"])
+    r.stdout.fnmatch_lines(["*claims that fail as printed, severity result*(1)*"])
     assert _summary_counts(r) == SUMMARY
 
 

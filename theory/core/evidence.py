@@ -9,6 +9,13 @@ describes an inconclusive verdict only, so it reads None while the verdict is de
 whatever the order in which the two were set;
 ``settle`` says what would decide an inconclusive verdict; ``sampling`` (filled by the runner) records the sequential
 looks; ``plot`` holds the data of the claim's evidence plot.
+
+``tightness`` (bound claims) says how far a bound stands from what the data allow:
+``factor``, the factor by which the bound could move towards the data and still hold
+on the worst informative row (1 is tight), that ``row``, and ``loose`` when the factor
+is at least :data:`LOOSE_FACTOR` (the verdict line then reads "holds, loose"; see
+:func:`bound_tightness`). ``follows`` (proof steps) says whether the step follows from
+the printed steps it cites (:attr:`theory.core.claims.Claim.derivation`).
 """
 from __future__ import annotations
 
@@ -21,7 +28,10 @@ import numpy as np
 
 from .verdicts import Verdict
 
-__all__ = ["Evidence", "jsonable"]
+__all__ = ["Evidence", "jsonable", "LOOSE_FACTOR", "bound_tightness"]
+
+#: A bound that would still hold moved by this factor towards the data is loose.
+LOOSE_FACTOR = 2.0
 
 
 @dataclass
@@ -40,6 +50,8 @@ class Evidence:
     settle: str | None = None
     sampling: dict | None = None
     plot: dict | None = None
+    tightness: dict | None = None
+    follows: dict | None = None
 
     def fail_part(self, counterexample: dict, replace: bool = False) -> None:
         """Fail this evidence on one more part of the statement: the verdict becomes
@@ -105,7 +117,12 @@ class Evidence:
     def to_json(self) -> dict:
         return {k: jsonable(getattr(self, k)) for k in (
             "verdict", "measured", "expected", "margin", "margin_unit", "method", "resolution", "counterexample",
-            "informative", "shortfall", "settle", "sampling", "details")}
+            "informative", "shortfall", "settle", "sampling", "tightness", "follows", "details")}
+
+    @property
+    def loose(self) -> bool:
+        """A bound that holds with room of :data:`LOOSE_FACTOR` or more."""
+        return bool(self.tightness and self.tightness.get("loose"))
 
 
 def _shortfall(self) -> float | None:
@@ -120,6 +137,33 @@ def _set_shortfall(self, value: float | None) -> None:
 
 # read-time rule (not set-time): a judge may set the shortfall before it combines the verdict
 Evidence.shortfall = property(_shortfall, _set_shortfall, doc=_shortfall.__doc__)
+
+
+def bound_tightness(limit: float, bound: float, claim: str, row: dict | None = None) -> dict:
+    """How tight the bound ``bound`` is against ``limit``, the data's limit on the
+    bounded side (an upper confidence limit, or the largest value, for a ``<=`` claim;
+    a lower one, or the smallest, for ``>=``). Both positive: ``factor`` is the ratio
+    (bound / limit for ``<=``, limit / bound for ``>=``), the factor by which the bound
+    could move towards the data and still hold; otherwise the ratio has no meaning and
+    ``factor`` is None with the absolute ``gap`` alone. ``loose`` when factor >=
+    :data:`LOOSE_FACTOR`.
+
+    >>> bound_tightness(0.1, 1.25, "<=")
+    {'factor': 12.5, 'gap': 1.15, 'loose': True, 'row': None}
+    >>> bound_tightness(0.9, 1.0, "<=", {"depth": 3})["loose"]
+    False
+    >>> bound_tightness(-0.5, 0.5, ">=")["factor"] is None
+    True
+    """
+    if claim not in ("<=", ">=", "<", ">"):
+        raise ValueError(f"claim must be one of '<=', '>=', '<', '>', got {claim!r}")
+    upper = claim.startswith("<")
+    gap = float(bound - limit) if upper else float(limit - bound)
+    factor = None
+    if limit > 0 and bound > 0 and math.isfinite(limit) and math.isfinite(bound):
+        factor = float(bound / limit) if upper else float(limit / bound)
+    return {"factor": factor, "gap": round(gap, 12), "loose": factor is not None and factor >= LOOSE_FACTOR,
+            "row": row}
 
 
 def jsonable(x):
