@@ -19,11 +19,15 @@ Options (declared here, loaded from the root conftest): ``--paperchecks-seed``,
 ``--mc-scale``, ``--backend``, ``--paperchecks-strict``, ``--paperchecks-strict-classes``.
 
 Under pytest-xdist with ``--dist loadgroup`` (the project's default) the claims that share
-a measurement run on one worker, and the controller hands the groups out longest first, by
-the seconds their claims took in the committed report (``paper_checks.json``; groups it
-does not time, such as plain tests, follow in xdist's order), so a two-minute claim does
-not start last while the other workers idle (longest-processing-time scheduling: on 2
-workers the run ends close to the ideal split). A serial run keeps the catalogue order.
+a measurement run on one worker (``xdist_group`` markers), and the groups are handed out
+longest first, by the seconds their claims took in the committed report
+(``paper_checks.json``; untimed tests follow in collection order), so a two-minute claim
+does not start last while the other workers idle (longest-processing-time scheduling).
+Only public APIs: the collection is ordered in ``pytest_collection_modifyitems`` and
+xdist's own reorder is switched off through its ``--no-loadscope-reorder`` option. A
+serial run keeps the catalogue order. pytest 9.2 with pytest-xdist 3.8 loses the group
+suffix of the node ids (each worker then measures a group again), so pyproject.toml pins
+pytest below 9.2; tests/theory/test_pytest_plugin.py checks the split.
 """
 from __future__ import annotations
 
@@ -147,86 +151,45 @@ def group_seconds(path: Path | None = None) -> dict[str, float]:
     return dict(total)
 
 
-def longest_first(scopes: list[str], seconds: dict[str, float]) -> list[str]:
-    """``scopes`` (xdist work units: group names, or node ids of ungrouped tests) by their
-    seconds, largest first; untimed ones count 0; ties keep their order.
+def longest_first(items: list, seconds: dict[str, float]) -> list:
+    """``items`` with the claims of the longest measurement groups first (``seconds`` per
+    group name, :func:`group_seconds`); items without timed groups keep their order
+    after them (a stable sort).
 
-    >>> longest_first(["t.py::x", "a", "b"], {"a": 1.0, "b": 5.0})
-    ['b', 'a', 't.py::x']
+    >>> class It:
+    ...     def __init__(self, group): self.claim = type("C", (), {"group": group})()
+    >>> [i.claim.group for i in longest_first([It("a"), It("b"), It("c")], {"a": 1.0, "b": 5.0})]
+    ['b', 'a', 'c']
     """
-    return sorted(scopes, key=lambda scope: -seconds.get(scope, 0.0))
+    def key(item):
+        claim = getattr(item, "claim", None)
+        return -seconds.get(claim.group, 0.0) if claim is not None else 0.0
+
+    return sorted(items, key=key)
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadgroup`` with its work units handed out longest first (module text).
-    Ordering happens once, in the controller, when the first unit is handed out: the
-    workers' collections are untouched, so they stay identical."""
-    if config.getvalue("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadGroupScheduling
-
-    class LongestFirstGroups(LoadGroupScheduling):
-        _ordered = False
-
-        def remove_node(self, node):
-            """A crashed worker's units go back to the queue's end: sort again."""
-            self._ordered = False
-            return super().remove_node(node)
-
-        def _assign_work_unit(self, node):
-            if not self._ordered:
-                try:
-                    seconds = group_seconds()
-                except Exception as exc:  # noqa: BLE001 - ordering is an optimisation; never stop the run
-                    warnings.warn(f"claims handed out in xdist's order: their seconds could not be read ({exc!r})",
-                                  stacklevel=1)
-                    seconds = {}
-                queue = [(scope, self.workqueue[scope]) for scope in longest_first(list(self.workqueue), seconds)]
-                self.workqueue.clear()
-                self.workqueue.update(queue)
-                self._ordered = True
-            super()._assign_work_unit(node)
-
-    return LongestFirstGroups(config, log)
-
-
-def _repair_group_suffix(items) -> int:
-    """Make the node id suffix ``@group`` that pytest-xdist's ``--dist loadgroup`` gives
-    grouped items take effect: xdist (3.8) writes it to ``item._nodeid``, which pytest
-    9.2 no longer reads (node ids live in ``item._id``), so without this the claims of one
-    measurement group went to different workers and each measured it again. Only an item
-    whose written id is its id plus an ``@`` suffix is repaired; failed repairs warn once,
-    with their count. Returns that count."""
-    failed = []
-    for item in items:
-        written = item.__dict__.get("_nodeid")
-        if not isinstance(written, str) or not written.startswith(item.nodeid + "@"):
-            continue
-        try:
-            from _pytest.nodeid import coerce_node_id
-
-            item._id = coerce_node_id(written)
-        except (ImportError, AttributeError, TypeError, ValueError):
-            pass
-        if item.nodeid != written:
-            failed.append(item.nodeid)
-    if failed:
-        warnings.warn(f"xdist group suffix not applied to {len(failed)} tests (first: {failed[0]}): their groups "
-                      "may run on several workers", stacklevel=1)
-    return len(failed)
-
-
-@pytest.hookimpl(trylast=True)  # after xdist's hook, which writes the suffix
 def pytest_collection_modifyitems(session, config, items):
-    """In an xdist worker under ``--dist loadgroup``: :func:`_repair_group_suffix`."""
-    if getattr(config, "workerinput", None) and config.getvalue("loadgroup"):
-        _repair_group_suffix(items)
+    """Under pytest-xdist's ``--dist loadgroup``, order the collection longest group
+    first (module text). xdist hands the work units out in collection order when its
+    own reorder (largest unit first) is off, which :func:`pytest_configure` sees to: the
+    public API only. Every worker computes the same order from the committed report, so
+    the collections stay identical; a serial run keeps the catalogue order."""
+    if not (getattr(config, "workerinput", None) and config.getvalue("loadgroup")):  # xdist sets it in workers
+        return
+    try:
+        seconds = group_seconds()
+    except Exception as exc:  # noqa: BLE001 - ordering is an optimisation; never stop the run
+        warnings.warn(f"claims handed out in collection order: their seconds could not be read ({exc!r})",
+                      stacklevel=1)
+        return
+    items[:] = longest_first(items, seconds)
 
 
 def pytest_configure(config):
     context_from(config)  # validate the options before anything runs
     strict_classes(config)
+    if config.getvalue("dist") == "loadgroup" and hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False  # hand groups out in collection order (longest first)
     _share_cores(config)
     from .core.registry import papers
 
