@@ -197,6 +197,11 @@ def _worded(key: str) -> bool:
 
 
 def _main_key(d: dict):
+    """The quantity a row measures: only a row with an interval or a standard error has
+    one (elsewhere every number is shown as one of equals)."""
+    if not any(k in d for k in ("interval", "one_sided_limits", "se")) and \
+            not any(k.endswith(("_interval", "_limits")) for k in d):
+        return None
     for k in MAIN:
         if isinstance(d.get(k), (int, float)) and not isinstance(d.get(k), bool):
             return k

@@ -26,8 +26,8 @@ from .prose import clip, num, parts, tidy, value
 from .runner import headroom_text
 from .severity import SEVERITIES, counts_as_error
 
-__all__ = ["render_evidence", "one_line", "record_line", "as_record", "declaration", "mutation_json",
-           "evidence_lines", "verdict_text", "measured_text", "stated_text", "counterexample_text",
+__all__ = ["render_evidence", "one_line", "record_line", "summary_text", "short_verdict", "as_record", "declaration",
+           "mutation_json", "evidence_lines", "verdict_text", "measured_text", "stated_text", "counterexample_text",
            "tightness_text", "follows_text", "mutation_lines", "mutation_summary", "severity_text", "sampling_text",
            "findings", "SEVERITY_TITLES", "HOLDING"]
 
@@ -82,7 +82,8 @@ def _row(d: dict, level: str, limit: int | None, compare: bool = False) -> str:
         body[0] += f" at {', '.join(p.coords)}"
     elif p.coords:
         body.insert(0, f"at {', '.join(p.coords)}:")
-    return (f"{p.lead}: " if p.lead else "") + clip(body, limit).replace(":, ", ": ")
+    text = clip(body, limit).replace(":, ", ": ")
+    return f"{p.lead}: {text}" if p.lead and text else (p.lead or text)
 
 
 def measured_text(rec: dict, limit: int | None = 240) -> str:
@@ -270,7 +271,8 @@ def _rows_lines(rec: dict, limit: int = 6) -> list:
 
 def evidence_lines(rec: dict, rows: bool = False) -> list:
     """(label, text) pairs of a claim's evidence, in reading order; ``rows`` adds the
-    rows of the check."""
+    rows of the check. A text of several lines (the rows, the mutations) is a heading
+    line and one line per item, joined by newlines."""
     ev = rec["evidence"]
     out = [("Verdict", f"{_words(rec['verdict'])}"
             + (f" (recorded: {_words(rec['recorded_verdict'])})" if rec.get("recorded_verdict") else ""))]
@@ -296,9 +298,9 @@ def evidence_lines(rec: dict, rows: bool = False) -> list:
     if rows:
         lines = _rows_lines(rec)
         if lines:
-            out.append(("Rows", "\n    ".join(lines)))
+            out.append(("Rows", "\n".join(lines)))
     if mutation_summary(rec):
-        out.append(("Checks that can fail", "; ".join([mutation_summary(rec)] + mutation_lines(rec))))
+        out.append(("Checks that can fail", "\n".join([mutation_summary(rec)] + mutation_lines(rec))))
     if ev.get("settle"):
         out.append(("To settle", ev["settle"]))
     if rec.get("corrects"):
@@ -311,28 +313,48 @@ def render_evidence(claim: Claim, ev: Evidence, title: str | None = None) -> str
     failing pytest item, ``python -m theory check``)."""
     rec = as_record(claim, ev)
     lines = [title or f"Claim {claim.id} ({claim.paper}, {claim.where})", f"  Statement: {claim.statement}"]
-    lines += [f"  {label}: {text}" for label, text in evidence_lines(rec, rows=True)]
+    lines += [f"  {label}: {text}".replace("\n", "\n    ") for label, text in evidence_lines(rec, rows=True)]
     lines.append(f"  Rerun: {claim.rerun}")
     return "\n".join(lines)
 
 
-def record_line(rec: dict, limit: int = 240) -> str:
-    """One line: the claim, where, what was measured and what the statement says (for a
-    failure, the failing row with its coordinates; for an exact check, also the
-    counterexample); each part at most ``limit`` characters, cut between phrases."""
+def summary_text(rec: dict, limit: int = 240) -> str:
+    """What was measured and what the statement says, in one line (for a failure, the
+    failing row with its coordinates; for an exact check, also the counterexample);
+    each part at most ``limit`` characters, cut between phrases."""
     ev = rec["evidence"]
     cx = ev.get("counterexample")
     word = "corrected form" if rec.get("corrects") else "printed"
-    head = f"{rec['id']} ({rec['where']}): "
     if rec["verdict"] == "fails" and isinstance(cx, dict) and parts(cx).main is not None:
-        return head + f"measured {_row(cx, _level(rec), limit)}; {word} {stated_text(rec, cx, limit)}"
-    line = head + f"measured {measured_text(rec, limit)}; {word} {stated_text(rec, None, limit)}"
+        return f"measured {_row(cx, _level(rec), limit)}; {word} {stated_text(rec, cx, limit)}"
+    line = f"measured {measured_text(rec, limit)}; {word} {stated_text(rec, None, limit)}"
     if rec["verdict"] == "fails" and cx is not None:
         line += f"; counterexample: {counterexample_text(rec, limit)}"
     qualifier = verdict_text(rec)
     if qualifier != _words(rec["verdict"]):
         line += f"; {qualifier}"
     return line
+
+
+def record_line(rec: dict, limit: int = 240) -> str:
+    """One line: the claim, where, and :func:`summary_text`."""
+    return f"{rec['id']} ({rec['where']}): {summary_text(rec, limit)}"
+
+
+def short_verdict(rec: dict) -> str:
+    """The verdict in a few words for tables: "holds, loose (factor 12.5)", "true, does
+    not follow", "fails (misprint)"."""
+    ev, verdict = rec["evidence"], rec["verdict"]
+    text = _words(verdict)
+    f = ev.get("follows")
+    if isinstance(f, dict) and f.get("follows") is False:
+        text = ("true" if verdict in HOLDING else text) + ", does not follow"
+    t = ev.get("tightness")
+    if t and t.get("loose") and verdict in HOLDING:
+        text += ", loose" + (f" (factor {num(t['factor'])})" if t.get("factor") is not None else "")
+    if rec.get("severity") and (verdict == "fails" or (isinstance(f, dict) and f.get("follows") is False)):
+        text += f" ({rec['severity']})"
+    return text
 
 
 def one_line(claim: Claim, ev: Evidence) -> str:
