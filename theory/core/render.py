@@ -300,7 +300,7 @@ def evidence_lines(rec: dict, rows: bool = False) -> list:
         if lines:
             out.append(("Rows", "\n".join(lines)))
     if mutation_summary(rec):
-        out.append(("Checks that can fail", "\n".join([mutation_summary(rec)] + mutation_lines(rec))))
+        out.append(("Mutations", "\n".join([mutation_summary(rec)] + mutation_lines(rec))))
     if ev.get("settle"):
         out.append(("To settle", ev["settle"]))
     if rec.get("corrects"):

@@ -97,8 +97,10 @@ def _findings(data: dict, by_id: dict, fixes: dict) -> str:
             out.append(f'<h4>{_E(SEVERITY_TITLES[sev])} ({len(group)})</h4><ul class="findings">')
             for r in group:
                 fix = "".join(f" Corrected: {_link(f)} {_E(short_verdict(by_id[f]))}." for f in fixes.get(r["id"], ()))
-                impact = f": {_E(r['impact'].rstrip('.'))}." if r.get("impact") else "."
-                out.append(f"<li>{_link(r['id'])} ({_E(r['where'])}){impact} {_E(summary_text(r))}.{fix}</li>")
+                impact = f" {_E(r['impact'].rstrip('.'))}." if r.get("impact") else ""
+                text = summary_text(r)
+                out.append(f"<li>{_link(r['id'])} ({_E(r['where'])}):{impact} {_E(text[0].upper() + text[1:])}.{fix}"
+                           "</li>")
             out.append("</ul>")
     return "".join(out) + "</section>"
 

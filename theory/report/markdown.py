@@ -32,9 +32,16 @@ def anchor(claim_id: str) -> str:
 
 
 def short_reference(p) -> str:
-    """"Arpit, Campos & Bengio (2019)": the reference up to its year."""
+    """"Arpit, Campos & Bengio (2019)": the reference up to its year (and the title's
+    start after "Anonymous")."""
     ref = p.reference
-    return ref[: ref.index(")") + 1] if "(" in ref and ")" in ref else ref
+    if "(" not in ref or ")" not in ref:
+        return ref
+    short = ref[: ref.index(")") + 1]
+    if short.startswith("Anonymous"):
+        title = ref[len(short):].lstrip(", ").split(",")[0].split(" in ")[0]
+        short += f", {title}"
+    return short
 
 
 def _commit(prov: dict) -> str:

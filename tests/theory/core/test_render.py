@@ -107,7 +107,7 @@ def test_records_without_the_new_fields_render():
         old["evidence"].pop(key, None)
     assert verdict_text(old) == "holds" and mutation_summary(old) is None
     labels = [label for label, _ in evidence_lines(old)]
-    assert "Severity" not in labels and "Checks that can fail" not in labels
+    assert "Severity" not in labels and "Mutations" not in labels
     assert list(findings([{**old, "verdict": "fails"}])) == [None]
 
 
@@ -125,9 +125,9 @@ def test_a_live_check_renders_its_severity_and_its_mutations():
     ev = claim.judge(1.0, None, c=2.0)
     text = render_evidence(claim, ev)
     assert "Severity: misprint: a factor 2 the text gets right" in text
-    assert ("Checks that can fail: 1 mutation must fail on this claim's data (1 the printed form); 1 must give "
+    assert ("Mutations: 1 mutation must fail on this claim's data (1 the printed form); 1 must give "
             "holds; 1 mirror (not counted)") in text
-    assert "printed (c=3) must fail [the printed form in this corrected claim's judge]" in text
+    assert "    printed (c=3) must fail [the printed form in this corrected claim's judge]" in text
     assert "flip (c=4) must fail [mirror: fails exactly when the claim holds, so it shows nothing]" in text
     assert as_record(claim, ev)["mutations"][1]["printed"] is True
     assert "{" not in text
