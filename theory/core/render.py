@@ -274,7 +274,7 @@ def evidence_lines(rec: dict, rows: bool = False) -> list:
     rows of the check. A text of several lines (the rows, the mutations) is a heading
     line and one line per item, joined by newlines."""
     ev = rec["evidence"]
-    out = [("Verdict", f"{_words(rec['verdict'])}"
+    out = [("Verdict", short_verdict(rec, severity=False)
             + (f" (recorded: {_words(rec['recorded_verdict'])})" if rec.get("recorded_verdict") else ""))]
     if severity_text(rec):
         out.append(("Severity", severity_text(rec)))
@@ -341,9 +341,9 @@ def record_line(rec: dict, limit: int = 240) -> str:
     return f"{rec['id']} ({rec['where']}): {summary_text(rec, limit)}"
 
 
-def short_verdict(rec: dict) -> str:
+def short_verdict(rec: dict, severity: bool = True) -> str:
     """The verdict in a few words for tables: "holds, loose (factor 12.5)", "true, does
-    not follow", "fails (misprint)"."""
+    not follow", "fails (misprint)" (the class only with ``severity``)."""
     ev, verdict = rec["evidence"], rec["verdict"]
     text = _words(verdict)
     f = ev.get("follows")
@@ -352,7 +352,7 @@ def short_verdict(rec: dict) -> str:
     t = ev.get("tightness")
     if t and t.get("loose") and verdict in HOLDING:
         text += ", loose" + (f" (factor {num(t['factor'])})" if t.get("factor") is not None else "")
-    if rec.get("severity") and (verdict == "fails" or (isinstance(f, dict) and f.get("follows") is False)):
+    if severity and rec.get("severity") and (verdict == "fails" or (isinstance(f, dict) and f.get("follows") is False)):
         text += f" ({rec['severity']})"
     return text
 

@@ -89,6 +89,7 @@ def test_a_loose_bound_says_so_in_its_verdict_and_every_bound_gives_its_factor()
     lower = _record(expected="E[X] >= 1", tightness={"factor": 3.0, "gap": 2.0, "loose": True, "row": None})
     assert verdict_text(lower) == "holds, loose: the data's lower limit is 3 times the bound"
     assert dict(evidence_lines(loose))["Tightness"].startswith("loose: the bound is 12.5 times")
+    assert dict(evidence_lines(loose))["Verdict"] == "holds, loose (factor 12.5) (recorded: holds)"
     assert "loose" in record_line(loose)
 
 
