@@ -263,13 +263,18 @@ class ClaimItem(pytest.Item):
         self.claim = claim
 
     def runtest(self):
-        from .core.render import one_line
+        from .core.prose import tidy, value
+        from .core.render import as_record, record_line, verdict_text
         from .core.runner import evaluate
 
         ctx = context_from(self.config)
         ev = evaluate(self.claim, ctx)
+        rec = as_record(self.claim, ev)
         self.user_properties += [("claim", self.claim.id), ("verdict", ev.verdict.value),
-                                 ("line", one_line(self.claim, ev)), ("settle", ev.settle or ev.resolution)]
+                                 ("line", record_line(rec)),
+                                 ("settle", tidy(ev.settle) if ev.settle else value(ev.resolution)),
+                                 ("qualified", verdict_text(rec)), ("loose", ev.loose),
+                                 ("not_following", bool(ev.follows) and ev.follows.get("follows") is False)]
         if not agrees(self.claim.recorded, ev.verdict, at_default(ctx)):
             raise ClaimMismatch(self.claim, ev)
 
@@ -339,6 +344,16 @@ class VerdictLog:
                          else f"{fix} (not run in this session)" for fix in corrected_by.get(p["claim"], ())]
                 tr.write_line(f"{p['line']}; " + (f"corrected: {'; '.join(fixes)}" if fixes
                                                   else "no corrected claim in the catalogue"))
+        steps = [p for p in self.found.values() if p.get("not_following") and p["verdict"] != "fails"]
+        if steps:
+            tr.write_sep("=", f"proof steps that are true but do not follow from the steps they cite ({len(steps)})")
+            for p in steps:
+                tr.write_line(f"{p['claim']}: {p['qualified']}")
+        loose = [p for p in self.found.values() if p.get("loose") and p["verdict"] != "fails"]
+        if loose:
+            tr.write_sep("=", f"bounds that hold with room of a factor 2 or more ({len(loose)})")
+            for p in loose:
+                tr.write_line(f"{p['claim']}: {p['qualified']}")
         unsure = [p for p in self.found.values() if p["verdict"] == "inconclusive"]
         if unsure:
             tr.write_sep("=", f"inconclusive claims ({len(unsure)})")

@@ -16,7 +16,8 @@ CLAIMS = claims_sec3.CLAIMS + claims_sec4.CLAIMS
 PAPER = Paper(
     key="arpit2019",
     reference="Arpit, Campos & Bengio (2019), How to Initialize your Network? Robust Initialization for WeightNorm "
-              "& ResNets",
+              "& ResNets, NeurIPS 2019 (Advances in Neural Information Processing Systems 32), arXiv:1906.02341",
+    url="https://arxiv.org/abs/1906.02341",
     text="arpit2019_weightnorm_resnet_init.txt",
     claims=CLAIMS,
     left_out=(

@@ -317,9 +317,11 @@ def _argument_name(value) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class Paper:
-    """One paper: its key (pytest marker, report section, claim-id prefix), reference,
-    transcription file (in ../shared/papers/), claims, statements left out (with why)
-    and coverage map (:mod:`theory.core.coverage`)."""
+    """One paper: its key (pytest marker, report section, claim-id prefix), public
+    reference (authors, year, title, venue, arXiv id where it has one), ``url`` (where a
+    reader finds it: the arXiv or OpenReview page of the version transcribed),
+    transcription file (in ../shared/papers/, not shown to readers), claims, statements
+    left out (with why) and coverage map (:mod:`theory.core.coverage`)."""
 
     key: str
     reference: str
@@ -327,6 +329,7 @@ class Paper:
     claims: tuple
     left_out: tuple = ()
     coverage: tuple = ()
+    url: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "claims", tuple(self.claims))

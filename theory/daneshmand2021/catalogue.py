@@ -350,8 +350,9 @@ CLAIMS = tuple(_BY_ID[f"daneshmand2021.{k}"] for k in ORDER)
 
 PAPER = Paper(
     key="daneshmand2021",
-    reference="Daneshmand, Joudaki & Bach (2021), Batch normalization orthogonalizes representations in deep random "
-              "networks (NeurIPS 2021)",
+    reference="Daneshmand, Joudaki & Bach (2021), Batch Normalization Orthogonalizes Representations in Deep Random "
+              "Networks, NeurIPS 2021 (Advances in Neural Information Processing Systems 34), arXiv:2106.03970",
+    url="https://arxiv.org/abs/2106.03970",
     text="daneshmand2021_bn_orthogonalizes.txt",
     claims=CLAIMS,
     left_out=(

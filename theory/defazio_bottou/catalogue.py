@@ -343,7 +343,9 @@ CLAIMS = tuple(sorted(_CLAIMS + step_claims.SEC3_5 + step_claims.SEC51 + step_cl
 
 PAPER = Paper(
     key="defazio_bottou",
-    reference="Defazio & Bottou, scaling factors and geometric initialization",
+    reference="Defazio & Bottou (2019), Scaling Laws for the Principled Design, Initialization and Preconditioning of "
+              "ReLU Networks, arXiv:1906.04267 (preprint; a revised version appeared at ICLR 2020)",
+    url="https://arxiv.org/abs/1906.04267",
     text="defazio_bottou_scaling_geometric_init.txt",
     claims=CLAIMS,
     left_out=(

@@ -1,12 +1,15 @@
-"""paper_checks.md (for reviewers) and paper_checks.json (for machines), generated
-from the catalogue: every number in them comes from running the checks.
+"""paper_checks.md and paper_checks.html (for reviewers) and paper_checks.json (for
+machines), generated from the catalogue: every number in them comes from running the
+checks.
 
 ``write_report`` evaluates every claim; ``paper=KEY`` or ``claim_ids=[...]`` evaluates
 only those and merges them into the existing JSON (valid because each claim's alpha
-is fixed: no other claim's numbers move), which must come from the same settings.
-``render_report`` evaluates nothing: it rewrites paper_checks.md from the existing JSON
-and calibration.json (after a calibration run), leaving the JSON, its provenance and the
-evidence plots as they are.
+is fixed: no other claim's numbers move), which must come from the same settings; the
+JSON then records the commit of that run for the claims it reran (``reruns``) and keeps
+the commit of the last whole run (``provenance``) for the others.
+``render_report`` evaluates nothing: it rewrites paper_checks.md and paper_checks.html
+from the existing JSON and calibration.json (after a calibration run), leaving the JSON,
+its provenance and the evidence plots as they are.
 """
 from __future__ import annotations
 
@@ -18,12 +21,14 @@ from simulations.core.provenance import git_state
 from ..core import RunContext
 from ..core.notes import NoteFieldError
 from ..core.registry import claims, get, paper as paper_of
+from .html import render_html
 from .markdown import render_markdown
 from .plots import plot_path, write_plots
-from .records import provenance, run_records
+from .records import merge_reruns, provenance, run_records, with_declarations
 
-__all__ = ["write_report", "render_report", "rendered_markdown", "render_markdown", "load_report", "ReportError",
-           "PartialRefreshError", "NoteFieldError", "REPORT_JSON", "REPORT_MD", "PARTIAL_JSON", "CALIBRATION_JSON"]
+__all__ = ["write_report", "render_report", "rendered_markdown", "rendered_html", "render_markdown", "render_html",
+           "load_report", "ReportError", "PartialRefreshError", "NoteFieldError", "REPORT_JSON", "REPORT_MD",
+           "REPORT_HTML", "PARTIAL_JSON", "CALIBRATION_JSON"]
 
 
 class ReportError(ValueError):
@@ -33,7 +38,7 @@ class ReportError(ValueError):
 class PartialRefreshError(ReportError):
     """A partial refresh (``--paper``/``--claim``) that the existing report cannot take."""
 
-REPORT_JSON, REPORT_MD = "paper_checks.json", "paper_checks.md"
+REPORT_JSON, REPORT_MD, REPORT_HTML = "paper_checks.json", "paper_checks.md", "paper_checks.html"
 #: Where a run that stops on unfillable note fields leaves its records (git-ignored).
 PARTIAL_JSON = "paper_checks.partial.json"
 CALIBRATION_JSON = "calibration.json"
@@ -43,15 +48,26 @@ def load_report(root) -> dict:
     return json.loads((Path(root) / REPORT_JSON).read_text())
 
 
-def _calibration_lines(root: Path, records: list) -> list:
+def _calibration(root: Path, records: list) -> tuple:
+    """calibration.json in ``root`` (None when there is none) and the lines of the
+    report's Calibration section."""
     path = root / CALIBRATION_JSON
     if not path.exists():
-        return ["## Calibration", "", f"Not measured yet: run `python -m theory calibrate` (writes {CALIBRATION_JSON}).", ""]
+        return None, ["## Calibration", "",
+                      f"Not measured yet: run `python -m theory calibrate` (writes {CALIBRATION_JSON}).", ""]
     from ..calibration.render import render_calibration
     from .exposure import exposure_lines
 
     data = json.loads(path.read_text())
-    return render_calibration(data) + exposure_lines(records, data)
+    return data, render_calibration(data) + exposure_lines(records, data)
+
+
+def _write(root: Path, data: dict, plots: dict) -> None:
+    """paper_checks.md and paper_checks.html from the JSON ``data`` and the plots there."""
+    data = {**data, "claims": with_declarations(data["claims"])}
+    calibration, lines = _calibration(root, data["claims"])
+    (root / REPORT_MD).write_text(render_markdown(data, plots, lines, calibration))
+    (root / REPORT_HTML).write_text(render_html(data, plots, root, calibration))
 
 
 def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: str | None = None,
@@ -60,6 +76,7 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
     ctx = ctx or RunContext()
     root = Path(root)
     start = git_state()
+    old_data = None
     if paper is None and not claim_ids:
         chosen = list(claims())
         old = []
@@ -80,33 +97,53 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
     fresh = {r["id"]: r for r in run_records(chosen, ctx, progress, partial=root / PARTIAL_JSON)}
     kept = {r["id"]: r for r in old}
     records = [fresh.get(c.id) or kept.get(c.id) for c in claims()]
-    data = {"provenance": provenance(start), "context": ctx.to_json(), "claims": records}
+    if old_data is None:
+        data = {"provenance": provenance(start), "context": ctx.to_json(), "claims": records}
+    else:  # a partial run: its commit for the claims it reran, the others keep theirs
+        live = {c.id for c in claims()}
+        reruns = [{**r, "claims": [i for i in r["claims"] if i in live]} for r in old_data.get("reruns", [])]
+        data = {"provenance": old_data["provenance"], "context": ctx.to_json(), "claims": records,
+                "reruns": merge_reruns([r for r in reruns if r["claims"]], provenance(start), paper,
+                                       [c.id for c in chosen])}
     (root / REPORT_JSON).write_text(json.dumps(data, indent=1) + "\n")
     figure_paths = write_plots(records if plots else [], root) if plots else {}
-    (root / REPORT_MD).write_text(render_markdown(data, figure_paths, _calibration_lines(root, records)))
+    _write(root, data, figure_paths)
     return records
 
 
 def rendered_markdown(root: Path | str = ".") -> str:
     """paper_checks.md as the existing paper_checks.json and calibration.json in ``root``
-    render it (the evidence plots that exist are linked), evaluating nothing."""
-    return _render(Path(root))[0]
+    render it (the evidence plots that exist are shown), evaluating nothing."""
+    root = Path(root)
+    data, plots = _existing(root)
+    data = {**data, "claims": with_declarations(data["claims"])}
+    calibration, lines = _calibration(root, data["claims"])
+    return render_markdown(data, plots, lines, calibration)
+
+
+def rendered_html(root: Path | str = ".") -> str:
+    """paper_checks.html as the existing files in ``root`` render it, evaluating nothing."""
+    root = Path(root)
+    data, plots = _existing(root)
+    data = {**data, "claims": with_declarations(data["claims"])}
+    return render_html(data, plots, root, _calibration(root, data["claims"])[0])
 
 
 def render_report(root: Path | str = ".") -> list:
-    """Rewrite paper_checks.md from the existing paper_checks.json and calibration.json
-    (:func:`rendered_markdown`): the JSON (and the commit it names), the evidence plots
+    """Rewrite paper_checks.md and paper_checks.html from the existing paper_checks.json,
+    calibration.json and evidence plots: the JSON (and the commits it names), the plots
     and every number stay as the run that made them left them. Returns the records."""
-    text, records = _render(Path(root))
-    (Path(root) / REPORT_MD).write_text(text)
-    return records
+    root = Path(root)
+    data, plots = _existing(root)
+    _write(root, data, plots)
+    return data["claims"]
 
 
-def _render(root: Path) -> tuple:
+def _existing(root: Path) -> tuple:
+    """The report's JSON in ``root`` and its evidence plots there ({claim id: path})."""
     if not (root / REPORT_JSON).exists():
         raise ReportError(f"no {REPORT_JSON} in {root} to render: run a full report first")
     data = load_report(root)
-    records = data["claims"]
-    plots = {r["id"]: plot_path(r["id"]).as_posix() for r in records
+    plots = {r["id"]: plot_path(r["id"]).as_posix() for r in data["claims"]
              if r.get("plot") and (root / plot_path(r["id"])).exists()}
-    return render_markdown(data, plots, _calibration_lines(root, records)), records
+    return data, plots

@@ -1,72 +1,148 @@
-"""paper_checks.md: the reviewers' view of the JSON report (every number from the code)."""
+"""paper_checks.md: the reviewers' view of the JSON report (every number from the code).
+
+Findings first: a two-line summary of the run and the calibration, the summary table,
+then per paper its discrepancies by severity (:data:`theory.core.render.SEVERITY_TITLES`:
+wrong results, steps, misprints, then wording and stand-in failures, which are not
+errors of the paper), one line each with a link to the claim, and the claims left
+undecided. Then per paper: its public reference, the claims table, the coverage map
+and each claim with its evidence in words (:mod:`theory.core.render`) and its evidence
+plot shown inline. The run's settings, statistics and provenance and the calibration
+tables close the report as appendices.
+"""
 from __future__ import annotations
 
-import json
-
 from ..core import coverage as cov
+from ..core.prose import num
 from ..core.registry import papers
-from ..stats import LACK_OF_FIT_ALPHA, POWER
+from ..core.render import (SEVERITY_TITLES, evidence_lines, findings, short_verdict, summary_text)
 from ..core.runner import headroom_text
+from ..core.severity import counts_as_error
+from ..stats import LACK_OF_FIT_ALPHA, POWER
 from .exposure import sizes_text
 
-__all__ = ["render_markdown"]
+__all__ = ["render_markdown", "anchor", "short_reference", "commit_lines", "calibration_summary"]
 
 _WORDS = {"holds": "holds", "holds_approximately": "holds approximately", "fails": "fails",
           "inconclusive": "inconclusive"}
 
 
-def _fmt(x) -> str:
-    if isinstance(x, float):
-        return f"{x:.6g}"
-    if isinstance(x, (dict, list)):
-        text = json.dumps(x, default=str)
-        return "`" + (text if len(text) <= 400 else text[:397] + "...") + "`"
-    return str(x)
+def anchor(claim_id: str) -> str:
+    """The anchor of a claim's section (GitHub's slug of its ``### id`` heading)."""
+    return claim_id.replace(".", "").lower()
 
 
-def _anchor(claim_id: str) -> str:
-    return claim_id.replace(".", "")
+def short_reference(p) -> str:
+    """"Arpit, Campos & Bengio (2019)": the reference up to its year (and the title's
+    start after "Anonymous")."""
+    ref = p.reference
+    if "(" not in ref or ")" not in ref:
+        return ref
+    short = ref[: ref.index(")") + 1]
+    if short.startswith("Anonymous"):
+        title = ref[len(short):].lstrip(", ").split(",")[0].split(" in ")[0]
+        short += f", {title}"
+    return short
 
 
-def _header(data: dict) -> list:
+def _commit(prov: dict) -> str:
+    return f"{prov['commit'][:10]}{' (with uncommitted changes)' if prov.get('dirty') else ''}"
+
+
+def commit_lines(data: dict, paper_key: str) -> list:
+    """Which commit computed this paper's claims: the last whole run's, and those of the
+    partial runs (``--paper``, ``--claim``) that reran some of them since."""
+    out = [f"Computed at commit {_commit(data['provenance'])}"]
+    for r in data.get("reruns", ()):
+        mine = [i for i in r["claims"] if i.split(".", 1)[0] == paper_key]
+        if not mine:
+            continue
+        what = "the whole paper" if r.get("paper") == paper_key else ", ".join(f"`{i}`" for i in mine)
+        out.append(f"rerun alone at commit {_commit(r['provenance'])}: {what}")
+    return ["; ".join(out) + ".", ""]
+
+
+def calibration_summary(calibration: dict | None) -> str:
+    """The calibration in one line (the tables are in the appendix)."""
+    if not calibration:
+        return "Calibration: not measured yet (`python -m theory calibrate` writes calibration.json)."
+    parts = []
+    rows = (calibration.get("judges") or {}).get("rows") or []
+    if rows:
+        good = sum(bool(r.get("consistent")) for r in rows)
+        parts.append(f"{good} of {len(rows)} judge cases on synthetic data with known truth behave as promised")
+    stab = calibration.get("stability") or {}
+    if stab.get("verdicts") is not None:
+        seeds = {k: len(v) if isinstance(v, list) else v for k, v in stab.items() if k.endswith("_seeds")}
+        parts.append(f"over {seeds.get('fast_seeds', '?')} seeds ({seeds.get('slow_seeds', '?')} for slow claims) "
+                     f"{len(stab.get('flips') or ())} verdicts flip between holds and fails")
+    sens = calibration.get("sensitivity") or {}
+    if sens.get("verdicts") is not None:
+        parts.append(f"{len(sens.get('changed') or ())} of {len(sens['verdicts'])} Monte-Carlo verdicts move at a "
+                     "stricter alpha")
+    return "Calibration: " + ("; ".join(parts) if parts else "recorded") + " ([tables](#calibration))."
+
+
+def _summary(data: dict, calibration: dict | None) -> list:
     ctx, prov = data["context"], data["provenance"]
-    n_mc = sum(r["monte_carlo"] for r in data["claims"])
-    return [
+    recs = data["claims"]
+    n_mc = sum(r["monte_carlo"] for r in recs)
+    out = [
         "# Paper checks", "",
         "Generated by `python -m theory report` from the claim catalogue (one package per paper under `theory/`); "
-        "do not edit by hand.", "",
-        f"Settings: seed {ctx['seed']}, Monte-Carlo scale {ctx['scale']}, backend {ctx['backend']}, mpmath at "
-        f"{ctx['dps']} and {ctx['dps'] + 20} digits. Commit {prov['commit']}"
-        f"{' (with uncommitted changes)' if prov['dirty'] else ''}; Python {prov['python']}, numpy {prov['numpy']}, "
-        f"scipy {prov['scipy']}, mpmath {prov['mpmath']}, sympy {prov['sympy']}.", "",
-        f"Statistics: each Monte-Carlo claim may say `fails` for a true statement (or `holds` for one outside its "
-        f"tolerance band) with probability at most {ctx['claim_alpha']:g}, over all its looks and rows together "
-        f"(sequential looks at a fixed schedule, the alpha split evenly over the looks, then over the rows: "
-        f"Bonferroni). Union bound over the {n_mc} Monte-Carlo claims here: {n_mc * ctx['claim_alpha']:.1e}. "
-        f"Means use Student-t, differences Welch-Satterthwaite, fits their residual degrees of freedom when the "
-        f"lack-of-fit test rejects at {LACK_OF_FIT_ALPHA:g}. Resolution: the deviation detected with probability "
-        f"{POWER}. A claim *holds* only when its interval lies inside its tolerance band, *fails* only when the "
-        "data reject it, and is *inconclusive* otherwise. The measured false-alarm rates are in the Calibration "
-        "section.", "",
-    ]
-
-
-def _summary(data: dict) -> list:
-    out = ["## Summary", "", "| paper | claims | holds | holds approximately | fails as printed | inconclusive | "
-           "Monte-Carlo claims (family bound) | coverage: checked / checkable / total |",
-           "|---|---|---|---|---|---|---|---|"]
+        "do not edit by hand. The same report with filters, a search box and each claim's evidence plot beside it: "
+        "`paper_checks.html` (one file; opens from disk).", "",
+        f"Run: commit {_commit(prov)}, seed {ctx['seed']}, Monte-Carlo scale {num(ctx['scale'])}, backend "
+        f"{ctx['backend']}; {len(recs)} claims, {n_mc} of them Monte Carlo, each allowed a false verdict with "
+        f"probability {num(ctx['claim_alpha'])} ([settings, statistics and provenance](#appendix-a-run-statistics-"
+        "and-provenance)).  ",
+        calibration_summary(calibration), "",
+        "## Summary", "",
+        "| paper | claims | holds | holds approximately | fails as printed | of which errors of the paper | "
+        "inconclusive | coverage: checked / checkable / total |", "|---|---|---|---|---|---|---|---|"]
     for p in papers():
-        recs = [r for r in data["claims"] if r["paper"] == p.key]
-        if not recs:
+        mine = [r for r in recs if r["paper"] == p.key]
+        if not mine:
             continue
-        count = {v: sum(r["verdict"] == v for r in recs) for v in _WORDS}
-        n_mc = sum(r["monte_carlo"] for r in recs)
+        count = {v: sum(r["verdict"] == v for r in mine) for v in _WORDS}
+        errors = sum(bool(r["verdict"] == "fails" and r.get("severity") and counts_as_error(r["severity"]))
+                     for r in mine)
+        unclassified = sum(r["verdict"] == "fails" and not r.get("severity") for r in mine)
         c = cov.summarize(p.coverage)
-        cover = f"{c['checked']} / {c['checkable']} / {c['total']} ({100 * c['fraction']:.0f}%)" if p.coverage else "no map"
-        out.append(f"| [{p.key}](#{p.key}) | {len(recs)} | {count['holds']} | {count['holds_approximately']} | "
-                   f"{count['fails']} | {count['inconclusive']} | {n_mc} ({n_mc * data['context']['claim_alpha']:.0e}) "
-                   f"| {cover} |")
+        cover = (f"{c['checked']} / {c['checkable']} / {c['total']} ({100 * c['fraction']:.0f}%)" if p.coverage
+                 else "no map")
+        out.append(f"| [{short_reference(p)}](#{p.key}) | {len(mine)} | {count['holds']} | "
+                   f"{count['holds_approximately']} | {count['fails']} | {errors}"
+                   f"{f' ({unclassified} not classified yet)' if unclassified else ''} | {count['inconclusive']} | "
+                   f"{cover} |")
     return out + [""]
+
+
+def _link(rec: dict) -> str:
+    return f"[`{rec['id']}`](#{anchor(rec['id'])})"
+
+
+def _findings(p, recs: list, by_id: dict, fixes: dict) -> list:
+    out = [f"### {short_reference(p)}", "", f"[{p.reference}]({p.url})" if p.url else p.reference, ""]
+    groups = findings(recs)
+    if not groups:
+        out += ["No discrepancy found.", ""]
+    for sev, group in groups.items():
+        out += [f"#### {SEVERITY_TITLES[sev]} ({len(group)})", ""]
+        for r in group:
+            line = f"- {_link(r)} ({r['where']}): " + (f"{r['impact'].rstrip('.')}. " if r.get("impact") else "")
+            text = summary_text(r)
+            line += f"{text[0].upper()}{text[1:]}."
+            for fix in fixes.get(r["id"], ()):
+                line += f" Corrected: {_link(by_id[fix])} {short_verdict(by_id[fix])}."
+            out.append(line)
+        out.append("")
+    unsure = [r for r in recs if r["verdict"] == "inconclusive"]
+    if unsure:
+        out += [f"#### Undecided ({len(unsure)})", ""]
+        out += [f"- {_link(r)} ({r['where']}): {r['evidence'].get('settle') or r['evidence']['resolution']}"
+                for r in unsure]
+        out.append("")
+    return out
 
 
 def _tests_phrase(tests, what: str) -> str:
@@ -79,85 +155,111 @@ def _tests_phrase(tests, what: str) -> str:
             f"{max(t['largest_abs_skewness'] for t in tests):.3g}")
 
 
-def _claim_section(r: dict, plots: dict) -> list:
-    ev = r["evidence"]
+def _claim_section(r: dict, plots: dict, fixes: dict) -> list:
     out = [f"### {r['id']}", "", f"*{r['where']}* ({r['kind']}{', slow' if r['slow'] else ''})", "",
-           f"> {r['statement']}", "",
-           f"- Verdict: **{_WORDS[r['verdict']]}** (recorded: {_WORDS[r['recorded_verdict']]})",
-           f"- Measured: {_fmt(ev['measured'])}", f"- Expected: {_fmt(ev['expected'])}"]
-    if ev["margin"] is not None:
-        out.append(f"- Margin: {_fmt(ev['margin'])} ({ev['margin_unit']})")
-    out += [f"- Method: {ev['method']}", f"- Resolution: {_fmt(ev['resolution'])}"]
-    if ev.get("informative") is False:
-        out.append("- Informative: **no** - the check could not have failed where it ran")
-    s = ev.get("sampling")
-    if s:
-        out.append(f"- Sampling: stopped at look {s['looks']} of {s['planned_looks']} ({s['stopped']}), "
-                   f"{s['replicates_per_row']} replicates per row, alpha {s['alpha_per_look']:.1e} per look"
-                   + _tests_phrase(s.get("one_sample_tests"), "one-sample tests")
-                   + _tests_phrase(s.get("welch_tests"), "Welch comparisons")
-                   + (f"; {headroom_text(s['alpha_headroom'])}" if s.get("alpha_headroom") is not None else ""))
-    if ev["counterexample"] is not None:
-        out.append(f"- Smallest counterexample: {_fmt(ev['counterexample'])}")
-    if ev.get("settle"):
-        out.append(f"- To settle: {ev['settle']}")
-    if r["corrects"]:
-        out.append(f"- Corrects: [`{r['corrects']}`](#{_anchor(r['corrects'])})")
+           f"> {r['statement']}", ""]
+    for label, text in evidence_lines(r):
+        if label == "Verdict":
+            text = f"**{short_verdict(r)}** (recorded: {_WORDS[r['recorded_verdict']]})"
+        elif label == "Corrects":
+            text = f"[`{r['corrects']}`](#{anchor(r['corrects'])})"
+        elif label == "Sampling":
+            s = r["evidence"]["sampling"]
+            head = headroom_text(s.get("alpha_headroom"))
+            text = (text.split(f"; {head}")[0] if head else text) + _tests_phrase(s.get("one_sample_tests"),
+                                                                                  "one-sample tests") \
+                + _tests_phrase(s.get("welch_tests"), "Welch comparisons") + (f"; {head}" if head else "")
+        head, *items = text.split("\n")
+        out += [f"- {label}: {head}"] + [f"  - {item}" for item in items]
+    for fix in fixes.get(r["id"], ()):
+        out.append(f"- Corrected by: [`{fix}`](#{anchor(fix)})")
     if r["note"]:
         out.append(f"- Note: {r['note']}")
+    out.append(f"- Rerun: `{r['rerun']}`")
     if r["id"] in plots:
-        out.append(f"- Evidence plot: [{plots[r['id']]}]({plots[r['id']]})")
-    return out + [f"- Rerun: `{r['rerun']}`", ""]
+        out += ["", f"![Evidence plot of {r['id']}]({plots[r['id']]})"]
+    return out + [""]
 
 
-def _coverage_table(p) -> list:
+def _coverage_table(p, by_id: dict) -> list:
     if not p.coverage:
         return []
     c = cov.summarize(p.coverage)
     out = ["### Coverage", "",
            f"{c['checked']} of {c['checkable']} checkable items have a claim ({100 * c['fraction']:.0f}%); "
-           f"{c['total']} items in all.", "", "| item | where | kind | checked by | not checked because |",
+           f"{c['total']} items in all. A step that is true but does not follow from the steps it cites reads "
+           "*true, does not follow*.", "", "| item | where | kind | checked by (verdict) | not checked because |",
            "|---|---|---|---|---|"]
     for i in p.coverage:
-        claims = ", ".join(f"[{x}](#{_anchor(x)})" for x in i.claims)
+        claims = ", ".join(f"[{x}](#{anchor(x)})" + (f" ({short_verdict(by_id[x])})" if x in by_id else "")
+                           for x in i.claims)
         why = "" if i.reason is None else cov.REASONS[i.reason] + (f" ({i.note})" if i.note else "")
         out.append(f"| {i.item} | {i.section} | {i.kind} | {claims} | {why} |")
     return out + [""]
 
 
-def _discrepancies(recs: list) -> list:
-    out = ["### Discrepancies found in the paper", ""]
-    by_id = {r["id"]: r for r in recs}
-    fixes = {r["corrects"]: r["id"] for r in recs if r["corrects"]}
+def _paper_section(p, data: dict, recs: list, plots: dict, by_id: dict, fixes: dict) -> list:
+    out = [f'<a id="{p.key}"></a>', "", f"## {short_reference(p)}: claims", "",
+           f"Paper: [{p.reference}]({p.url})." if p.url else f"Paper: {p.reference}.", ""]
+    out += commit_lines(data, p.key)
+    out += ["| claim | where | kind | verdict | corrects |", "|---|---|---|---|---|"]
+    out += [f"| [{r['id']}](#{anchor(r['id'])}) | {r['where']} | {r['kind']} | **{short_verdict(r)}** | "
+            f"{r['corrects'] or ''} |" for r in recs]
+    out.append("")
+    out += _coverage_table(p, by_id)
     for r in recs:
-        if r["verdict"] != "fails":
-            continue
-        fix = fixes.get(r["id"])
-        line = f"- [`{r['id']}`](#{_anchor(r['id'])}) ({r['where']}): fails"
-        if r["evidence"]["counterexample"] is not None:
-            line += f"; smallest counterexample {_fmt(r['evidence']['counterexample'])}"
-        if fix:
-            line += f"; corrected statement [`{fix}`](#{_anchor(fix)}): {_WORDS[by_id[fix]['verdict']]}"
-        out.append(line)
-    return out + [""]
+        out += _claim_section(r, plots, fixes)
+    return out + ["### Statements left out", ""] + [f"- {s}" for s in p.left_out] + [""]
 
 
-def render_markdown(data: dict, plots: dict | None = None, calibration: list | None = None) -> str:
-    """The whole report from the JSON ``data`` (see :func:`theory.report.write_report`)."""
-    plots = plots or {}
-    out = _header(data) + _summary(data) + list(calibration or [])
-    for p in papers():
-        recs = [r for r in data["claims"] if r["paper"] == p.key]
-        if not recs:
-            continue
-        out += [f'<a id="{p.key}"></a>', f"## {p.reference}", "", f"Transcription: `../shared/papers/{p.text}`.", "",
-                "| claim | where | kind | verdict | corrects |", "|---|---|---|---|---|"]
-        out += [f"| [{r['id']}](#{_anchor(r['id'])}) | {r['where']} | {r['kind']} | **{_WORDS[r['verdict']]}** | "
-                f"{r['corrects'] or ''} |" for r in recs]
+def _appendix(data: dict) -> list:
+    ctx, prov = data["context"], data["provenance"]
+    n_mc = sum(r["monte_carlo"] for r in data["claims"])
+    out = [
+        "## Appendix A: run, statistics and provenance", "",
+        f"Settings: seed {ctx['seed']}, Monte-Carlo scale {ctx['scale']}, backend {ctx['backend']}, mpmath at "
+        f"{ctx['dps']} and {ctx['dps'] + 20} digits. Last whole run at commit {prov['commit']}"
+        f"{' (with uncommitted changes)' if prov['dirty'] else ''}; Python {prov['python']}, numpy {prov['numpy']}, "
+        f"scipy {prov['scipy']}, mpmath {prov['mpmath']}, sympy {prov['sympy']}.", ""]
+    for r in data.get("reruns", ()):
+        what = f"paper {r['paper']}" if r.get("paper") else f"{len(r['claims'])} claims"
+        out.append(f"- Rerun alone since: {what} at commit {r['provenance']['commit']}"
+                   f"{' (with uncommitted changes)' if r['provenance'].get('dirty') else ''}: "
+                   + ", ".join(r["claims"]))
+    if data.get("reruns"):
         out.append("")
-        out += _coverage_table(p)
-        for r in recs:
-            out += _claim_section(r, plots)
-        out += _discrepancies(recs)
-        out += ["### Statements left out", ""] + [f"- {s}" for s in p.left_out] + [""]
+    out += [
+        f"Statistics: each Monte-Carlo claim may say `fails` for a true statement (or `holds` for one outside its "
+        f"tolerance band) with probability at most {ctx['claim_alpha']:g}, over all its looks and rows together "
+        f"(sequential looks at a fixed schedule, the alpha split evenly over the looks, then over the rows: "
+        f"Bonferroni). Union bound over the {n_mc} Monte-Carlo claims here: {n_mc * ctx['claim_alpha']:.1e}. "
+        f"Means use Student-t, differences Welch-Satterthwaite, fits their residual degrees of freedom when the "
+        f"lack-of-fit test rejects at {LACK_OF_FIT_ALPHA:g}. Resolution: the deviation detected with probability "
+        f"{POWER}. A claim *holds* only when its interval lies inside its tolerance band, *fails* only when the "
+        "data reject it, and is *inconclusive* otherwise. Intervals shown are at the claim's alpha (its share for "
+        "that row and look). The measured false-alarm rates are in the Calibration section.", ""]
+    return out
+
+
+def render_markdown(data: dict, plots: dict | None = None, calibration: list | None = None,
+                    calibration_data: dict | None = None) -> str:
+    """The whole report from the JSON ``data`` (see :func:`theory.report.write_report`;
+    records with every declared field, :func:`theory.report.records.with_declarations`);
+    ``calibration`` the lines of its Calibration section, ``calibration_data`` the
+    calibration.json they come from (summarised at the top)."""
+    plots = plots or {}
+    recs_all = data["claims"]
+    by_id = {r["id"]: r for r in recs_all}
+    fixes: dict = {}
+    for r in recs_all:
+        if r["corrects"]:
+            fixes.setdefault(r["corrects"], []).append(r["id"])
+    out = _summary(data, calibration_data) + ["## Findings", ""]
+    chosen = [(p, [r for r in recs_all if r["paper"] == p.key]) for p in papers()]
+    chosen = [(p, recs) for p, recs in chosen if recs]
+    for p, recs in chosen:
+        out += _findings(p, recs, by_id, fixes)
+    for p, recs in chosen:
+        out += _paper_section(p, data, recs, plots, by_id, fixes)
+    out += _appendix(data) + list(calibration or [])
     return "\n".join(out)

@@ -1,6 +1,6 @@
 """Evidence plots: one small PNG per Monte-Carlo or scaling claim, drawn from the
 ``plot`` data its judge returns, written next to the report (``figures/evidence/``)
-and linked from the claim's section of paper_checks.md.
+and shown in the claim's section of paper_checks.md (and embedded in paper_checks.html).
 
 Kinds: ``means`` (measured over predicted, with intervals and the tolerance band),
 ``bounds`` (measured over the bound, uninformative rows grey), ``limit`` (mean vs
@@ -108,7 +108,8 @@ def draw(claim_id: str, verdict: str, plot: dict, path: Path) -> None:
     fig.suptitle(f"{claim_id}: {verdict.replace('_', ' ')}", fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90, metadata={"Software": "paperchecks theory.report"})
+    # "tight" grows the canvas to every label: tight_layout alone cut long row labels on the left
+    fig.savefig(path, dpi=90, bbox_inches="tight", pad_inches=0.08, metadata={"Software": "paperchecks theory.report"})
     plt.close(fig)
 
 

@@ -13,8 +13,13 @@ from ..core import RunContext, evaluate, jsonable
 from ..core.runner import with_headroom
 from ..core.claims import Claim
 from ..core.notes import NoteFieldError, fill_note
+from ..core.render import declaration
 
-__all__ = ["record", "run_records", "provenance"]
+__all__ = ["record", "run_records", "provenance", "merge_reruns", "with_declarations", "DECLARED"]
+
+#: What a record takes from the catalogue's declaration beside the evidence (a record
+#: written before one of these existed takes it from the catalogue when rendered).
+DECLARED = ("severity", "impact", "cites", "mutations")
 
 
 def record(claim: Claim, ctx: RunContext) -> dict:
@@ -28,11 +33,50 @@ def record(claim: Claim, ctx: RunContext) -> dict:
         note = {"note": fill_note(claim.note, evidence, claim.id)}
     except NoteFieldError as exc:
         note = {"note": claim.note, "note_error": str(exc)}
-    return {"id": claim.id, "paper": claim.paper, "where": claim.where, "statement": claim.statement,
-            "kind": claim.kind, "verdict": ev.verdict.value, "recorded_verdict": claim.recorded.value,
-            "corrects": claim.corrects, "slow": claim.slow, "monte_carlo": claim.monte_carlo, **note,
-            "rerun": claim.rerun, "seconds": round(time.perf_counter() - t0, 2), "evidence": evidence,
+    declared = declaration(claim)
+    return {**{k: declared[k] for k in ("id", "paper", "where", "statement", "kind")}, "verdict": ev.verdict.value,
+            **{k: v for k, v in declared.items() if k not in ("id", "paper", "where", "statement", "kind", "rerun")},
+            **note, "rerun": claim.rerun, "seconds": round(time.perf_counter() - t0, 2), "evidence": evidence,
             "plot": jsonable(ev.plot)}
+
+
+def with_declarations(records: list) -> list:
+    """``records`` with the declared fields (:data:`DECLARED`) a record lacks taken from
+    the catalogue's claim of the same id (a report written before they existed); a claim
+    no longer in the catalogue keeps its record as it is."""
+    from ..core.registry import claims
+
+    live = {c.id: c for c in claims()}
+    out = []
+    for r in records:
+        missing = [k for k in DECLARED if k not in r]
+        if missing and r["id"] in live:
+            declared = declaration(live[r["id"]])
+            r = {**r, **{k: declared[k] for k in missing}}
+        out.append(r)
+    return out
+
+
+def merge_reruns(reruns: list, prov: dict, paper: str | None, ids) -> list:
+    """The reruns of a report after one more partial run (``--paper`` or ``--claim``) of
+    the claims ``ids`` at provenance ``prov``: each earlier rerun keeps only the claims
+    this one did not rerun (one left with none is dropped; a paper's rerun that lost some
+    of its claims is no longer the whole paper's), and this one is added. The report's own
+    ``provenance`` stays that of its last whole run, so each paper keeps its commit.
+
+    >>> old = merge_reruns([], {"commit": "a"}, "p", ["p.x", "p.y"])
+    >>> merge_reruns(old, {"commit": "b"}, None, ["p.y"])
+    [{'provenance': {'commit': 'a'}, 'paper': None, 'claims': ['p.x']}, {'provenance': {'commit': 'b'}, 'paper': None, \
+'claims': ['p.y']}]
+    """
+    ids = list(ids)
+    again = set(ids)
+    out = []
+    for r in reruns:
+        left = [i for i in r["claims"] if i not in again]
+        if left:
+            out.append({**r, "paper": r["paper"] if len(left) == len(r["claims"]) else None, "claims": left})
+    return out + [{"provenance": prov, "paper": paper, "claims": ids}]
 
 
 def run_records(claims, ctx: RunContext, progress: bool = True, partial: Path | None = None) -> list:

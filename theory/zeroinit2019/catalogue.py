@@ -14,7 +14,9 @@ CLAIMS = SEC2 + SEC3_5
 PAPER = Paper(
     key="zeroinit2019",
     reference="Anonymous (2019), The Unreasonable Effectiveness of (Zero) Initialization in Deep Residual Learning, "
-              "ICLR 2019 submission (published as Fixup: Zhang, Dauphin & Ma, 2019)",
+              "ICLR 2019 submission (OpenReview H1gsz30cKX); published as Zhang, Dauphin & Ma, Fixup Initialization: "
+              "Residual Learning Without Normalization, ICLR 2019, arXiv:1901.09321",
+    url="https://openreview.net/forum?id=H1gsz30cKX",
     text="zeroinit_fixup_iclr2019_submission.txt",
     claims=CLAIMS,
     left_out=(

@@ -50,7 +50,9 @@ def test_unfillable_notes_stop_the_report_after_every_claim_ran_and_name_every_f
 
 def test_a_report_records_the_commit_it_started_at(tmp_path, monkeypatch):
     """write_report takes the code's state before evaluating: a commit of code landing
-    meanwhile leaves the starting commit in the report's provenance, marked dirty."""
+    meanwhile leaves the starting commit in the report's provenance, marked dirty. A
+    partial run records it for the claims it reran alone; the others keep the commit of
+    the last whole run."""
     from pathlib import Path
 
     from theory.report import write_report
@@ -58,7 +60,66 @@ def test_a_report_records_the_commit_it_started_at(tmp_path, monkeypatch):
 
     root = Path(__file__).resolve().parents[3]
     (tmp_path / "paper_checks.json").write_bytes((root / "paper_checks.json").read_bytes())
+    before = json.loads((root / "paper_checks.json").read_text())["provenance"]
     moving_git_state(monkeypatch)
     write_report(tmp_path, claim_ids=["arpit2019.thm3.range"], progress=False, plots=False)
-    got = json.loads((tmp_path / "paper_checks.json").read_text())["provenance"]
-    assert (got["commit"], got["dirty"]) == (START["commit"], True)
+    got = json.loads((tmp_path / "paper_checks.json").read_text())
+    assert got["provenance"] == before
+    [rerun] = got["reruns"]
+    assert rerun["claims"] == ["arpit2019.thm3.range"] and rerun["paper"] is None
+    assert (rerun["provenance"]["commit"], rerun["provenance"]["dirty"]) == (START["commit"], True)
+    md = (tmp_path / "paper_checks.md").read_text()
+    assert f"rerun alone at commit {START['commit'][:10]} (with uncommitted changes): `arpit2019.thm3.range`" in md
+    assert (tmp_path / "paper_checks.html").exists()
+
+
+def test_a_paper_merge_keeps_the_other_papers_commits(tmp_path, monkeypatch):
+    """``--paper`` reruns record their commit for that paper alone: a later claim rerun
+    takes its claim out of the paper's rerun (no longer the whole paper), and rerunning
+    a paper again replaces its rerun; other papers' commits are untouched."""
+    from theory.report import write_report
+    import theory.report as report
+
+    ids = {"p1": ["daneshmand2021.eq1.unit_frobenius", "daneshmand2021.a1.alpha_le_inv_sqrt_n"]}
+    real = report.paper_of
+
+    class _Paper:  # a paper's rerun without running all of its Monte-Carlo claims
+        def __init__(self, key):
+            from theory.core.registry import get
+
+            self.claims = tuple(get(i) for i in ids["p1"]) if key == "daneshmand2021" else real(key).claims
+
+    monkeypatch.setattr(report, "paper_of", _Paper)
+    commits = iter(["1" * 40, "2" * 40, "3" * 40])
+    monkeypatch.setattr(report, "git_state", lambda: {"commit": next(commits), "dirty": False})
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    (tmp_path / "paper_checks.json").write_bytes((root / "paper_checks.json").read_bytes())
+    write_report(tmp_path, paper="daneshmand2021", progress=False, plots=False)
+    write_report(tmp_path, claim_ids=["daneshmand2021.eq1.unit_frobenius"], progress=False, plots=False)
+    got = json.loads((tmp_path / "paper_checks.json").read_text())
+    assert [(r["provenance"]["commit"][0], r["paper"], r["claims"]) for r in got["reruns"]] == [
+        ("1", None, ["daneshmand2021.a1.alpha_le_inv_sqrt_n"]), ("2", None, ["daneshmand2021.eq1.unit_frobenius"])]
+    write_report(tmp_path, paper="daneshmand2021", progress=False, plots=False)
+    got = json.loads((tmp_path / "paper_checks.json").read_text())
+    assert [(r["provenance"]["commit"][0], r["paper"]) for r in got["reruns"]] == [("3", "daneshmand2021")]
+    assert got["provenance"] == json.loads((root / "paper_checks.json").read_text())["provenance"]
+    md = (tmp_path / "paper_checks.md").read_text()
+    assert "rerun alone at commit 3333333333: the whole paper" in md
+    arpit = md[md.index('<a id="arpit2019">'):md.index('<a id="daneshmand2021">')]
+    assert "rerun alone" not in arpit
+
+
+def test_records_carry_their_declarations_and_old_records_take_them_from_the_catalogue():
+    from theory.core.registry import get
+    from theory.report.records import DECLARED, with_declarations
+
+    claim = get("arpit2019.thm8.eq60_corrected")
+    r = record(claim, RunContext()) if not claim.monte_carlo else None
+    old = {"id": claim.id, "verdict": "holds"}
+    [filled] = with_declarations([old])
+    assert all(k in filled for k in DECLARED) and filled["mutations"][0]["name"] == claim.mutations[0].name
+    assert r is None  # a Monte-Carlo claim: its record is checked through the committed-report tests
+    exact = record(_claim("p.exact", ""), RunContext())
+    assert all(k in exact for k in DECLARED) and exact["severity"] is None and exact["mutations"] == []
