@@ -44,6 +44,13 @@ _CLAIMS = (
           judge=mc_judges.judge_minibatch_layers,
           params={"sizes": (2,)},
           mutations=(Mutation("per example (B = 1)", {"sizes": (1,)}, H),),
+          severity="result",
+          impact="Sec. 2 says all conclusions carry over to mini-batches; the central one, Theorem 1's nu_l = gamma_l "
+                 "up to a factor common to all layers (so that constant gamma_l gives constant nu_l), does not at "
+                 "batch size 2: the layers' nu_l / gamma_l differ by an amount that does not shrink with width "
+                 "(details). The size is modest, below the factor n_{l+1}/n_l by which Kaiming's layers differ, and "
+                 "the per-example statements the calculations assume stand "
+                 "(defazio_bottou.sec2.minibatch_per_example).",
           note="Per-example gradients of one network are correlated (post-ReLU inputs have a nonzero mean, and the "
                "examples share the weights and the loss), so the cross terms of the batch gradient do not cancel and "
                "their weight differs between layers; the layer dependence does not shrink with width (details at "
@@ -59,7 +66,9 @@ _CLAIMS = (
           judge=mc_judges.judge_minibatch_layers,
           params={"sizes": (1,)},
           mutations=(Mutation("layers differ by 10.25% (1.05^2: twice the tolerance in log)",
-                              {"sizes": (1,), "target": 1.05**2}),),
+                              {"sizes": (1,), "target": 1.05**2}),
+                     Mutation("printed form substituted: the gradient of a batch of B = 2", {"sizes": (2,)},
+                              printed=True)),
           note="Sec. 2 gives no tolerance. The 5% band is about the check's resolution at its third look (512 "
                "networks, four times the first look's: the resolution falls as 1/sqrt(networks); the rows' "
                "resolution, the deviation detected at power 0.9, in the details), so the claim settles at the third "
@@ -172,6 +181,12 @@ _CLAIMS = (
           judge=hessian_judges.judge_bias_index,
           params={"index": "input_index"},
           mutations=(Mutation("output moments (index l+1)", {"index": "output_index"}, H),),
+          severity="misprint",
+          impact="The index of Eq. 7's moments: the layer input x_l where the output x_{l+1}, to which b_l is added, is "
+                 "meant; Sec. 8.1 uses the output moments (y_0, rho_1) and the corrected form holds "
+                 "(defazio_bottou.eq7.bias_index_corrected). As printed the value is c^2 k^2 times the bias block's "
+                 "(4 with c = 2/k), the same factor in every layer, so Sec. 8's conclusion that all biases are equally "
+                 "scaled stands.",
           note="Under the model the input-index form is n_l n_{l+1} k^4 E[W^2]^2 = c^2 k^2 times the output-index one "
                "(4 with geometric c = 2/k), in every layer alike: the conclusion that all biases are equally scaled "
                "stands, but Sec. 8.1's value needs the output index (which Sec. 8.1 uses)."),
@@ -184,7 +199,9 @@ _CLAIMS = (
           measure=hessian.BIAS,
           judge=hessian_judges.judge_bias_index,
           params={"index": "output_index"},
-          mutations=(Mutation("close to 4 instead of 1", {"index": "output_index", "target": 4.0}),),
+          mutations=(Mutation("close to 4 instead of 1", {"index": "output_index", "target": 4.0}),
+                     Mutation("printed form substituted: input moments (index l)", {"index": "input_index"},
+                              printed=True)),
           corrects="defazio_bottou.eq7.bias_index",
           note="The reading of 'close' is Figure 1's (a factor 2 on the geometric mean over networks); the bias block "
                "is Theorem 2's G_l with n_l = 1 and x_l = 1 (a weight on a constant input)."),
@@ -213,6 +230,12 @@ _CLAIMS = (
           params={"target": "E[x^2]", "variant": "printed"},
           mutations=(Mutation("x_9 = x_8/sqrt(beta) (no sqrt(m/n)), Eq. 6 target", {"target": "eq6", "variant": "v_only"},
                               H),),
+          severity="step",
+          impact="The fixed scalar x_9 = sqrt(m/(beta n)) x_8 is said to be derived from Eq. 6, but Eq. 6's factor "
+                 "sqrt(n/m) on the second moment calls for the amplitude (m/n)^(1/4) (a lost square root); under our "
+                 "reading of the unprinted last stage the branch output is sqrt(m/n) E[x^2], not E[x^2]. Blocks that "
+                 "keep the channel count (m = n) are unaffected, and the block design survives with either corrected "
+                 "scalar (defazio_bottou.sec111.bottleneck_fourth_root, defazio_bottou.sec111.bottleneck_corrected).",
           note="Our reading of 'the final sequence mirrors the initial operation': ReLU, sqrt(2/beta), bias, 1x1 conv to "
                "m with c = beta. Then E[x_9^2] = sqrt(m/n) E[x^2]: right for m = n, off by sqrt(m/n) otherwise."),
     Claim(id="defazio_bottou.sec111.bottleneck_corrected",
@@ -225,6 +248,8 @@ _CLAIMS = (
           judge=exact.judge_bottleneck,
           params={"target": "eq6", "variant": "v_only"},
           mutations=(Mutation("printed scalar", {"target": "eq6", "variant": "printed"}, F),
+                     Mutation("printed form substituted: x_9 = sqrt(m/(beta n)) x_8 gives E[x^2]",
+                              {"target": "E[x^2]", "variant": "printed"}, printed=True),
                      Mutation("Eq. 6 exponent 0.51 on n/m", {"target": "eq6", "variant": "v_only",
                                                               "exponent": sp.Rational(51, 100)})),
           corrects="defazio_bottou.sec111.bottleneck"),

@@ -21,22 +21,29 @@ __all__ = ["SEC3_5", "SEC51", "SEC6_8", "SEC10_12", "SEC11", "SEC111"]
 
 
 def _step(cid, where, statement, key, *, measure=steps_measure, variant="steps", recorded=H, corrects=None, note="",
-          kind="identity", parts=(), extra=(), printed_part=None):
+          kind="identity", parts=(), extra=(), printed_part=None, relations_only=False, severity=None, impact="",
+          cites=(), derivation=None):
     """A claim that every step of ``measure(ctx)[key][variant]`` holds (judge_steps).
     ``parts``: (label part, name) of the steps that get a 1% mutation of their own
     (those steps alone perturbed); ``extra``: further mutations; ``printed_part``: the
     part of the printed variant's labels that the 'printed form' mutation of a corrected
-    claim must fail through (None: it fails every part, or the claim has one)."""
+    claim must fail through (None: it fails every part, or the claim has one).
+    ``relations_only``: every step is a stated relation, so the 'all perturbed' mutation
+    (each relation negated) fails exactly when the claim holds: a mirror, and the claim
+    needs another failing mutation in ``extra``. ``severity``, ``impact``, ``cites`` and
+    ``derivation`` are :class:`~theory.core.claims.Claim`'s."""
     if recorded == F:
         mutations = (Mutation("the corrected form", {"variant": "corrected"}, H),)
     else:
-        mutations = (Mutation("right sides off by 1% (relations negated)", {"perturb": True}),)
+        mutations = (Mutation("right sides off by 1% (relations negated)", {"perturb": True}, mirror=relations_only),)
         if variant == "corrected":
-            mutations += (Mutation("the printed form", {"variant": "printed"}, F, part=printed_part),)
+            mutations += (Mutation("printed form substituted", {"variant": "printed"}, F, part=printed_part,
+                                   printed=True),)
     mutations += tuple(part_mutation(part, name) for part, name in parts) + tuple(extra)
     return Claim(id=P + cid, where=where, statement=statement, kind=kind, recorded=recorded, measure=measure,
                  judge=judge_steps, params={"key": key, "variant": variant}, mutations=mutations,
-                 corrects=P + corrects if corrects else None, note=note)
+                 corrects=P + corrects if corrects else None, note=note, severity=severity, impact=impact,
+                 cites=cites, derivation=derivation)
 
 
 def part_mutation(part: str, name: str) -> Mutation:
@@ -64,7 +71,11 @@ SEC3_5 = (
     _step("eq2.extrinsic_strided", "Sec. 4, display after Eq. 2 (extrinsic form), for strided layers",
           "gamma_l = n_l k_l^2 rho_l^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] with rho_l the layer's input size equals "
           "Eq. 2 for a stride-s convolution as well",
-          "eq2.strided", variant="printed", recorded=F,
+          "eq2.strided", variant="printed", recorded=F, severity="misprint",
+          impact="rho_l (the layer's input size) where the output size rho_{l+1} is needed: the two agree at stride 1, "
+                 "so every dense and stride-1 statement stands; Sec. 8.1 itself uses rho_1, the output size, for layer "
+                 "0, and the corrected form holds at every stride (defazio_bottou.eq2.extrinsic_strided_corrected); as "
+                 "printed it overstates a stride-s layer by s^2.",
           note="The printed form is s^2 times Eq. 2 (4 at stride 2). Sec. 8.1 itself uses rho_1 (the output size) for "
                "layer 0; on Figure 1's strided LeNet the rho_l form overstates the convolutions the same way (the "
                "'printed rho_l' mutation of defazio_bottou.fig1.lenet_ratio_output_rho)."),
@@ -112,6 +123,14 @@ SEC51 = (
           judge=numeric.judge_homogeneity,
           params={"variant": "printed"},
           mutations=(Mutation("homogeneous O-term n_l E[x_l^2]^2 / n_{l+1}", {"variant": "corrected"}, H),),
+          severity="wording",
+          impact="Agreeing with the issue: the sentence says the Big-O is with respect to n_l and n_{l+1}, so its "
+                 "constant may depend on anything else; read as 'on the network above and on nothing else' it fails "
+                 "only because the printed scale carries E[x_{l+1}^2], which moves with the layer's own weight scale "
+                 "but is of order one in width under the theorem's sensible initialization. The error actual - main "
+                 "itself does not depend on W_l, as the intended reading says (checked beside it: "
+                 "defazio_bottou.thm2.order_term_homogeneity_corrected), and the width order is untouched "
+                 "(defazio_bottou.thm2.order_term).",
           note="W_l -> t W_l leaves G_l and the main term unchanged (positive homogeneity) but scales the printed "
                "O-term by 1/t^2, so its constant depends on the layer's own weight scale; x_0 -> t x_0 scales actual "
                "and main by t^4 and the printed O-term by t^2. The width-order statement is unaffected wherever "
@@ -121,22 +140,26 @@ SEC51 = (
                "O-scale has the wrong degrees of homogeneity (2 in the input and -2 in W_l, against 4 and 0 for the "
                "quantity it bounds), which the corrected claim mends."),
     Claim(id=P + "thm2.order_term_homogeneity_corrected",
-          where="Sec. 5.1, Theorem 2 (error term, corrected scale)",
-          statement="With the O-term scale n_l E[x_l^2]^2 / n_{l+1} (degree 4 in the input, 0 in W_l, as the actual "
-                    "value and the main term), (actual - main) / O-term is unchanged when only W_l or x_0 is rescaled",
+          where="Sec. 5.1, Theorem 2 (error term) and the sentence after it: the intended reading",
+          statement="The error actual - main depends on the network above the layer and on the layer's input, not on "
+                    "the layer's own weights: in units of n_l E[x_l^2]^2 / n_{l+1} (the printed scale without "
+                    "E[x_{l+1}^2], of order one in width; degree 4 in the input and 0 in W_l, as the actual value and "
+                    "the main term), (actual - main) / scale is unchanged when only W_l or x_0 is rescaled",
           kind="identity",
           recorded=H,
           measure=numeric.homogeneity_measure,
           judge=numeric.judge_homogeneity,
           params={"variant": "corrected"},
-          mutations=(Mutation("printed O-term", {"variant": "printed"}, F),
+          mutations=(Mutation("printed form substituted: the printed O-term scale", {"variant": "printed"}, F,
+                              printed=True),
                      Mutation("O-term degree 4.02 in x_0, 0 in W_l: n_l E[x_l^2]^2.01 / n_{l+1}",
                               {"variant": "corrected", "degrees": (2.01, 0.0)}, part="x_0 x 10"),
                      Mutation("O-term degree 4 in x_0, 0.02 in W_l: n_l E[x_l^2]^1.99 E[x_{l+1}^2]^0.01 / n_{l+1}",
                               {"variant": "corrected", "degrees": (1.99, 0.01)}, part="W_1 x 10")),
           corrects=P + "thm2.order_term_homogeneity",
           note="The theorem's width-asymptotic conclusion stands: the two scales differ by E[x_{l+1}^2], of order one "
-               "under a sensible initialization."),
+               "under a sensible initialization. The printed scale substituted into this check fails (its printed "
+               "mutation): its ratio moves as 1/t^2 under W_l -> t W_l."),
 )
 
 SEC6_8 = (
@@ -206,7 +229,10 @@ SEC10_12 = (
           note="Contrast: average pooling keeps varsigma on zero-mean inputs (defazio_bottou.sec111.avgpool) but not on "
                "ReLU outputs (details of the mutation)."),
     _step("sec12.frobenius", "Sec. 12, 'the Frobenius norm is the sum of the squared singular values'",
-          "||A||_F = sum_i sigma_i^2", "sec12.frobenius", variant="printed", recorded=F),
+          "||A||_F = sum_i sigma_i^2", "sec12.frobenius", variant="printed", recorded=F, severity="misprint",
+          impact="'the Frobenius norm' where its square is meant (a missing 'squared', in related work); the paper's "
+                 "own quantity, Sec. 5.1's average squared singular value ||G_l||_F^2 / P_l, uses the squared norm "
+                 "correctly (defazio_bottou.sec12.frobenius_corrected, defazio_bottou.sec51.hutchinson)."),
     _step("sec12.frobenius_corrected", "Sec. 12 (corrected: the squared Frobenius norm)",
           "||A||_F^2 = sum_i sigma_i^2", "sec12.frobenius", variant="corrected", corrects="sec12.frobenius",
           note="A wording slip in related work; the paper's own quantity (the average squared singular value, "
@@ -214,7 +240,13 @@ SEC10_12 = (
     _step("sec7.output_scale", "Sec. 7 (output variances 0.01 to 0.1) and Sec. 10 ('Following Sect. 7', output "
           "standard deviation 0.05)",
           "Sec. 10's output scaling follows Sec. 7: an output standard deviation of 0.05 is an output variance in "
-          "[0.01, 0.1]", "sec7.output_scale", variant="printed", recorded=F, kind="inequality",
+          "[0.01, 0.1]", "sec7.output_scale", variant="printed", recorded=F, kind="inequality", severity="wording",
+          impact="Agreeing with the issue: 'Following Sect. 7' names Sec. 7's procedure (check the output scale on a "
+                 "batch and fix it with a scalar multiplier), which Sec. 10 does, and Sec. 7 calls its range "
+                 "'reasonable choices', not a rule; only the literal reading 'an output variance within [0.01, 0.1]' "
+                 "fails (a standard deviation of 0.05 is a variance of 0.0025). Read as a range of output scales "
+                 "(standard deviations), the sense in which Sec. 10 and Sec. 11.2 both use 0.05, it holds "
+                 "(defazio_bottou.sec7.output_scale_corrected). The scaling calculus is not affected.",
           note="Reads 'Following Sect. 7' as following Sec. 7's range. It can also be read as following Sec. 7's "
                "procedure (check the output variance on a batch and correct it with a fixed scalar), which Sec. 10 "
                "does; under that reading nothing printed is contradicted, and what remains is that Sec. 10's scale lies "
@@ -222,7 +254,7 @@ SEC10_12 = (
     _step("sec7.output_scale_corrected", "Sec. 7 and Sec. 10 (corrected: the range read as standard deviations)",
           "Read as standard deviations, Sec. 7's range [0.01, 0.1] contains Sec. 10's output standard deviation 0.05",
           "sec7.output_scale", variant="corrected", corrects="sec7.output_scale",
-          kind="inequality",
+          kind="inequality", relations_only=True,
           extra=(Mutation("upper end 0.049 (just below the std 0.05)", {"values": {"high": sp.Rational(49, 1000)}}),
                  Mutation("lower end 0.051 (just above the std 0.05)", {"values": {"low": sp.Rational(51, 1000)}})),
           note="The other consistent reading, variance 0.05 in Sec. 10, is not what Sec. 10 prints; either way only "
@@ -246,7 +278,11 @@ SEC11 = (
                "branch (a naming slip; the algebra is the shortcut's)."),
     _step("sec11.match_step", "Sec. 11, 'gamma_l = varsigma_R/a_l^2 = (beta^2/c^2) varsigma_R, i.e. c = beta'",
           "gamma_l = varsigma_R / c^2 = (beta^2/c^2) varsigma_R, and matching it with the outside gamma = varsigma gives "
-          "c = beta", "sec11.match_step", measure=_R, variant="printed", recorded=F,
+          "c = beta", "sec11.match_step", measure=_R, variant="printed", recorded=F, severity="misprint",
+          impact="The display writes varsigma_R (and an undefined a_l) where varsigma (and c_l) are meant: from the two "
+                 "displays just above, gamma_l = varsigma_R / c_l^2 = (beta^2/c_l^2) varsigma, and matching the outside "
+                 "gamma = varsigma gives the printed conclusion c = beta, which stands "
+                 "(defazio_bottou.sec11.match_step_corrected).",
           note="a_l is undefined (read as c_l). As printed, the second equality needs beta = 1, and solving "
                "(beta^2/c^2) varsigma_R = varsigma gives c = beta^2."),
     _step("sec11.match_step_corrected", "Sec. 11 (corrected: (beta^2/c_l^2) varsigma)",
@@ -266,7 +302,11 @@ SEC111 = (
     _step("sec111.shortcut_down", "Sec. 11.1, downsampling shortcut display (c = alpha/4)",
           "y_0 = AvgPool(x), y_1 = y_0 + b_0, y_2 = C(y_1, m, 1x1, c = alpha/4), y_3 = y_2 / sqrt(alpha/4) gives "
           "E[y_3^2] = sqrt(n/m) E[x^2] (as the non-downsampling case) and gamma = varsigma", "sec111.shortcut_down",
-          measure=_R, variant="printed", recorded=F,
+          measure=_R, variant="printed", recorded=F, severity="misprint",
+          impact="The display's numerator c = alpha/4 contradicts the text beside it ('using numerator c = alpha'); "
+                 "with c = alpha the shortcut is well scaled as the section intends "
+                 "(defazio_bottou.sec111.shortcut_down_corrected); as displayed, E[y_3^2] is a quarter of the target "
+                 "and gamma is 16 varsigma.",
           note="The text beside the display says 'numerator c = alpha'. With the display's c = alpha/4, E[y_3^2] is a "
                "quarter of the target and gamma is 16 varsigma."),
     _step("sec111.shortcut_down_corrected", "Sec. 11.1, downsampling shortcut (corrected: c = alpha, as the text)",
@@ -292,7 +332,9 @@ SEC111 = (
     _step("sec111.bottleneck_fourth_root", "Sec. 11.1, the fixed scalar x_9 (corrected: a lost square root)",
           "With x_9 = (m/n)^(1/4) / sqrt(beta) x_8' ('derived from Eq. 6' with its square root), the branch output is "
           "E[F(x)^2] = E[x^2], Sec. 11's assumption", "sec111.bottleneck_fourth_root", measure=_R,
-          extra=(exponent_mutation("(m/n)^(1/4)", "exponent 0.26 on m/n in x_9", m / n, 2, sole=True),),
+          extra=(exponent_mutation("(m/n)^(1/4)", "exponent 0.26 on m/n in x_9", m / n, 2, sole=True),
+                 Mutation("printed form substituted: x_9 = sqrt(m/(beta n)) x_8'", {"variant": "printed"},
+                          printed=True)),
           corrects="sec111.bottleneck",
           note="An alternative to defazio_bottou.sec111.bottleneck_corrected (which keeps Eq. 6's sqrt(n/m) across "
                "the block instead); which one the authors meant is not settled by the text."),
