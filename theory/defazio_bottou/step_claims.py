@@ -208,7 +208,10 @@ SEC6_8 = (
                  Mutation("the ratio 27.27 at unit variance (the paper prints no number; n_0 k_0^2 = 3 * 3^2 = 27, + 1%)",
                           {"values": {"value": sp.Rational(2727, 100)}}, part="variance-one RGB"),
                  Mutation("lower by more than a factor 27 (strict; the ratio is 27)", {"values": {"bound": 27}},
-                          part="variance-one RGB"))),
+                          part="variance-one RGB")),
+          note="'Lower' is loose: the bound 1 could move by a factor {=tightness.factor:g} and still hold; the text "
+               "says how much lower only through the input scaling it recommends "
+               "(defazio_bottou.sec81.input_scaling)."),
 )
 
 SEC10_12 = (
@@ -258,7 +261,8 @@ SEC10_12 = (
           extra=(Mutation("upper end 0.049 (just below the std 0.05)", {"values": {"high": sp.Rational(49, 1000)}}),
                  Mutation("lower end 0.051 (just above the std 0.05)", {"values": {"low": sp.Rational(51, 1000)}})),
           note="The other consistent reading, variance 0.05 in Sec. 10, is not what Sec. 10 prints; either way only "
-               "the stated output scale of the experiments is affected, not the scaling calculus."),
+               "the stated output scale of the experiments is affected, not the scaling calculus. Loose by design: a "
+               "range of 'reasonable choices', whose nearer end is a factor {=tightness.factor:g} from the value."),
 )
 
 _R = residual_measure
@@ -279,9 +283,9 @@ SEC11 = (
     _step("sec11.match_step", "Sec. 11, 'gamma_l = varsigma_R/a_l^2 = (beta^2/c^2) varsigma_R, i.e. c = beta'",
           "gamma_l = varsigma_R / c^2 = (beta^2/c^2) varsigma_R, and matching it with the outside gamma = varsigma gives "
           "c = beta", "sec11.match_step", measure=_R, variant="printed", recorded=F, severity="misprint",
-          impact="The display writes varsigma_R (and an undefined a_l) where varsigma (and c_l) are meant: from the two "
-                 "displays just above, gamma_l = varsigma_R / c_l^2 = (beta^2/c_l^2) varsigma, and matching the outside "
-                 "gamma = varsigma gives the printed conclusion c = beta, which stands "
+          impact="The display writes varsigma_R (and an undefined a_l) where varsigma (and c_l) are meant: from the "
+                 "two displays just above, gamma_l = varsigma_R / c_l^2 = (beta^2/c_l^2) varsigma, and matching the "
+                 "outside gamma = varsigma gives the printed conclusion c = beta, which stands "
                  "(defazio_bottou.sec11.match_step_corrected).",
           note="a_l is undefined (read as c_l). As printed, the second equality needs beta = 1, and solving "
                "(beta^2/c^2) varsigma_R = varsigma gives c = beta^2."),
