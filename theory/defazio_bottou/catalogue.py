@@ -14,6 +14,7 @@ from . import exact_claims as exact
 from . import hessian_checks as hessian
 from . import hessian_judges
 from . import mc_judges
+from . import derivations as derive
 from . import montecarlo as mc
 from . import step_claims
 from .step_claims import exponent_mutation, part_mutation
@@ -23,13 +24,16 @@ H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdi
 _PERTURB = (Mutation("one side off by 1%", {"perturb": True}),)
 
 
-def _symbolic(cid, where, statement, only, parts=(), extra=()):
+def _symbolic(cid, where, statement, only, parts=(), extra=(), cites=(), derivation=None):
     """A claim that the statements of :func:`.exact_claims.table1_measure` whose labels
     start with ``only`` hold; ``parts``: (label part, name) of statements that get a 1%
-    mutation of their own; ``extra``: further mutations."""
+    mutation of their own; ``extra``: further mutations; ``cites`` and ``derivation``:
+    the printed steps a displayed step follows from, and the check that it does
+    (:mod:`.derivations`)."""
     mutations = _PERTURB + tuple(part_mutation(part, name) for part, name in parts)
     return Claim(id=cid, where=where, statement=statement, kind="identity", recorded=H, measure=exact.table1_measure,
-                 judge=exact.judge_symbolic, params={"only": only}, mutations=mutations + tuple(extra))
+                 judge=exact.judge_symbolic, params={"only": only}, mutations=mutations + tuple(extra), cites=cites,
+                 derivation=derivation)
 
 
 _CLAIMS = (
@@ -79,29 +83,35 @@ _CLAIMS = (
     _symbolic("defazio_bottou.table1.scale_preserving", "Sec. 4, Table 1 and the sqrt(2) example",
               "ReLU and fixed scalings x -> a x (e.g. sqrt(2) x) keep the activation scaling factor varsigma (Eq. 1)",
               ("relu keeps", "scaling sqrt(2)", "any fixed scaling"),
-              parts=(("relu keeps", "ReLU"), ("scaling sqrt(2)", "sqrt(2) scaling"), ("any fixed scaling", "any scaling"))),
+              parts=(("relu keeps", "ReLU"), ("scaling sqrt(2)", "sqrt(2) scaling"),
+                     ("any fixed scaling", "any scaling")),
+              cites=("Eq. 1", "Sec. 3", "Sec. 4, sqrt(2) example"), derivation=derive.scaling_example),
     _symbolic("defazio_bottou.eq2.extrinsic", "Sec. 4, Eq. 2 and the extrinsic form after it",
               "gamma_l of Eq. 2 equals n_l k^2 rho^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] (stride 1)",
               ("Eq. 2 equals",),
               extra=(exponent_mutation("Eq. 2 equals", "E[x_l^2]^2.01 in the extrinsic form", exact.q, sole=True),
                      Mutation("E[dx_l^2]/E[x_l^2] (index l) in place of E[dx_{l+1}^2]/E[x_{l+1}^2] "
                               "(right side x n_l n_{l+1} k^4 E[W^2]^2)",
-                              {"perturb": True, "factor": exact.n * exact.m * exact.k**4 * sp.Symbol("W2", positive=True)**2}))),
+                              {"perturb": True,
+                               "factor": exact.n * exact.m * exact.k**4 * sp.Symbol("W2", positive=True)**2})),
+              cites=("Eq. 1", "Eq. 2", "Sec. 3"), derivation=derive.extrinsic_form),
     _symbolic("defazio_bottou.thm1.model", "Sec. 5, Theorem 1",
               "Under the Sec. 3 model, the weight-to-gradient ratio nu_l = E[dW^2]/E[W^2] equals gamma_l",
-              ("Theorem 1",)),
+              ("Theorem 1",), cites=("Sec. 5, nu_l", "Eq. 1", "Eq. 2", "Sec. 3"), derivation=derive.theorem1_model),
     _symbolic("defazio_bottou.eq6.telescoping", "Sec. 7, Eq. 6 and the telescoping product",
               "With geometric init (c = 2/k), E[x_{l+1}^2] = sqrt(n_l/n_{l+1}) E[x_l^2], so E[x_L^2] = "
               "sqrt(n_0/n_L) E[x_0^2] whatever the interior widths", ("Eq. 6",),
               parts=(("Eq. 6: E[x_{l+1}^2]", "one layer (Eq. 6)"), ("telescoping", "telescoping product")),
               extra=(exponent_mutation("Eq. 6: E[x_{l+1}^2]", "Eq. 6 exponent 0.51 on n_l/n_{l+1}", exact.n / exact.m),
                      exponent_mutation("telescoping", "telescoped exponent 0.51 on n_0/n_L",
-                               sp.Symbol("n0", positive=True) / sp.Symbol("n5", positive=True)))),
+                               sp.Symbol("n0", positive=True) / sp.Symbol("n5", positive=True))),
+              cites=("Sec. 3", "Eq. 3", "Sec. 6.2, c = 2/k"), derivation=derive.eq6_chain),
     _symbolic("defazio_bottou.sec8.bias_scaling", "Sec. 8, Eq. 7-8 and the sentence after Eq. 8",
               "gamma^b = varsigma/(n E[x^2]^2), and geometric init keeps n_l E[x_l^2]^2 constant", ("Sec. 8", "Eq. 8"),
               parts=(("Sec. 8: n_{l+1}", "n_l E[x_l^2]^2 constant"), ("Eq. 8", "Eq. 8")),
               extra=(exponent_mutation("Sec. 8: n_{l+1}", "Sec. 8 right side n_l E[x_l^2]^2.01", exact.q),
-                     exponent_mutation("Eq. 8", "Eq. 8 with E[x_l^2]^2.01 in the denominator", exact.q, -1))),
+                     exponent_mutation("Eq. 8", "Eq. 8 with E[x_l^2]^2.01 in the denominator", exact.q, -1)),
+              cites=("Eq. 1", "Eq. 7", "Eq. 6"), derivation=derive.eq8_chain),
     _symbolic("defazio_bottou.sec62.kernel_correction", "Sec. 6.2",
               "With c = 2 (typical k = 1), a 3x3 convolution preceded by alpha = sqrt(1/3) keeps Eq. 6's forward "
               "scaling", ("Sec. 6.2",),
@@ -111,7 +121,9 @@ _CLAIMS = (
               "outside gamma", ("Sec. 11",),
               parts=(("main branch's varsigma", "main branch beta^2 varsigma"), ("c = beta gives", "c = beta")),
               extra=(exponent_mutation("main branch's varsigma", "beta^2.02 varsigma", exact.beta, 2),
-                     exponent_mutation("c = beta gives", "c = beta^1.01 in the main branch", exact.beta, 2))),
+                     exponent_mutation("c = beta gives", "c = beta^1.01 in the main branch", exact.beta, 2)),
+              cites=("Eq. 1", "defazio_bottou.sec11.backward_preserved", "Sec. 11, B(x) = alpha x + beta F(x)", "Eq. 2",
+                     "Eq. 3"), derivation=derive.branch_scaling),
     # --- Theorem 1 on real random networks (Monte Carlo) ---------------------------------------
     Claim(id="defazio_bottou.thm1.networks",
           where="Sec. 5, Theorem 1, on real random networks",
@@ -221,7 +233,14 @@ _CLAIMS = (
                      Mutation("E[x_0^2] = (n_0 k_0^2)^(-0.51)", {"exponent": sp.Rational(51, 100)},
                               part="sympy: solution"),
                      Mutation("forward factor (n_0 k^2)^(-0.2525) (the 1/4 off by 1%)",
-                              {"factor_power": sp.Rational(101, 400)}, part="factor^2 = 1/sqrt(27)"))),
+                              {"factor_power": sp.Rational(101, 400)}, part="factor^2 = 1/sqrt(27)")),
+          cites=("Eq. 7", "Sec. 4, display after Eq. 2", "Sec. 3", "Sec. 8.1, display gamma_0, gamma_0b"),
+          derivation=derive.input_scaling,
+          note="True, and it follows from Sec. 8.1's own displays; those use the first layer's output moments and "
+               "rho_1, which the printed Eq. 7 and extrinsic form do not give (the derivation's why): Sec. 8.1 gets "
+               "the indices right where Eq. 7 and the display after Eq. 2 misprint them "
+               "(defazio_bottou.eq7.bias_index, defazio_bottou.eq2.extrinsic_strided), so this step carries no "
+               "discrepancy of its own."),
     Claim(id="defazio_bottou.sec111.bottleneck",
           where="Sec. 11.1 (main branch x_0..x_9; last step reconstructed)",
           statement="The fixed scalar x_9 = sqrt(m/(beta n)) x_8 makes the bottleneck branch output E[F(x)^2] = E[x^2]",
@@ -230,6 +249,7 @@ _CLAIMS = (
           measure=exact.bottleneck_measure,
           judge=exact.judge_bottleneck,
           params={"target": "E[x^2]", "variant": "printed"},
+          cites=("Eq. 6", "defazio_bottou.sec111.main_branch"), derivation=derive.bottleneck_printed,
           mutations=(Mutation("x_9 = x_8/sqrt(beta) (no sqrt(m/n)), Eq. 6 target", {"target": "eq6", "variant": "v_only"},
                               H),),
           severity="step",
@@ -249,6 +269,7 @@ _CLAIMS = (
           measure=exact.bottleneck_measure,
           judge=exact.judge_bottleneck,
           params={"target": "eq6", "variant": "v_only"},
+          cites=("Eq. 6", "defazio_bottou.sec111.main_branch"), derivation=derive.bottleneck_corrected,
           mutations=(Mutation("printed scalar", {"target": "eq6", "variant": "printed"}, F),
                      Mutation("printed form substituted: x_9 = sqrt(m/(beta n)) x_8 gives E[x^2]",
                               {"target": "E[x^2]", "variant": "printed"}, printed=True),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..core import Claim, Mutation, Verdict
+from . import derivations as derive
 from . import numeric_checks as numeric
 from .proof_steps import judge_steps, k, m, n, s, steps_measure, x0
 from .residual_steps import al, be, residual_measure
@@ -78,18 +79,23 @@ SEC3_5 = (
                  "printed it overstates a stride-s layer by s^2.",
           note="The printed form is s^2 times Eq. 2 (4 at stride 2). Sec. 8.1 itself uses rho_1 (the output size) for "
                "layer 0; on Figure 1's strided LeNet the rho_l form overstates the convolutions the same way (the "
-               "'printed rho_l' mutation of defazio_bottou.fig1.lenet_ratio_output_rho)."),
+               "'printed rho_l' mutation of defazio_bottou.fig1.lenet_ratio_output_rho).",
+          cites=("Eq. 1", "Eq. 2", "Sec. 3", "Sec. 4, display after Eq. 2"),
+          derivation=derive.extrinsic_strided_printed),
     _step("eq2.extrinsic_strided_corrected", "Sec. 4, display after Eq. 2 (corrected: rho_{l+1})",
           "With rho_{l+1} (the layer's output size), the extrinsic form equals Eq. 2 for every stride, and a strided "
           "convolution keeps varsigma", "eq2.strided", variant="corrected", corrects="eq2.extrinsic_strided",
           parts=(("extrinsic form with rho_{l+1}", "extrinsic form = Eq. 2"),
                  ("keeps varsigma", "strided convolution keeps varsigma")), printed_part="extrinsic form with rho_l",
-          note="Equal to the printed form at stride 1, so every stride-1 and dense conclusion stands."),
+          note="Equal to the printed form at stride 1, so every stride-1 and dense conclusion stands.",
+          cites=("Eq. 1", "Eq. 2", "Sec. 3", "Sec. 4, display after Eq. 2"),
+          derivation=derive.extrinsic_strided_corrected),
     _step("thm1.model_strided", "Sec. 5, Theorem 1, for strided convolutions",
           "Under the Sec. 3 model, nu_l = E[dW^2]/E[W^2] equals Eq. 2's gamma_l for a stride-s convolution too "
           "(E[dW^2] = rho_{l+1}^2 E[dy^2] E[x^2])", "thm1.strided",
           extra=(Mutation("E[dW^2] with rho_l^2 (input size) in place of rho_{l+1}^2 (right side x 1/s^2)",
-                          {"perturb": True, "factor": 1 / s**2}),)),
+                          {"perturb": True, "factor": 1 / s**2}),),
+          cites=("Sec. 5, nu_l", "Eq. 1", "Eq. 2", "Sec. 3"), derivation=derive.theorem1_strided),
 )
 
 SEC51 = (
@@ -111,7 +117,8 @@ SEC51 = (
           "squared singular value of G_l", "sec51.hutchinson",
           parts=(("E_r ||G r||^2", "E_r ||G r||^2 = ||G||_F^2"), ("||A||_F^2 = sum", "Frobenius = singular values")),
           extra=(Mutation("independence dropped: E[r_i r_j] = 1/100 for i != j", {"variant": "correlated"},
-                          part="E_r ||G r||^2"),)),
+                          part="E_r ||G r||^2"),),
+          cites=("Sec. 5.1, E[(G_l r)^2]",), derivation=derive.hutchinson),
     Claim(id=P + "thm2.order_term_homogeneity",
           where="Sec. 5.1, Theorem 2 (error term) and the sentence after it",
           statement="The O-term's precise value depends on properties of the remainder of the network above the layer: "
@@ -211,7 +218,8 @@ SEC6_8 = (
                           part="variance-one RGB")),
           note="'Lower' is loose: the bound 1 could move by a factor {=tightness.factor:g} and still hold; the text "
                "says how much lower only through the input scaling it recommends "
-               "(defazio_bottou.sec81.input_scaling)."),
+               "(defazio_bottou.sec81.input_scaling).",
+          cites=("Sec. 8.1, display gamma_0, gamma_0b",), derivation=derive.bias_ratio),
 )
 
 SEC10_12 = (
@@ -272,14 +280,16 @@ SEC11 = (
           "moment: a forward-preserving ReLU/conv chain does exactly when it keeps the channel count",
           "sec11.backward_preserved", measure=_R,
           parts=(("(alpha^2 + beta^2) E[dy^2]", "E[dx^2] = E[dy^2]"), ("needs F backward-preserving", "n -> w -> n chain"),
-                 ("only when F keeps the channel count", "n -> m chain factor m/n"))),
+                 ("only when F keeps the channel count", "n -> m chain factor m/n")),
+          cites=("Sec. 11, B(x) = alpha x + beta F(x)", "Sec. 3"), derivation=derive.backward_preserved),
     _step("sec11.shortcut_scaling", "Sec. 11, the shortcut's scaling factor and gamma_l = varsigma_R / c_l^2",
           "The shortcut's scaling factor is alpha^2 varsigma, and a main-branch convolution with geometric numerator "
           "c_l has gamma_l = varsigma_R / c_l^2", "sec11.shortcut_scaling", measure=_R,
           parts=(("varsigma_S", "shortcut alpha^2 varsigma"), ("gamma_l = varsigma_R /", "gamma_l = varsigma_R / c_l^2")),
           extra=(exponent_mutation("varsigma_S", "alpha^2.02 varsigma", al, 2),),
           note="The text calls the alpha x path the 'residual branch' here, while x_R and varsigma_R denote the main "
-               "branch (a naming slip; the algebra is the shortcut's)."),
+               "branch (a naming slip; the algebra is the shortcut's).",
+          cites=("Eq. 1", "Eq. 2", "Eq. 3"), derivation=derive.shortcut_scaling),
     _step("sec11.match_step", "Sec. 11, 'gamma_l = varsigma_R/a_l^2 = (beta^2/c^2) varsigma_R, i.e. c = beta'",
           "gamma_l = varsigma_R / c^2 = (beta^2/c^2) varsigma_R, and matching it with the outside gamma = varsigma gives "
           "c = beta", "sec11.match_step", measure=_R, variant="printed", recorded=F, severity="misprint",
@@ -288,13 +298,18 @@ SEC11 = (
                  "outside gamma = varsigma gives the printed conclusion c = beta, which stands "
                  "(defazio_bottou.sec11.match_step_corrected).",
           note="a_l is undefined (read as c_l). As printed, the second equality needs beta = 1, and solving "
-               "(beta^2/c^2) varsigma_R = varsigma gives c = beta^2."),
+               "(beta^2/c^2) varsigma_R = varsigma gives c = beta^2.",
+          cites=(P + "sec11.branch_scaling", P + "sec11.shortcut_scaling"), derivation=derive.match_printed),
     _step("sec11.match_step_corrected", "Sec. 11 (corrected: (beta^2/c_l^2) varsigma)",
           "gamma_l = varsigma_R / c_l^2 = (beta^2/c_l^2) varsigma, and matching it with the outside gamma = varsigma "
           "gives c_l = beta", "sec11.match_step", measure=_R, variant="corrected", corrects="sec11.match_step",
           parts=(("gamma_l = varsigma_R", "gamma_l = (beta^2/c_l^2) varsigma"), ("gives c_l = beta", "solution c_l = beta")),
-          note="The section's conclusion c = beta stands."),
+          note="The section's conclusion c = beta stands.",
+          cites=(P + "sec11.branch_scaling", P + "sec11.shortcut_scaling"), derivation=derive.match_corrected),
 )
+
+#: What the downsampling shortcut's display follows from (printed and corrected alike).
+_SHORTCUT_DOWN = ("Eq. 2", "Eq. 3", "Sec. 3", P + "sec111.avgpool", "Sec. 11.1, text: numerator c = alpha")
 
 SEC111 = (
     _step("sec111.avgpool", "Sec. 11.1, downsampling shortcut: y_0 = AvgPool2D(x, 2, 2)",
@@ -302,7 +317,8 @@ SEC111 = (
           "keeps varsigma", "sec111.avgpool", measure=_R,
           parts=(("E[y_0^2] = E[x^2]/4", "E[y_0^2] = E[x^2]/4"), ("keeps varsigma for zero-mean", "keeps varsigma"),
                  ("after a ReLU", "ratio 1 + 3/pi after a ReLU")),
-          note="After a ReLU (nonzero mean) it does not: the details show the ratio 1 + 3/pi."),
+          note="After a ReLU (nonzero mean) it does not: the details show the ratio 1 + 3/pi.",
+          cites=("Sec. 3", "Eq. 1"), derivation=derive.avgpool),
     _step("sec111.shortcut_down", "Sec. 11.1, downsampling shortcut display (c = alpha/4)",
           "y_0 = AvgPool(x), y_1 = y_0 + b_0, y_2 = C(y_1, m, 1x1, c = alpha/4), y_3 = y_2 / sqrt(alpha/4) gives "
           "E[y_3^2] = sqrt(n/m) E[x^2] (as the non-downsampling case) and gamma = varsigma", "sec111.shortcut_down",
@@ -312,16 +328,19 @@ SEC111 = (
                  "(defazio_bottou.sec111.shortcut_down_corrected); as displayed, E[y_3^2] is a quarter of the target "
                  "and gamma is 16 varsigma.",
           note="The text beside the display says 'numerator c = alpha'. With the display's c = alpha/4, E[y_3^2] is a "
-               "quarter of the target and gamma is 16 varsigma."),
+               "quarter of the target and gamma is 16 varsigma.",
+          cites=_SHORTCUT_DOWN, derivation=derive.shortcut_down_printed),
     _step("sec111.shortcut_down_corrected", "Sec. 11.1, downsampling shortcut (corrected: c = alpha, as the text)",
           "With numerator c = alpha and the divisor sqrt(alpha/4), E[y_3^2] = sqrt(n/m) E[x^2] and gamma = varsigma",
           "sec111.shortcut_down", measure=_R, variant="corrected", corrects="sec111.shortcut_down",
           parts=(("E[y_3^2]", "E[y_3^2] = sqrt(n/m) E[x^2]"), ("gamma = varsigma", "gamma = varsigma")),
-          note="The 4 of the divisor undoes the pooling's quarter; the shortcut is well scaled as the section intends."),
+          note="The 4 of the divisor undoes the pooling's quarter; the shortcut is well scaled as the section intends.",
+          cites=_SHORTCUT_DOWN, derivation=derive.shortcut_down_corrected),
     _step("sec111.shortcut_plain", "Sec. 11.1, non-downsampling shortcut display",
           "y_0 = x + b_0, y_1 = C(y_0, m, 1x1, c = alpha), y_2 = y_1 / sqrt(alpha) gives E[y_2^2] = sqrt(n/m) E[x^2] and "
           "gamma = varsigma", "sec111.shortcut_plain", measure=_R,
-          parts=(("E[y_2^2]", "E[y_2^2] = sqrt(n/m) E[x^2]"), ("shortcut: gamma = varsigma", "gamma = varsigma"))),
+          parts=(("E[y_2^2]", "E[y_2^2] = sqrt(n/m) E[x^2]"), ("shortcut: gamma = varsigma", "gamma = varsigma")),
+          cites=("Eq. 2", "Eq. 3", "Sec. 3"), derivation=derive.shortcut_plain),
     _step("sec111.main_branch", "Sec. 11.1, main branch displays x_0..x_8",
           "x_2 restores E[x^2]; the 1x1 convolution to w gives E[x_4^2] = beta sqrt(n/w) E[x^2]; the 3x3 stage keeps it "
           "(E[x_8^2] = E[x_4^2], the 3 of Sec. 6.2); every main-branch convolution has gamma = varsigma",
@@ -332,7 +351,8 @@ SEC111 = (
                           {"values": {"c_main": be**(1 + CENT)}},
                           part=("E[x_4^2] = beta", "E[x_8^2] = E[x_4^2]", "gamma = varsigma")),
                  Mutation("sqrt(2/(3.03 beta)) before the 3x3 conv (the 3 off by 1%)",
-                          {"values": {"three": sp.Rational(303, 100)}}, part="E[x_8^2] = E[x_4^2]"))),
+                          {"values": {"three": sp.Rational(303, 100)}}, part="E[x_8^2] = E[x_4^2]")),
+          cites=("Sec. 3", "Eq. 3", "Sec. 6.2, c = 2/k", P + "sec11.branch_scaling"), derivation=derive.main_branch),
     _step("sec111.bottleneck_fourth_root", "Sec. 11.1, the fixed scalar x_9 (corrected: a lost square root)",
           "With x_9 = (m/n)^(1/4) / sqrt(beta) x_8' ('derived from Eq. 6' with its square root), the branch output is "
           "E[F(x)^2] = E[x^2], Sec. 11's assumption", "sec111.bottleneck_fourth_root", measure=_R,
@@ -341,12 +361,15 @@ SEC111 = (
                           printed=True)),
           corrects="sec111.bottleneck",
           note="An alternative to defazio_bottou.sec111.bottleneck_corrected (which keeps Eq. 6's sqrt(n/m) across "
-               "the block instead); which one the authors meant is not settled by the text."),
+               "the block instead); which one the authors meant is not settled by the text.",
+          cites=("Eq. 6", P + "sec111.main_branch"), derivation=derive.bottleneck_fourth_root),
     _step("sec111.block_balance", "Sec. 11.1, the whole block (shortcut and main branch together)",
           "With the corrected shortcut (c = alpha) and x_9 = x_8'/sqrt(beta), both branches have E[S^2] = E[F^2] = "
           "sqrt(n/m) E[x^2], with and without downsampling", "sec111.block_balance", measure=_R, variant="corrected",
           parts=(("(non-downsampling)", "non-downsampling block"), ("downsampling block", "downsampling block")),
           printed_part="(downsampling)",
           note="With both printed forms (c = alpha/4, sqrt(m/(beta n))) the branches are unbalanced: E[S^2]/E[F^2] = "
-               "n/(4m) (the printed-form mutation)."),
+               "n/(4m) (the printed-form mutation).",
+          cites=(P + "sec111.shortcut_down_corrected", P + "sec111.shortcut_plain", P + "sec111.bottleneck_corrected"),
+          derivation=derive.block_balance),
 )
