@@ -189,7 +189,7 @@ SEC6_8 = (
                  ("xavier: equal gammas", "Xavier: equal for r' = r or 1/r")),
           extra=(exponent_mutation("geometric: gamma/varsigma", "Eq. 3 normalized by k^1.01 instead of k", k, 2),
                  *(Mutation(f"{name}'s four ladder examples alone negated", {"perturb": f"{init} on widths"},
-                            part=f"{init} on widths")
+                            part=f"{init} on widths", mirror=True)
                    for init, name in (("xavier", "Xavier"), ("kaiming_fan_in", "fan-in"), ("kaiming_fan_out", "fan-out")))),
           note="Examples in the details: Xavier is constant on expand-contract ladders such as 5, 15, 45, 15, 5, all "
                "three on geometric ladders, none on the strided LeNet's channel ladder."),
