@@ -319,8 +319,8 @@ _CLAIMS = (
                "(defazio_bottou.thm2.order_term_homogeneity). Tightness, in width order over the grid: the data's "
                "upper limit on the growth of |actual - main| / O-term from the smallest to the largest width leaves "
                "the bound a factor {=tightness.factor:.2f} (below 1: the growth exponent's upper limit is above 0, "
-               "hence 'approximately'), so the printed error term is not loose in width order: the error is of its "
-               "exact order. Its weakness is of another kind, that this order is the main term's own "
+               "hence 'approximately'), so the printed error term is not shown loose in width order: the data do not "
+               "exclude an error of its full order. Its weakness is of another kind, that this order is the main term's own "
                "(defazio_bottou.thm2.main_same_order), so the expansion does not fix the main term's constant "
                "(defazio_bottou.thm2.mean_ratio)."),
     Claim(id="defazio_bottou.thm2.main_same_order",
@@ -385,7 +385,10 @@ _CLAIMS = (
           judge=hessian_judges.judge_fig2,
           params={"flat": "geometric"},
           mutations=(Mutation("Kaiming fan-in is the flattest", {"flat": "he_fan_in"}),),
-          slow=True),
+          slow=True,
+          note="Holds with room (loose): at the lower one-sided limit of each difference, the nearest other "
+               "initialization's mean spread is a factor {=tightness.factor:.1f} above geometric's "
+               "({=tightness.row.other}); the figure's claim is qualitative, so the room is not a discrepancy."),
 )
 
 

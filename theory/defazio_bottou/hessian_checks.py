@@ -29,9 +29,10 @@ __all__ = ["THM2_WIDTHS", "ORDER_WIDTHS", "THM2_LAYERS", "THM2_ORDER", "LENET", 
 #: main / actual to its large-width value is visibly not a power law, and the
 #: lack-of-fit test then widens every interval).
 THM2_WIDTHS = (32, 64, 128, 256)
-#: Width ladder of the order checks (bounded in width): three octaves above the
-#: smallest width's finite-size regime, cheap enough for the non-slow suite; four widths
-#: leave two residual degrees of freedom for the power law's lack-of-fit scaling.
+#: Width ladder of the order checks (bounded in width, the same order of magnitude):
+#: three octaves above the smallest width's finite-size regime, cheap enough for the
+#: non-slow suite. The growth exponent is taken from the smallest to the largest width
+#: (:func:`.hessian_judges.judge_not_growing`); the middle widths show the path between.
 ORDER_WIDTHS = (32, 64, 128, 256)
 THM2_LAYERS = (1, 2)  # interior layers: ReLU on both sides
 
