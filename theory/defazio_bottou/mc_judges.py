@@ -17,7 +17,7 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, JudgeContext, Verdict, combine
-from ..judges import failing_parts, judge_limit, judge_means, largest_shortfall
+from ..judges import failing_parts, judge_limit, judge_means, largest_shortfall, tightest
 
 __all__ = ["THM1_REQUIRED", "MINIBATCH_REQUIRED", "SPREADS", "per_group", "limit_and_concentration", "judge_thm1_networks",
            "judge_minibatch_layers"]
@@ -27,13 +27,15 @@ H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdi
 #: exactly, with no band): the check's resolution, not a property of the networks. 2% is
 #: about the deviation of the weaker layer's limit detected at power 0.9 at the second
 #: look (384 networks per width: ``limit_resolution`` 0.019-0.033 over the report's seed
-#: and seeds 1-20; 0.013-0.023 at the third look, 768, the budget). The claim settles at
-#: the second look (11 of those 21 runs) or the third (10); at the third look the limits'
-#: intervals reach 0.56-0.97 of the band (0.97 at seed 17, at most 0.88 at the others).
+#: and seeds 1-20; 0.013-0.023 at the third look, 768). With three looks the claim settled
+#: at the second look (11 of those 21 runs) or the third (10), whose intervals reached
+#: 0.56-0.97 of the band, and seed 9003 ended the third look undecided (0.985 of it); a
+#: fourth look (1536 networks per width, the budget since) decides such seeds with room.
 #: It was 3%, the resolution at the first look (192 per width: 0.027-0.053), and settled
 #: at the first or second look. The finite-width gap left at the widest networks measured
 #: (2.8% and 3.5% at width 256) is wider than the band: the band holds the fitted limit c
-#: of c + a/w, not the widest networks' mean.
+#: of c + a/w, not the widest networks' mean. The band is the statement's resolution: a
+#: limit fails only when its interval lies outside it (:func:`theory.judges.judge_limit`).
 THM1_REQUIRED = 0.02
 #: Relative tolerance of "the same in every layer" for the mini-batch ratios: the check's
 #: resolution at its third look (512 networks: the rows' ``resolution``, the deviation
@@ -52,7 +54,9 @@ def per_group(groups: dict, judge, ctx: JudgeContext, label: str) -> Evidence:
     """Run ``judge(rows, sub_ctx)`` on each group of rows (e.g. one layer), with the
     look's alpha split evenly over the groups (Bonferroni), and combine: fails if any
     group fails, the weakest verdict otherwise. The evidence shown (measured, plot)
-    is that of the weakest group; every group's evidence is in ``details``."""
+    is that of the weakest group; every group's evidence is in ``details``; a bound's
+    ``tightness`` is that of the tightest group (:func:`~theory.judges.tightest`), its
+    row naming the group."""
     sub = JudgeContext(ctx.run, ctx.split(len(groups)), ctx.look, ctx.looks)
     evs = {k: judge(rows, sub) for k, rows in groups.items()}
     rank = {F: 0, INC: 1, HA: 2, H: 3}
@@ -61,6 +65,8 @@ def per_group(groups: dict, judge, ctx: JudgeContext, label: str) -> Evidence:
     key, worst = min(evs.items(), key=lambda kv: (rank[kv[1].verdict], kv[1].margin if kv[1].margin is not None
                                                   else math.inf))
     shortfalls = [ev.shortfall for ev in evs.values() if ev.shortfall is not None]
+    tight = tightest({**ev.tightness, "row": {label: k, **(ev.tightness.get("row") or {})}}
+                     for k, ev in evs.items() if ev.tightness)
     return Evidence(
         verdict=verdict, measured={label: key, **(worst.measured if isinstance(worst.measured, dict) else
                                                   {"value": worst.measured})},
@@ -71,7 +77,7 @@ def per_group(groups: dict, judge, ctx: JudgeContext, label: str) -> Evidence:
         details=[{label: k, "verdict": ev.verdict.value, "measured": ev.measured, "rows": ev.details}
                  for k, ev in evs.items()],
         informative=worst.informative, shortfall=max(shortfalls) if shortfalls and verdict == INC else None,
-        plot=worst.plot)
+        tightness=tight, plot=worst.plot)
 
 
 def _by(m, label: str) -> dict:

@@ -22,7 +22,8 @@ import sympy as sp
 
 from simulations.core import check_choice
 from ..core.claims import Where, applies_only
-from ..judges import judge_exact
+from ..core.evidence import bound_tightness
+from ..judges import judge_exact, tightest
 from . import calculus as c
 
 __all__ = ["Step", "steps_measure", "judge_steps", "selected", "check_perturbation", "PERTURB_FACTOR", "PERTURBS",
@@ -45,7 +46,10 @@ class Step:
     shows a failure (substituted into lhs/rhs for the counterexample), ``kind``
     "equal" (lhs - rhs = 0) or "true" (lhs is a sympy relation or boolean, rhs ignored).
     ``printed`` maps the symbols that stand for printed constants to their printed
-    values (substituted before judging; ``judge_steps(values=...)`` overrides them)."""
+    values (substituted before judging; ``judge_steps(values=...)`` overrides them).
+    ``bounds`` (a stated inequality, kind "true"): (value, bound, claim) triples, claim
+    one of "<=", ">=", "<", ">", from which :func:`judge_steps` reports the step's
+    tightness (:func:`~theory.core.evidence.bound_tightness`)."""
 
     label: str
     lhs: object
@@ -53,6 +57,7 @@ class Step:
     at: dict = field(default_factory=dict)
     kind: str = "equal"
     printed: dict = field(default_factory=dict)
+    bounds: tuple = ()
 
 
 def _residual(step: Step, factor=1):
@@ -173,7 +178,8 @@ def _bias_and_input():
     return {"sec81.bias_lr_lower": {"steps": [
         Step("gamma_0 / gamma_0b = n_0 k_0^2 E[x_0^2]^2", ratio, n * k**2 * x0**2),
         Step("variance-one RGB 3x3 data (n_0 = 3, k = 3, E[x_0^2] = 1): gamma_0 / gamma_0b = 27 > 1",
-             sp.And(sp.Eq(at_rgb, value), sp.Gt(at_rgb, bound)), kind="true", printed={value: 27, bound: 1})]}}
+             sp.And(sp.Eq(at_rgb, value), sp.Gt(at_rgb, bound)), kind="true", printed={value: 27, bound: 1},
+             bounds=((at_rgb, bound, ">"),))]}}
 
 
 def _telescoping():
@@ -205,9 +211,11 @@ def _output_scale():
     low, high = sp.symbols("low high", positive=True)  # the corrected reading's ends (printed 0.01, 0.1)
     return {"sec7.output_scale": {
         "printed": [Step("Sec. 10: output std 0.05, i.e. variance 0.0025, lies in Sec. 7's variance range [0.01, 0.1]",
-                         sp.And(lo <= std**2, std**2 <= hi), kind="true")],
+                         sp.And(lo <= std**2, std**2 <= hi), kind="true",
+                         bounds=((std**2, lo, ">="), (std**2, hi, "<=")))],
         "corrected": [Step("Sec. 7's range read as standard deviations: Sec. 10's std 0.05 lies in [0.01, 0.1]",
-                           sp.And(low <= std, std <= high), kind="true", printed={low: lo, high: hi})]}}
+                           sp.And(low <= std, std <= high), kind="true", printed={low: lo, high: hi},
+                           bounds=((std, low, ">="), (std, high, "<=")))]}}
 
 
 def _kernel():
@@ -276,7 +284,8 @@ def _printed(st: Step, values) -> Step:
     if not st.printed:
         return st
     subs = {sym: sp.sympify((values or {}).get(str(sym), val)) for sym, val in st.printed.items()}
-    return Step(st.label, sp.sympify(st.lhs).subs(subs), sp.sympify(st.rhs).subs(subs), st.at, st.kind)
+    return Step(st.label, sp.sympify(st.lhs).subs(subs), sp.sympify(st.rhs).subs(subs), st.at, st.kind,
+                bounds=tuple((sp.sympify(v).subs(subs), sp.sympify(b).subs(subs), c_) for v, b, c_ in st.bounds))
 
 
 @applies_only("perturb", factor=PERTURBS)
@@ -297,13 +306,15 @@ def judge_steps(meas, ctx, key: str, variant: str = "steps", perturb=False,
     unused = set(values or {}) - {str(sym) for st in meas[key][variant] for sym in st.printed}
     if unused:
         raise ValueError(f"values {sorted(unused)} name no printed constant of {key} ({variant})")
-    checks = []
+    checks, tight = [], []
     for st in meas[key][variant]:
         st, hit = _printed(st, values), selected(st.label, perturb)
         if st.kind == "true":
             val = bool(st.lhs) != hit
             checks.append({"label": st.label, "ok": val, "measured": _text(st.lhs), "expected": "true",
                            "counterexample": None if val else {"statement": st.label}})
+            tight += [bound_tightness(float(v), float(b), c_, {"step": st.label, "value": _text(v), "bound": _text(b)})
+                      for v, b, c_ in st.bounds]
             continue
         if isinstance(st.lhs, (sp.Tuple, sp.FiniteSet)):
             rhs = st.rhs if not hit else st.rhs.func(*[factor * x for x in st.rhs.args])
@@ -322,5 +333,7 @@ def judge_steps(meas, ctx, key: str, variant: str = "steps", perturb=False,
             cex = {"at": {str(k_): _text(v) for k_, v in st.at.items()}, "lhs": _text(lhs), "rhs": _text(rhs),
                    "lhs / rhs": _text(sp.simplify(lhs / rhs)) if rhs != 0 else None}
         checks.append({"label": st.label, "ok": bool(ok), "measured": _text(res), "expected": "0", "counterexample": cex})
-    return judge_exact(checks, "sympy: lhs - rhs simplified to 0 per step (symbolic widths, kernel sizes, strides, "
-                       "moments); stated relations evaluated exactly", "exact")
+    ev = judge_exact(checks, "sympy: lhs - rhs simplified to 0 per step (symbolic widths, kernel sizes, strides, "
+                     "moments); stated relations evaluated exactly", "exact")
+    ev.tightness = tightest(tight)
+    return ev

@@ -119,7 +119,9 @@ def _sec111() -> dict:
             Step("each main-branch conv (input varsigma beta^2 varsigma, c = beta): gamma = varsigma",
                  sp.Tuple(*gammas), sp.Tuple(VS, VS, VS), printed=shown)]},
         "sec111.bottleneck_fourth_root": {"steps": [
-            Step("x_9 = (m/n)^(1/4) / sqrt(beta) x_8' (a lost square root): E[F(x)^2] = E[x^2]", fourth["x9"], q)]},
+            Step("x_9 = (m/n)^(1/4) / sqrt(beta) x_8' (a lost square root): E[F(x)^2] = E[x^2]", fourth["x9"], q)],
+            "printed": [Step("x_9 = sqrt(m/(beta n)) x_8' (printed): E[F(x)^2] = E[x^2]", main["x9"], q,
+                             {n: 1, m: 4, q: 1})]},
         "sec111.block_balance": {
             "corrected": [
                 Step("corrected shortcut (c = alpha) and x_9 = x_8'/sqrt(beta): E[S^2] = E[F^2] (non-downsampling)",

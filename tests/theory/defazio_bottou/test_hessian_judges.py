@@ -4,7 +4,7 @@ import numpy as np
 from simulations.relu_nets.lenet_experiment import INITS
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
 from theory.defazio_bottou.hessian_judges import (judge_fig2, judge_lenet_ratio, judge_thm2_main_over_order,
-                                                  judge_thm2_mean, judge_thm2_order, log_ratio_band)
+                                                  judge_thm2_order, judge_thm2_same_order, log_ratio_band)
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 CTX = JudgeContext(RunContext(), 1e-6)
@@ -46,19 +46,29 @@ def test_main_over_order_growing_fails():
     assert ev.verdict == F and ev.counterexample["exponent_interval"][0] > 0
 
 
-def test_thm2_mean_limit():
-    widths = (16, 32, 64, 128, 256)
-    # exact relative error -> limit shown within 5% with little noise
-    rng = np.random.default_rng(4)
-    rows = []
-    for w in widths:
-        for layer in (1, 2):
-            main = np.ones(2000)
-            ratio = 1 - 3.0 / w + 0.05 * rng.standard_normal(2000)
-            rows.append(Row({"width": w, "layer": layer}, {"actual": main / ratio, "main": main, "order": main}))
-    assert judge_thm2_mean(Samples([Block(rows)]), CTX).verdict == HA
-    assert judge_thm2_mean(Samples([Block(rows)]), CTX, target=1.2).verdict == F
-    assert judge_thm2_mean(_thm2(n=30, widths=widths), CTX).verdict == INC
+def test_thm2_same_order_holds_within_the_band_and_fails_outside():
+    """main / actual of order one (its mean approaching 1/(limit - 3/w) -> 1) holds;
+    a main term one order of width off fails either way; too few networks stay
+    inconclusive."""
+    m = _thm2(widths=(32, 64, 128, 256))
+    ev = judge_thm2_same_order(m, CTX)
+    assert ev.verdict == HA and ev.tightness is None  # a band, not a bound
+    for power in (1.0, -1.0):
+        ev = judge_thm2_same_order(m, CTX, extra_power=power)
+        assert ev.verdict == F and ev.counterexample["exponent_interval"][0 if power > 0 else 1] * power > 0.5
+    assert judge_thm2_same_order(_thm2(n=4, widths=(32, 64)), CTX).verdict == INC
+
+
+def test_order_term_reports_its_tightness_over_the_width_grid():
+    """The bound 'does not grow' against the data's upper limit on the growth from the
+    smallest to the largest width: below 1 when slow growth is not excluded, 2 or more
+    (loose) when the error shrinks by that factor relative to the O-term."""
+    ev = judge_thm2_order(_thm2(widths=(32, 64, 128, 256)), CTX)
+    t = ev.tightness
+    assert t["row"]["widths"] == [32, 256] and t["row"]["layer"] in (1, 2)
+    assert abs(t["factor"] - 8 ** -t["row"]["exponent_upper_limit"]) < 1e-12 and t["loose"] == (t["factor"] >= 2)
+    shrinking = judge_thm2_order(_thm2(widths=(32, 64, 128, 256)), CTX, extra_power=-1.0)  # error / O-term ~ 1/w
+    assert shrinking.verdict == HA and shrinking.tightness["loose"] and shrinking.tightness["factor"] > 2
 
 
 def _lenet(ratio_in, ratio_out, spread_geo=0.2, spread_other=0.8, n=30, seed=5, ratio_eq2=None):

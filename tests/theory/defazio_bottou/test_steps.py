@@ -31,6 +31,16 @@ def test_false_step_fails_with_its_smallest_counterexample():
                                  "lhs / rhs": "1/2"}
 
 
+def test_a_stated_inequality_reports_its_tightness():
+    """A step's (value, bound, claim) triples give the claim's tightness: the worst row."""
+    m = _meas(Step("3 <= 4 and 3 >= 1", sp.And(sp.Le(3, 4), sp.Ge(3, 1)), kind="true",
+                   bounds=((sp.Integer(3), sp.Integer(4), "<="), (sp.Integer(3), sp.Integer(1), ">="))))
+    ev = judge_steps(m, CTX, "k")
+    assert ev.verdict == H and ev.tightness["factor"] == 4 / 3 and not ev.tightness["loose"]
+    assert ev.tightness["row"]["bound"] == "4"
+    assert judge_steps(_meas(Step("2 = 2", sp.Integer(2), sp.Integer(2))), CTX, "k").tightness is None
+
+
 def test_relations_and_solution_sets():
     m = _meas(Step("2 > 1", sp.Gt(2, 1), kind="true"),
               Step("roots", sp.FiniteSet(*sp.solve(sp.Eq(x + 1 / x, y + 1 / y), y)), sp.FiniteSet(x, 1 / x)))
