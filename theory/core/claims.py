@@ -278,7 +278,10 @@ class Claim:
 
     @property
     def node_id(self) -> str:
-        return f"{CLAIM_FILE}::{self.id}"
+        """The pytest node id: its paper's claim file (:func:`~theory.core.registry.claim_file`) and the id."""
+        from .registry import claim_file
+
+        return f"{claim_file(self.paper)}::{self.id}"
 
     @property
     def rerun(self) -> str:

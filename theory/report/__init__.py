@@ -1,9 +1,11 @@
 """paper_checks.md (for reviewers) and paper_checks.json (for machines), generated
 from the catalogue: every number in them comes from running the checks.
 
-``write_report`` evaluates every claim; ``paper=KEY`` or ``claim_ids=[...]`` evaluates
-only those and merges them into the existing JSON (valid because each claim's alpha
-is fixed: no other claim's numbers move), which must come from the same settings.
+``write_report`` evaluates every claim of the built-in papers; ``paper=KEY`` or
+``claim_ids=[...]`` evaluates only those and merges them into the existing JSON (valid
+because each claim's alpha is fixed: no other claim's numbers move), which must come
+from the same settings; a paper reported into a directory without a report gets a
+report of its own (how an installed paper is reported).
 ``render_report`` evaluates nothing: it rewrites paper_checks.md from the existing JSON
 and calibration.json (after a calibration run), leaving the JSON, its provenance and the
 evidence plots as they are.
@@ -61,8 +63,10 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
     root = Path(root)
     start = git_state()
     if paper is None and not claim_ids:
-        chosen = list(claims())
+        chosen = list(claims(builtin_only=True))  # the suite's catalogue; an installed paper is reported by --paper
         old = []
+    elif paper and not (root / REPORT_JSON).exists():
+        chosen, old = list(paper_of(paper).claims), []  # a report of this paper alone (an installed paper's)
     else:
         chosen = list(paper_of(paper).claims) if paper else [get(i) for i in claim_ids]
         if not (root / REPORT_JSON).exists():
@@ -73,13 +77,14 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
                                       f"partial refresh, got {ctx.to_json()}: run a full report")
         old = old_data["claims"]
         have = {r["id"] for r in old} | {c.id for c in chosen}
-        missing = [c.id for c in claims() if c.id not in have]
+        scope = {r["paper"] for r in old} | {c.paper for c in chosen}
+        missing = [c.id for c in claims() if c.paper in scope and c.id not in have]
         if missing:
             raise PartialRefreshError(f"the existing report lacks {len(missing)} claims (first: {missing[0]}): "
                                       "run a full report")
     fresh = {r["id"]: r for r in run_records(chosen, ctx, progress, partial=root / PARTIAL_JSON)}
     kept = {r["id"]: r for r in old}
-    records = [fresh.get(c.id) or kept.get(c.id) for c in claims()]
+    records = [fresh.get(c.id) or kept.get(c.id) for c in claims() if c.id in fresh or c.id in kept]
     data = {"provenance": provenance(start), "context": ctx.to_json(), "claims": records}
     (root / REPORT_JSON).write_text(json.dumps(data, indent=1) + "\n")
     figure_paths = write_plots(records if plots else [], root) if plots else {}
