@@ -62,7 +62,8 @@ def _summary(data: dict) -> list:
         count = {v: sum(r["verdict"] == v for r in recs) for v in _WORDS}
         n_mc = sum(r["monte_carlo"] for r in recs)
         c = cov.summarize(p.coverage)
-        cover = f"{c['checked']} / {c['checkable']} / {c['total']} ({100 * c['fraction']:.0f}%)" if p.coverage else "no map"
+        cover = (f"{c['checked']} / {c['checkable']} / {c['total']} ({100 * c['fraction']:.0f}%; "
+                 f"{cov.goal_text(c, p.coverage_goal)})" if p.coverage else "no map")
         out.append(f"| [{p.key}](#{p.key}) | {len(recs)} | {count['holds']} | {count['holds_approximately']} | "
                    f"{count['fails']} | {count['inconclusive']} | {n_mc} ({n_mc * data['context']['claim_alpha']:.0e}) "
                    f"| {cover} |")
@@ -115,9 +116,10 @@ def _coverage_table(p) -> list:
         return []
     c = cov.summarize(p.coverage)
     out = ["### Coverage", "",
-           f"{c['checked']} of {c['checkable']} checkable items have a claim ({100 * c['fraction']:.0f}%); "
-           f"{c['total']} items in all.", "", "| item | where | kind | checked by | not checked because |",
-           "|---|---|---|---|---|"]
+           f"{c['checked']} of {c['checkable']} checkable items have a claim ({100 * c['fraction']:.0f}%; "
+           f"{cov.goal_text(c, p.coverage_goal)}); {c['total']} items in all"
+           + (f"; {c['not_yet_checked']} not yet checked." if c["not_yet_checked"] else "."), "",
+           "| item | where | kind | checked by | not checked because |", "|---|---|---|---|---|"]
     for i in p.coverage:
         claims = ", ".join(f"[{x}](#{_anchor(x)})" for x in i.claims)
         why = "" if i.reason is None else cov.REASONS[i.reason] + (f" ({i.note})" if i.note else "")
