@@ -82,6 +82,7 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
         if missing:
             raise PartialRefreshError(f"the existing report lacks {len(missing)} claims (first: {missing[0]}): "
                                       "run a full report")
+    root.mkdir(parents=True, exist_ok=True)
     fresh = {r["id"]: r for r in run_records(chosen, ctx, progress, partial=root / PARTIAL_JSON)}
     kept = {r["id"]: r for r in old}
     records = [fresh.get(c.id) or kept.get(c.id) for c in claims() if c.id in fresh or c.id in kept]

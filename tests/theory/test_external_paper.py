@@ -1,0 +1,102 @@
+"""The worked external example (examples/external_paper: Glorot & Bengio 2010, a paper
+package with its own pyproject.toml) registered through its entry point is found like
+the built-in papers: the registry lists it, pytest collects its claims from its own
+catalogue file, its claims decide as recorded and its mutations get their verdicts, and
+``report --paper`` writes its report into a directory of its own. (.ci/run installs it
+with pip and runs it in full: pytest in its directory, then paperchecks report.)"""
+import importlib.metadata
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from theory.core import RunContext, Verdict, evaluate, registry
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "external_paper"
+pytest_plugins = ["pytester"]
+
+
+@pytest.fixture
+def glorot(monkeypatch):
+    """The example as installed: on sys.path, with the entry point its pyproject declares."""
+    meta = tomllib.loads((EXAMPLE / "pyproject.toml").read_text())
+    points = tuple(importlib.metadata.EntryPoint(k, v, registry.GROUP)
+                   for k, v in meta["project"]["entry-points"][registry.GROUP].items())
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    monkeypatch.setattr(registry, "_entry_points", lambda: points)
+    registry.papers.cache_clear()
+    yield registry.paper("glorot2010")
+    registry.papers.cache_clear()
+    for name in [m for m in sys.modules if m.startswith("glorot2010_checks")]:
+        del sys.modules[name]
+
+
+def test_the_example_is_found_through_its_entry_point(glorot):
+    assert not registry.is_builtin("glorot2010")
+    assert registry.claim_file("glorot2010") == "glorot2010_checks/catalogue.py"
+    assert [c.id for c in registry.claims("glorot2010")] == [
+        "glorot2010.eq1.columns_printed", "glorot2010.eq15.standard_variance", "glorot2010.eq16.normalized_variance",
+        "glorot2010.eq5.forward_variance"]
+    assert "glorot2010" not in [p.key for p in registry.papers(builtin_only=True)]
+
+
+def test_the_example_meets_the_rules_of_a_new_paper(glorot):
+    """Failing claims carry a severity and a correction that holds and rejects the printed
+    form; holding claims have a failing mutation that is not a mirror; the map is
+    complete, with the items still to do marked not yet checked."""
+    from theory.core import coverage
+
+    by_id = {c.id: c for c in glorot.claims}
+    for c in glorot.claims:
+        if c.recorded == Verdict.FAILS:
+            assert c.severity and c.impact and any(m.expect == Verdict.HOLDS for m in c.mutations)
+            (fix,) = [d for d in glorot.claims if d.corrects == c.id]
+            assert any(m.printed for m in fix.mutations)
+        else:
+            assert any(m.expect == Verdict.FAILS and not m.mirror for m in c.mutations), c.id
+    assert coverage.problems(glorot.coverage, by_id) == []
+    s = coverage.summarize(glorot.coverage)
+    assert s["not_yet_checked"] > 0 and glorot.coverage_goal is None
+
+
+def test_pytest_collects_the_example_from_its_catalogue_file(glorot, pytester):
+    r = pytester.runpytest_inprocess("-p", "theory.pytest_plugin", "-p", "no:cacheprovider", "-v",
+                                     str(EXAMPLE / "glorot2010_checks" / "catalogue.py"), "-k", "not forward_variance")
+    assert r.ret == 0
+    r.stdout.fnmatch_lines(["*glorot2010.eq1.columns_printed FAILS AS PRINTED*",
+                            "*glorot2010.eq15.standard_variance HOLDS*", "*1 fail as printed, 2 holds*"])
+
+
+def test_the_example_s_exact_claims_and_mutations_get_their_verdicts(glorot):
+    for c in glorot.claims:
+        if c.monte_carlo:
+            continue
+        assert evaluate(c).verdict == c.recorded, c.id
+        assert [evaluate(c, RunContext(), **m.params).verdict for m in c.mutations] == [m.expect for m in
+                                                                                         c.mutations], c.id
+
+
+@pytest.mark.slow
+def test_the_example_is_reported_into_a_directory_of_its_own(glorot, tmp_path):
+    """report --paper KEY into a directory without a report: that paper's report alone
+    (its Monte-Carlo claim takes about 20 s)."""
+    from theory.cli import main
+
+    assert main(["report", "--paper", "glorot2010", "--out", str(tmp_path / "r"), "--no-plots"]) == 0
+    md = (tmp_path / "r" / "paper_checks.md").read_text()
+    assert "### glorot2010.eq5.forward_variance" in md and "### arpit2019" not in md
+    assert "not yet checked" in md and "no goal declared" in md
+
+
+def test_the_example_keeps_the_scaffold_s_files():
+    """pyproject.toml, README.md, the package's __init__ and the mutation test are what
+    ``paperchecks new glorot2010`` wrote: the catalogue, its coverage map and the
+    simulator are the only files a new user writes."""
+    from theory.scaffold import files
+
+    meta = tomllib.loads((EXAMPLE / "pyproject.toml").read_text())
+    reference = meta["project"]["description"].removeprefix("Claims of ").removesuffix(", checked with paperchecks")
+    written = files("glorot2010", reference)
+    for rel in ("pyproject.toml", "README.md", "glorot2010_checks/__init__.py", "tests/test_mutations.py"):
+        assert (EXAMPLE / rel).read_text() == written[rel], rel
