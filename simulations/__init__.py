@@ -51,6 +51,9 @@ Figures: ``simulations.figures`` (``python -m simulations.figures``). Shared by 
 :mod:`simulations.core` (backends and random streams, the array namespace and dtype
 policy, validation, random matrices with the one Haar sampler).
 
+PYTEST_DONT_REWRITE (pytest marks this distribution's packages for assertion rewriting, the
+claims plugin being its pytest11 entry point; this module is left as it is).
+
 >>> import simulations
 >>> be = simulations.get_backend(seed=0)
 >>> ops = simulations.build_mlp(be, [4, 8, 8], "proposed_orthogonal", n_networks=3)

@@ -21,6 +21,8 @@ the run with a one-line usage error (exit status 4).
 Options (declared here; the plugin is loaded from the root conftest and, in any repository, from the
 ``pytest11`` entry point of the installed package): ``--paperchecks-seed``,
 ``--mc-scale``, ``--backend``, ``--paperchecks-strict``, ``--paperchecks-strict-classes``.
+PYTEST_DONT_REWRITE: this module is left as it is when pytest marks the distribution's
+packages for assertion rewriting (an in-process run that imported it already would warn).
 
 Under pytest-xdist with ``--dist loadgroup`` (the project's default) the claims that share
 a measurement run on one worker, and the controller hands the groups out longest first, by
