@@ -9,7 +9,8 @@ bench = importlib.import_module("lines_per_claim")
 
 
 def test_nested_builders_count_once_and_span_their_lines():
-    source = "A = reading(\n    precision_claim(id='x',\n                    grid=()),\n    printed={})\nB = Claim(id='y')\n"
+    source = ("A = reading(\n    precision_claim(id='x',\n                    grid=()),\n    printed={})\n"
+              "B = Claim(id='y')\n")
     assert bench.declaration_lines(source) == (2, 5)
 
 
