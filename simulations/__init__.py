@@ -1,28 +1,58 @@
 """Monte-Carlo simulators of random deep networks at initialization, numpy and CuPy from
-one code path, one package per model family. Every public name is importable from here.
+one code path (the array namespace is read from the arrays), one package per model
+family. Every public name is importable from here. One replicate is one independent
+network; every forward says what it applies at its last layer.
 
-Paper -> module:
+Every simulator, with the statement it was built for:
 
-- Arpit, Campos & Bengio (2019), weight norm and ResNets (``arpit2019``):
-  :mod:`simulations.weightnorm` (``layers``: WN layer and its VJP, Eq. 1-2;
-  ``network``: MLP/ResNet forward and backward in log space, Eq. 6; ``init``: the
-  schemes of Sec. 3-5 and App. A), random rows of Theorems 1-2 in
-  :mod:`simulations.core.random_matrices`; Figure 1 in ``figures.arpit2019_fig1``.
-- Daneshmand et al. (2021), batch norm orthogonalizes (``daneshmand2021``):
-  :mod:`simulations.bn_chains` (``chain``: Eq. 1-2, the Gram-law sampler, A1;
-  ``eq6``: Sec. 5.2, Eq. 6); Figures 1-3 in ``figures.daneshmand2021_fig*``.
-- ZeroInit/Fixup submission (2019) (``zeroinit2019``): :mod:`simulations.relu_nets`
-  (``sequential``: p.h. MLPs and softmax cross-entropy, Prop. 1, Theorems 1-2;
-  ``resnet``: m-layer branches, Eq. 2, the Sec. 3 principles and SGD, the 1/2-scaling
-  recurrence) and :mod:`simulations.hessian` (Table 1 classifiers, Hessian norms by
-  the R-operator, LSUV).
-- Defazio & Bottou, scaling factors and geometric init (``defazio_bottou``):
-  :mod:`simulations.relu_nets` (``sequential``: MLPs of Theorem 1 and the strided LeNet;
-  ``conv``; ``gauss_newton``: Theorem 2, Figures 1-2); figures in
-  ``figures.defazio_bottou_*``.
+- :func:`build_mlp`, :func:`forward`, :func:`backward` (``weightnorm``): weight-normalized
+  ReLU MLPs, log-norms of activations and errors; every layer rectified, the last too.
+  Arpit, Campos & Bengio (2019), Eq. 1-2 and Theorems 1-2 (norm preservation under the
+  proposed init), Figure 1 (left).
+- :func:`build_resnet` (``weightnorm``) with the same forward/backward: WN ResNets,
+  blocks h + alpha FC2(ReLU(FC1 h)), no ReLU after the sum. Arpit et al. (2019), Eq. 6-8,
+  Theorems 3-4 (with alpha = 1/sqrt(B), forward and backward norms grow by a factor c in
+  [sqrt 2, sqrt e]), Figure 1 (right), Sec. 4-5.
+- :func:`haar_orthogonal`, :func:`sample_rows`, :func:`haar_factor` (``core``): Haar and
+  isotropic random rows, Haar factors applied unformed. Arpit et al. (2019), Theorems
+  1-2 (random rows of the weight matrices) and the orthogonal inits at large widths;
+  Daneshmand et al. (2021), orthogonal matrices of its checks.
+- :func:`simulate_chain`, :func:`initial_representation`, :func:`a1_margin`
+  (``bn_chains``): chains H_{l+1} = BN(W_l phi(H_l)) / sqrt(d) (vanilla and ReLU
+  variants), the orthogonality gap V(H_l) of Eq. 2, Assumption A1. Daneshmand, Joudaki &
+  Bach (2021), Eq. 1-2, Theorem 1 and Corollary 3 (V decays geometrically), Figures
+  1-3 and 6.
+- :func:`eq6_weight` (``bn_chains``): the iterative orthogonalization of Sec. 5.2, Eq. 6,
+  as printed and its orthogonal readings.
+- :func:`draw_mlp`, :func:`mlp_forward`, :func:`mlp_backward`, :func:`net_forward`,
+  :func:`net_backward`, :func:`softmax_xent` (``relu_nets.sequential``): bias-free ReLU
+  MLPs and convnets, a ReLU after every layer but the last (the output is the last
+  pre-activation). ZeroInit/Fixup submission (2019), Prop. 1 and Theorems 1-2
+  (positively homogeneous nets, gradient lower bounds); Defazio & Bottou, Theorem 1
+  (the scaling factors of MLPs) and the strided LeNet of Sec. 5.1 (:func:`lenet_spec`,
+  :func:`conv2d`).
+- :func:`draw_resnet`, :func:`draw_branch_resnet`, :func:`resnet_forward`,
+  :func:`resnet_backward`, :func:`sgd_step` (``relu_nets.resnet``): residual nets
+  x -> s_out (x + scale_l F_l(x)) with m-layer branches (no ReLU after a branch's last
+  layer or after the sum), one branch scale or one per block. ZeroInit/Fixup submission,
+  Eq. 2 (variance growth), the design principles and ZeroInit of Sec. 3, the 1/2-scaling
+  recurrence of the related work; per-block scales eta_l for residual nets whose l-th
+  branch is scaled.
+- :func:`scaling_vs_hessian`, :func:`jacobian_grams`, :func:`output_jacobians`
+  (``relu_nets.gauss_newton``): per-sample Gauss-Newton blocks. Defazio & Bottou, Sec.
+  5.1, Theorem 2, Figures 1-2.
+- :func:`build_classifier`, :func:`loss_and_grad`, :func:`hvp`, :func:`lanczos_norm`,
+  :func:`power_method`, :func:`lsuv_calibrate` (``hessian``): pre-activation residual
+  softmax classifiers ending in a bias-free linear layer (logits), exact Hessian-vector
+  products, LSUV. ZeroInit/Fixup submission, Table 1 (the loss Hessian's spectral norm
+  under each initialization), Sec. 4.1.
 
-Shared by all: :mod:`simulations.core` (backends and random streams, the array
-namespace and dtype policy, validation, random matrices with the one Haar sampler).
+Figures: ``simulations.figures`` (``python -m simulations.figures``). Shared by all:
+:mod:`simulations.core` (backends and random streams, the array namespace and dtype
+policy, validation, random matrices with the one Haar sampler).
+
+PYTEST_DONT_REWRITE (pytest marks this distribution's packages for assertion rewriting, the
+claims plugin being its pytest11 entry point; this module is left as it is).
 
 >>> import simulations
 >>> be = simulations.get_backend(seed=0)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m theory list|check|report|calibrate`` (also ``paperchecks``).
+"""Command line: ``python -m theory list|check|report|calibrate|new`` (also ``paperchecks``).
 
 - ``list [--paper KEY] [--verdict V]``: claim ids with their recorded verdicts;
 - ``check ID [--json]``: run one claim and print its evidence (the same text as a
@@ -15,7 +15,9 @@
   ``calibrate --stability [--paper KEY]``: the catalogue's verdicts over 20 seeds;
   ``calibrate --sensitivity``: its Monte-Carlo verdicts at alpha divided by the worst
   measured far-tail excess of the mean test; ``--claim ID`` (repeatable) with either:
-  only those claims, merged into the recorded run.
+  only those claims, merged into the recorded run;
+- ``new KEY [--dir DIR] [--reference TEXT]``: scaffold a paper package of its own
+  (:mod:`theory.scaffold`).
 
 Bad input (an unknown claim id, paper or verdict, a scale <= 0 or NaN, a negative seed)
 gives a one-line error and exit status 2.
@@ -83,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
                         "recorded run")
     k.add_argument("--jobs", type=_jobs, default=None,
                    help="worker processes (integer >= 1; default: the CPUs available); the numbers do not depend on it")
+    from .scaffold import add_parser as add_new  # paperchecks new KEY: a paper package of its own
+
+    add_new(sub)
     return p
 
 
@@ -103,6 +108,8 @@ def _fail(message: str) -> int:
 
 def main(argv=None) -> int:
     a = _parser().parse_args(argv)
+    if getattr(a, "run", None):  # a subcommand that runs itself (new)
+        return a.run(a)
     try:
         ctx = RunContext(seed=a.seed, scale=a.mc_scale, backend=a.backend)
     except OptionError as e:

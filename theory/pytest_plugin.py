@@ -1,4 +1,7 @@
 """pytest plugin: one test item per catalogued claim, whose status is the paper's verdict.
+The items of a paper are collected from its claim file (theory/catalogue.py for the
+built-in papers, the catalogue module an installed paper's entry point names:
+:func:`theory.core.registry.claim_file`), so ``pytest`` in a paper's own repository runs it.
 
 Each item reports its verdict as its status: ``H`` holds, ``h`` holds approximately,
 ``X`` fails as printed (a discrepancy in the paper, confirmed), ``?`` inconclusive
@@ -15,8 +18,11 @@ when a claim fails as printed in one of the classes of ``--paperchecks-strict-cl
 (default ``result,step``: an author checking their own paper). Bad option values end
 the run with a one-line usage error (exit status 4).
 
-Options (declared here, loaded from the root conftest): ``--paperchecks-seed``,
+Options (declared here; the plugin is loaded from the root conftest and, in any repository, from the
+``pytest11`` entry point of the installed package): ``--paperchecks-seed``,
 ``--mc-scale``, ``--backend``, ``--paperchecks-strict``, ``--paperchecks-strict-classes``.
+PYTEST_DONT_REWRITE: this module is left as it is when pytest marks the distribution's
+packages for assertion rewriting (an in-process run that imported it already would warn).
 
 Under pytest-xdist with ``--dist loadgroup`` (the project's default) the claims that share
 a measurement run on one worker (``xdist_group`` markers), and the groups are handed out
@@ -38,7 +44,6 @@ from pathlib import Path
 
 import pytest
 
-from .core.claims import CLAIM_FILE
 from .core.context import DEFAULT_SEED, OptionError, RunContext
 from .core.severity import SEVERITIES, STRICT_DEFAULT, parse_classes
 from .core.verdicts import Verdict
@@ -201,16 +206,23 @@ def pytest_configure(config):
 
 
 def pytest_collect_file(file_path, parent):
-    if file_path.as_posix().endswith(CLAIM_FILE):
+    """A claim file (:func:`theory.core.registry.claim_file`): theory/catalogue.py for the
+    built-in papers, an installed paper's catalogue module (its entry point) for it."""
+    if not file_path.suffix == ".py":
+        return None
+    from .core.registry import papers_in_file
+
+    if papers_in_file(file_path):
         return ClaimFile.from_parent(parent, path=file_path)
     return None
 
 
 class ClaimFile(pytest.File):
     def collect(self):
-        from .core.registry import claims
+        from .core.registry import claims, papers_in_file
 
-        for claim in claims():
+        keys = papers_in_file(self.path)
+        for claim in (c for c in claims() if c.paper in keys):
             item = ClaimItem.from_parent(self, name=claim.id, claim=claim)
             item.add_marker(getattr(pytest.mark, claim.paper))
             item.add_marker(pytest.mark.xdist_group(claim.group))

@@ -246,6 +246,9 @@ def _raise_if_vanished(norms: np.ndarray, variant: str) -> None:
 def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str = "gram",
                    progress: bool = False, keep_eigs: bool = False) -> ChainRecord:
     """Run ``depth`` layers of the chain from H0 (runs, d, n); see the module docstring.
+    Every layer, the last included, applies the variant's whole map: phi (identity or
+    ReLU) before the weights, then BN for the BN variants (Eq. 1), so the last record is
+    of H after its weights (and BN), never rectified after them.
 
     Every layer's H is kept at unit Frobenius norm. For BN variants no scale is
     accumulated (``log_norm`` is log ||H_0||_F at layer 0 and 0 after it): Eq. 1 divides

@@ -216,7 +216,10 @@ def _split(v, layers):
 
 
 def run_forward(layers, x, rx, v, xp):
-    """Forward (and tangent) pass through ``layers``; ``v`` is the flat direction list."""
+    """Forward (and tangent) pass through ``layers``; ``v`` is the flat direction list.
+    Only the listed layers are applied, nothing after the last: the Table 1 models of
+    :func:`~simulations.hessian.build_classifier` end in a bias-free ``Linear`` (logits;
+    the softmax is in the loss)."""
     caches = []
     for layer, vl in zip(layers, _split(v, layers)):
         x, rx, c = layer.forward(x, rx, vl, xp)

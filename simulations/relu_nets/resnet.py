@@ -4,12 +4,15 @@ every weight and the input, and plain SGD steps. The one residual net of the
 ZeroInit/Fixup checks (Eq. 2's variance growth, the design principles of Sec. 3, the
 related work's 1/2-scaling recurrence) and of the tests of Defazio & Bottou's nets.
 
-Block l maps x -> s_out * (x + scale * F_l(x)) with F_l(x) = W_{l,m} ReLU(... ReLU(W_{l,1} x))
-(a ReLU after every branch layer but the last). ``s_out`` is 1 for ordinary residual
-blocks, 1/2 for the printed related-work recurrence x_l = (x_{l-1} + F(x_{l-1}))/2 and
-1/sqrt(2) for the recurrence its unrolling implies; ``scale`` is a multiplier on the
-branch. Weights are (N, fan_out, fan_in): the first branch layer maps the width to the
-hidden width, the last maps it back.
+Block l maps x -> s_out * (x + scale_l * F_l(x)) with F_l(x) = W_{l,m} ReLU(... ReLU(W_{l,1} x))
+(a ReLU after every branch layer but the last, and none after the sum: the blocks are
+pre-activation-free identity-plus-branch maps, so the network's output x_L is the last
+block's sum, not rectified). ``s_out`` is 1 for ordinary residual blocks, 1/2 for the
+printed related-work recurrence x_l = (x_{l-1} + F(x_{l-1}))/2 and 1/sqrt(2) for the
+recurrence its unrolling implies; ``scale`` multiplies the branches: one number for
+every block, or one per block (:func:`block_scales`: per-block scales eta_l, as in
+residual nets whose l-th branch is scaled by eta_l). Weights are (N, fan_out, fan_in):
+the first branch layer maps the width to the hidden width, the last maps it back.
 
 ZeroInit (Sec. 3, steps 1-2): the last layer of every branch is 0 and the other m - 1
 are He-initialized and scaled by L^(-1/(2m-2)), L the number of blocks.
@@ -23,18 +26,23 @@ are He-initialized and scaled by L^(-1/(2m-2)), L the number of blocks.
 True
 >>> round(zeroinit_branch_scale(blocks=16, m=3), 6)  # 16^(-1/4)
 0.5
+>>> he = draw_branch_resnet(be, width=4, blocks=3, m=2, scheme="he", n_networks=1)
+>>> a = resnet_forward(he, x, scale=[0.5, 0.0, 0.0])["x"]  # only the first branch acts
+>>> bool(np.allclose(a[3], a[1])), bool(np.allclose(a[1], resnet_forward(he[:1], x, scale=0.5)["x"][1]))
+(True, True)
 """
 from __future__ import annotations
 
 import math
+import numbers
 
-from ..core.backend import Backend
+from ..core.backend import Backend, to_host
 from ..core.namespace import array_namespace, safe_log
 from ..core.validation import check_choice, check_int, check_positive
 from .sequential import WEIGHT_INITS, mlp_backward, mlp_forward, weight_variance
 
 __all__ = ["BRANCH_SCHEMES", "zeroinit_branch_scale", "branch_inits", "draw_resnet", "draw_branch_resnet",
-           "resnet_forward", "resnet_backward", "sgd_step"]
+           "block_scales", "resnet_forward", "resnet_backward", "sgd_step"]
 
 #: he: every branch layer He fan-in; zero_last: last layer 0, others He (no depth scaling);
 #: zeroinit: last layer 0, others He times L^(-1/(2m-2)); he_linear_last: He then variance 1/n
@@ -95,24 +103,66 @@ def draw_branch_resnet(be: Backend, width: int, blocks: int, m: int, scheme: str
     return draw_resnet(be, width, blocks, inits, n_networks=n_networks, gain=gain)
 
 
-def resnet_forward(net, x, xp=None, scale: float = 1.0, s_out: float = 1.0, renormalize: bool = False) -> dict:
+def block_scales(scale, blocks: int) -> tuple:
+    """The branch scale of each of ``blocks`` blocks: ``scale`` is one finite number for
+    every block, or a sequence of ``blocks`` finite numbers (a list, a tuple, or a 1-D
+    numpy or CuPy array, read from its own namespace), one per block. Python floats.
+
+    >>> block_scales(0.5, 3), block_scales([1, 0.5, 0.25], 3)
+    ((0.5, 0.5, 0.5), (1.0, 0.5, 0.25))
+    >>> block_scales([1.0, 2.0], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: scale must be a finite number or a sequence of 3 finite numbers (one per block), got [1.0, 2.0]
+    """
+    blocks = check_int("blocks", blocks, low=0)
+    bad = ValueError(f"scale must be a finite number or a sequence of {blocks} finite numbers (one per block), "
+                     f"got {' '.join(repr(scale).split())[:200]}")
+    if isinstance(scale, numbers.Real) and not isinstance(scale, bool):
+        values = (float(scale),) * blocks
+    elif isinstance(scale, (str, bytes)) or not hasattr(scale, "__len__") or isinstance(scale, bool):
+        raise bad
+    else:
+        if hasattr(scale, "ndim") and scale.ndim != 1:
+            raise bad
+        host = to_host(scale) if hasattr(scale, "ndim") else scale
+        if len(host) != blocks:
+            raise bad
+        try:
+            values = tuple(float(v) for v in host)
+        except (TypeError, ValueError):
+            raise bad from None
+        if any(isinstance(v, bool) for v in host):
+            raise bad
+    if not all(math.isfinite(v) for v in values):
+        raise bad
+    return values
+
+
+def resnet_forward(net, x, xp=None, scale=1.0, s_out: float = 1.0, renormalize: bool = False) -> dict:
     """Block inputs x_l (l = 0..L), branch outputs F_l(x_l), every branch's forward pass
     (:func:`simulations.relu_nets.mlp_forward`: its layers' inputs and pre-activations,
     for the backward pass) and log ||x_l||^2 per sample (N, batch, L + 1).
+
+    x_{l+1} = s_out (x_l + scale_l F_l(x_l)): each branch ends in its last linear layer
+    (no ReLU), and no ReLU follows the sum, so the output x_L is not rectified.
+    ``scale`` is one branch scale for every block or one per block (:func:`block_scales`);
+    the returned ``scale`` is the tuple of per-block scales.
 
     With ``renormalize`` every x_l is stored at unit norm and the log-norm accumulated in
     log space (the map is positively homogeneous: scaling x_l scales everything after it
     by the same factor), so thousands of blocks neither overflow nor underflow."""
     s_out = check_positive("s_out", s_out)
+    scales = block_scales(scale, len(net))
     xp = xp or array_namespace(x)
     xs, Fs, cache = [x], [], []
     log_sq = [safe_log((x * x).sum(axis=-1), xp)]
-    for layers in net:
+    for layers, c in zip(net, scales):
         branch = mlp_forward(layers, xs[-1], xp)
         h = branch["z"]
         Fs.append(h)
         cache.append(branch)
-        nxt = xs[-1] + (h if scale == 1 else scale * h)
+        nxt = xs[-1] + (h if c == 1 else c * h)
         if s_out != 1:
             nxt = s_out * nxt
         sq = (nxt * nxt).sum(axis=-1)
@@ -123,7 +173,7 @@ def resnet_forward(net, x, xp=None, scale: float = 1.0, s_out: float = 1.0, reno
             log_sq.append(safe_log(sq, xp))
         xs.append(nxt)
     return {"x": xs, "F": Fs, "cache": cache, "log_sq_norm": xp.stack(log_sq, axis=-1), "s_out": s_out,
-            "scale": scale, "renormalized": renormalize}
+            "scale": scales, "renormalized": renormalize}
 
 
 def resnet_backward(net, fwd: dict, dout, xp=None, weights: bool = True) -> dict:
@@ -133,13 +183,14 @@ def resnet_backward(net, fwd: dict, dout, xp=None, weights: bool = True) -> dict
     if fwd["renormalized"]:
         raise ValueError("resnet_backward needs a forward pass with renormalize=False (its activations are rescaled)")
     xp = xp or array_namespace(dout)
-    s, c = fwd["s_out"], fwd["scale"]
+    s, scales = fwd["s_out"], block_scales(fwd["scale"], len(net))
     g = dout
     dWs = [None] * len(net)
     dxs = [None] * (len(net) + 1)
     dxs[-1] = g
     for l in reversed(range(len(net))):
-        g_block = g if s == 1 else s * g  # d/d(x_l + scale F_l)
+        c = scales[l]
+        g_block = g if s == 1 else s * g  # d/d(x_l + scale_l F_l)
         branch = mlp_backward(net[l], fwd["cache"][l], g_block, xp)
         if weights:
             dWs[l] = [xp.swapaxes(dy, -1, -2) @ x for dy, x in zip(branch["dy"], fwd["cache"][l]["x"])]

@@ -127,7 +127,9 @@ def _features(layer: dict) -> int:
 
 
 def net_forward(spec, Ws, x, xp=None) -> dict:
-    """Layer inputs x_l, pre-activations y_l and the output z = y_{L-1}."""
+    """Layer inputs x_l, pre-activations y_l and the output z = y_{L-1}: a ReLU follows
+    every layer but the last, so z is the last layer's pre-activation (logits; no ReLU,
+    no softmax)."""
     xp = xp or array_namespace(x, Ws)
     xs, ys = [], []
     h = x
@@ -181,7 +183,8 @@ def net_backward(spec, Ws, fwd: dict, dz, xp=None, input_grad: bool = True) -> d
 
 
 def mlp_forward(Ws, x, xp=None) -> dict:
-    """:func:`net_forward` of the dense net with weights ``Ws`` (N, out, in)."""
+    """:func:`net_forward` of the dense net with weights ``Ws`` (N, out, in): ReLU between
+    layers, none after the last (``z`` = W_{L-1} x_{L-1}, the last pre-activation)."""
     return net_forward(_dense_spec(Ws), Ws, x, xp)
 
 

@@ -60,7 +60,11 @@ def layers_of(ops) -> list[WNLinear]:
 
 
 def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
-    """Run ``x`` of shape (N, batch, n0) through ``ops``; record log-norms."""
+    """Run ``x`` of shape (N, batch, n0) through ``ops``; record log-norms. Each op applies
+    what it declares, the last one included: a ``WNDense`` its ReLU unless ``relu=False``
+    (:func:`~simulations.weightnorm.build_mlp` rectifies every layer, the last too), a
+    ``WNResidual`` h + alpha FC2(ReLU(FC1 h)) with no ReLU after the sum; ``tape.output``
+    is the last op's output as it applied it."""
     xp = xp or array_namespace(x)
     flags = bias_flags(layers_of(ops), xp)
     if renormalize and any(flags):

@@ -278,7 +278,10 @@ class Claim:
 
     @property
     def node_id(self) -> str:
-        return f"{CLAIM_FILE}::{self.id}"
+        """The pytest node id: its paper's claim file (:func:`~theory.core.registry.claim_file`) and the id."""
+        from .registry import claim_file
+
+        return f"{claim_file(self.paper)}::{self.id}"
 
     @property
     def rerun(self) -> str:
@@ -320,19 +323,26 @@ class Paper:
     """One paper: its key (pytest marker, report section, claim-id prefix), public
     reference (authors, year, title, venue, arXiv id where it has one), ``url`` (where a
     reader finds it: the arXiv or OpenReview page of the version transcribed),
-    transcription file (in ../shared/papers/, not shown to readers), claims, statements
-    left out (with why) and coverage map (:mod:`theory.core.coverage`)."""
+    transcription file (in ../shared/papers/, not shown to readers; None for a paper
+    without one here, such as an installed paper), claims, statements left out (with
+    why), coverage map (:mod:`theory.core.coverage`) and coverage goal: the share of
+    checkable items that must have a claim, enforced only for a paper that declares one
+    (a paper being added may leave items ``not_yet_checked``)."""
 
     key: str
     reference: str
-    text: str
     claims: tuple
+    text: str | None = None
     left_out: tuple = ()
     coverage: tuple = ()
     url: str = ""
+    coverage_goal: float | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "claims", tuple(self.claims))
+        goal = self.coverage_goal
+        if goal is not None and (isinstance(goal, bool) or not isinstance(goal, (int, float)) or not 0 < goal <= 1):
+            raise ValueError(f"coverage_goal must be a number in (0, 1] or None, got {goal!r} (paper {self.key})")
         bad = [c.id for c in self.claims if c.paper != self.key]
         if bad:
             raise ValueError(f"claim ids of paper {self.key!r} must start with '{self.key}.', got {bad}")

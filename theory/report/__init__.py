@@ -2,11 +2,13 @@
 machines), generated from the catalogue: every number in them comes from running the
 checks.
 
-``write_report`` evaluates every claim; ``paper=KEY`` or ``claim_ids=[...]`` evaluates
-only those and merges them into the existing JSON (valid because each claim's alpha
-is fixed: no other claim's numbers move), which must come from the same settings; the
-JSON then records the commit of that run for the claims it reran (``reruns``) and keeps
-the commit of the last whole run (``provenance``) for the others.
+``write_report`` evaluates every claim of the built-in papers; ``paper=KEY`` or
+``claim_ids=[...]`` evaluates only those and merges them into the existing JSON (valid
+because each claim's alpha is fixed: no other claim's numbers move), which must come
+from the same settings; the JSON then records the commit of that run for the claims it
+reran (``reruns``) and keeps the commit of the last whole run (``provenance``) for the
+others. A paper reported into a directory without a report gets a report of its own
+(how an installed paper is reported).
 ``render_report`` evaluates nothing: it rewrites paper_checks.md and paper_checks.html
 from the existing JSON and calibration.json (after a calibration run), leaving the JSON,
 its provenance and the evidence plots as they are.
@@ -78,8 +80,10 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
     start = git_state()
     old_data = None
     if paper is None and not claim_ids:
-        chosen = list(claims())
+        chosen = list(claims(builtin_only=True))  # the suite's catalogue; an installed paper is reported by --paper
         old = []
+    elif paper and not (root / REPORT_JSON).exists():
+        chosen, old = list(paper_of(paper).claims), []  # a report of this paper alone (an installed paper's)
     else:
         chosen = list(paper_of(paper).claims) if paper else [get(i) for i in claim_ids]
         if not (root / REPORT_JSON).exists():
@@ -90,13 +94,15 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
                                       f"partial refresh, got {ctx.to_json()}: run a full report")
         old = old_data["claims"]
         have = {r["id"] for r in old} | {c.id for c in chosen}
-        missing = [c.id for c in claims() if c.id not in have]
+        scope = {r["paper"] for r in old} | {c.paper for c in chosen}
+        missing = [c.id for c in claims() if c.paper in scope and c.id not in have]
         if missing:
             raise PartialRefreshError(f"the existing report lacks {len(missing)} claims (first: {missing[0]}): "
                                       "run a full report")
+    root.mkdir(parents=True, exist_ok=True)
     fresh = {r["id"]: r for r in run_records(chosen, ctx, progress, partial=root / PARTIAL_JSON)}
     kept = {r["id"]: r for r in old}
-    records = [fresh.get(c.id) or kept.get(c.id) for c in claims()]
+    records = [fresh.get(c.id) or kept.get(c.id) for c in claims() if c.id in fresh or c.id in kept]
     if old_data is None:
         data = {"provenance": provenance(start), "context": ctx.to_json(), "claims": records}
     else:  # a partial run: its commit for the claims it reran, the others keep theirs

@@ -108,8 +108,8 @@ def _summary(data: dict, calibration: dict | None) -> list:
                      for r in mine)
         unclassified = sum(r["verdict"] == "fails" and not r.get("severity") for r in mine)
         c = cov.summarize(p.coverage)
-        cover = (f"{c['checked']} / {c['checkable']} / {c['total']} ({100 * c['fraction']:.0f}%)" if p.coverage
-                 else "no map")
+        cover = (f"{c['checked']} / {c['checkable']} / {c['total']} ({100 * c['fraction']:.0f}%; "
+                 f"{cov.goal_text(c, p.coverage_goal)})" if p.coverage else "no map")
         out.append(f"| [{short_reference(p)}](#{p.key}) | {len(mine)} | {count['holds']} | "
                    f"{count['holds_approximately']} | {count['fails']} | {errors}"
                    f"{f' ({unclassified} not classified yet)' if unclassified else ''} | {count['inconclusive']} | "
@@ -186,10 +186,11 @@ def _coverage_table(p, by_id: dict) -> list:
         return []
     c = cov.summarize(p.coverage)
     out = ["### Coverage", "",
-           f"{c['checked']} of {c['checkable']} checkable items have a claim ({100 * c['fraction']:.0f}%); "
-           f"{c['total']} items in all. A step that is true but does not follow from the steps it cites reads "
-           "*true, does not follow*.", "", "| item | where | kind | checked by (verdict) | not checked because |",
-           "|---|---|---|---|---|"]
+           f"{c['checked']} of {c['checkable']} checkable items have a claim ({100 * c['fraction']:.0f}%; "
+           f"{cov.goal_text(c, p.coverage_goal)}); {c['total']} items in all"
+           + (f"; {c['not_yet_checked']} not yet checked" if c["not_yet_checked"] else "")
+           + ". A step that is true but does not follow from the steps it cites reads *true, does not follow*.", "",
+           "| item | where | kind | checked by (verdict) | not checked because |", "|---|---|---|---|---|"]
     for i in p.coverage:
         claims = ", ".join(f"[{x}](#{anchor(x)})" + (f" ({short_verdict(by_id[x])})" if x in by_id else "")
                            for x in i.claims)

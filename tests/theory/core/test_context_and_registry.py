@@ -28,3 +28,93 @@ def test_host_stream_is_numpy_float64_and_names_the_stream():
     host = ctx.host_stream("a", "b")
     assert host.xp is np and host.dtype is np.float64 and host.key == ctx.stream("a", "b").key
     np.testing.assert_array_equal(host.normal((3,)), ctx.stream("a").child("b").normal((3,)))
+
+
+# --- installed papers: the entry-point group paperchecks.papers -------------------------------------------------
+
+_PAPER_MODULE = '''
+from theory.core import Mutation, Paper, Verdict
+from theory.kinds import constant_claim
+
+CLAIMS = (constant_claim(id="{key}.eq1.two", where="Eq. 1", statement="1 + 1 = 2", value=lambda: 1 + 1,
+                         constant=2, wrong=(1, 3)),)
+PAPER = Paper(key="{key}", reference="A test paper", claims=CLAIMS)
+'''
+
+
+@pytest.fixture
+def install(tmp_path, monkeypatch):
+    """``install(key, value=None, source=None)``: a paper module written to a temporary
+    directory on sys.path and an entry point of group paperchecks.papers pointing at it
+    (``value`` overrides the entry point's target)."""
+    import importlib.metadata
+    import sys
+
+    from theory.core import registry
+
+    points = []
+    monkeypatch.setattr(registry, "_entry_points", lambda: tuple(points))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    made = []
+
+    def add(key, value=None, source=None, init=""):
+        pkg = tmp_path / f"{key}_checks"
+        pkg.mkdir(exist_ok=True)
+        (pkg / "__init__.py").write_text(init)
+        (pkg / "catalogue.py").write_text(source if source is not None else _PAPER_MODULE.format(key=key))
+        made.append(pkg.name)
+        points.append(importlib.metadata.EntryPoint(key, value or f"{pkg.name}.catalogue:PAPER", registry.GROUP))
+        registry.papers.cache_clear()
+
+    yield add
+    registry.papers.cache_clear()
+    for name in [m for m in sys.modules if m.split(".")[0] in made]:
+        del sys.modules[name]
+
+
+def test_an_installed_paper_is_found_beside_the_built_in_ones(install):
+    from theory.core import evaluate, registry
+
+    install("testpaper")
+    assert "testpaper" in [p.key for p in registry.papers()]
+    assert "testpaper" not in [p.key for p in registry.papers(builtin_only=True)]
+    assert not registry.is_builtin("testpaper") and registry.is_builtin("arpit2019")
+    claim = registry.get("testpaper.eq1.two")
+    assert evaluate(claim).verdict.value == "holds"
+    assert registry.claim_file("testpaper") == "testpaper_checks/catalogue.py"
+    assert claim.node_id == "testpaper_checks/catalogue.py::testpaper.eq1.two"
+    assert registry.papers_in_file("/repo/src/testpaper_checks/catalogue.py") == ("testpaper",)
+    assert registry.papers_in_file("/repo/theory/catalogue.py") == tuple(p.key for p in
+                                                                          registry.papers(builtin_only=True))
+    assert "entry point testpaper" in registry.origin("testpaper")
+
+
+@pytest.mark.parametrize("value,source,message", [
+    ("testpaper_checks.catalogue:NOPE", None, "does not load: AttributeError"),
+    (None, _PAPER_MODULE.format(key="otherkey"), "must point at a Paper with key 'testpaper'"),
+    (None, "import no_such_module_here\n", "does not load: ModuleNotFoundError"),
+])
+def test_a_broken_entry_point_is_named_in_one_line(install, value, source, message):
+    from theory.core import registry
+
+    install("testpaper", value=value, source=source)
+    with pytest.raises(ValueError, match=message) as e:
+        registry.papers()
+    assert "entry point testpaper" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_an_entry_point_must_name_the_module_file_not_a_package(install):
+    """pytest collects a paper's claims from the file of the module its entry point names."""
+    from theory.core import registry
+
+    install("testpaper", value="testpaper_checks:PAPER", init="from .catalogue import PAPER\n")
+    with pytest.raises(ValueError, match="not a package"):
+        registry.papers()
+
+
+def test_an_installed_paper_may_not_take_a_built_in_key(install):
+    from theory.core import registry
+
+    install("arpit2019", source=_PAPER_MODULE.format(key="arpit2019").replace("eq1.two", "eq1.test_two"))
+    with pytest.raises(ValueError, match="key of a built-in paper"):
+        registry.papers()
