@@ -13,6 +13,7 @@ from . import chain_shapes as CS
 from . import montecarlo as M
 from .catalogue_steps import A1, FIG2, INTRO, SEC5, SEC6, SEC32, SEC41
 from .coverage import COVERAGE
+from .discrepancies import SEVERITY, with_severity
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 _A1 = ("A1(alpha, l) is read as: alpha is the smallest sigma_min(H_k), k = 1..l, over every chain drawn in the row, "
@@ -38,7 +39,7 @@ _PORTED = (
           where="Sec. 3.2 (corrected)",
           statement="With the pseudo-inverse square root, (M M^T)^{+1/2} M = U V^T (polar factor) and V(H) = 0 exactly",
           kind="identity", recorded=H, measure=X.inverse_measure, judge=X.judge_inverse, params={"variant": "pseudo"},
-          mutations=(Mutation("printed inverse", {"variant": "printed"}, F, part="det(M M^T)"),
+          mutations=(Mutation("printed form: the inverse", {"variant": "printed"}, F, part="det(M M^T)", printed=True),
                      Mutation("(M M^T)^+ M: the pseudo-inverse without the square root (max V 0.051 at d = 512 to 0.80 "
                               "at d = 8)",
                               {"variant": "pseudo", "power": -1.0}, F, part="(M M^T)^{+1} M"),
@@ -71,7 +72,8 @@ _PORTED = (
                     "d = 512",
           kind="empirical", recorded=F, measure=CS.DECAY_SHAPE, judge=CS.judge_linear_decay,
           mutations=(Mutation("decreases over 1..20, linearity dropped", {"linear": False}, H),
-                     Mutation("log V increases", {"direction": ">", "linear": False}, part="decrease over 1..20"),
+                     Mutation("log V increases", {"direction": ">", "linear": False}, part="decrease over 1..20",
+                              mirror=True),
                      Mutation("every stretch falls, none faster than 1.1x the overall rate (upper side of the band "
                               "narrowed to 10%; lower side relaxed to a fall, which does not fail alone)",
                               {"tol": 1.0, "upper_tol": 0.1}, part="<= 1.1 x the rate")),
@@ -86,9 +88,9 @@ _PORTED = (
           statement="From a diagonal H_0 with one large entry, log V(H_l) decreases over layers 1..20 (per-run slope "
                     "over 1..20 below 0) after a flat start, at d = 32 and d = 512",
           kind="empirical", recorded=H, measure=CS.DECAY_SHAPE, judge=CS.judge_linear_decay, params={"linear": False},
-          mutations=(Mutation("log V increases", {"direction": ">"}, part="decrease over 1..20"),
-                     Mutation("decreases linearly (each stretch at the overall rate +-50%)", {"linear": True},
-                              part=">= 0.5 x the rate")),
+          mutations=(Mutation("log V increases", {"direction": ">"}, part="decrease over 1..20", mirror=True),
+                     Mutation("printed form: decreases linearly (each stretch at the overall rate +-50%)",
+                              {"linear": True}, part=">= 0.5 x the rate", printed=True)),
           corrects="daneshmand2021.fig2a.exponential_decay",
           note="Only the sign of the slope is judged; the flat start and the end of the decrease at d = 512 are in "
                "the details' stretch slopes."),
@@ -173,7 +175,9 @@ _PORTED = (
           where="Sec. 3.3 (corrected)",
           statement="For iid N(0,1) entries, E[sigma_min(H_0)] >= sqrt(d) - sqrt(n)",
           kind="inequality", recorded=H, measure=M.SMIN, judge=J.judge_smin_expectation,
-          mutations=(Mutation("E[sigma_min] >= sqrt(d)", {"drop_sqrt_n": True}, part="exact E[chi_d]"),),
+          mutations=(Mutation("E[sigma_min] >= sqrt(d)", {"drop_sqrt_n": True}, part="exact E[chi_d]"),
+                     Mutation("printed form: sigma_min(H_0) > sqrt(d) - sqrt(n) for every draw", {"every_draw": True},
+                              part="every draw", printed=True)),
           corrects="daneshmand2021.sec33.smin_printed"),
     Claim(id="daneshmand2021.fig1.bn_orthogonalizes",
           where="Sec. 3.1, Figure 1 (BN curve)",
@@ -202,7 +206,7 @@ _PORTED = (
           statement="In a vanilla linear chain (d = 32) two orthogonal samples become almost aligned in deep layers, "
                     f"past Figure 1's 50: E[|cos|] at layer {CS.ALIGN_DEPTH} >= 0.9 (a witness depth)",
           kind="empirical", recorded=H, measure=CS.VANILLA_DEEP, judge=CS.judge_aligned, params={"variant": "vanilla"},
-          mutations=(Mutation("at Figure 1's last layer (50)", {"layer": 50}),),
+          mutations=(Mutation("printed form: at Figure 1's last layer (50)", {"layer": 50}, printed=True),),
           corrects="daneshmand2021.fig1.vanilla_aligns",
           note="For a product of Gaussian matrices |cos| tends to 1 with depth, so 'in deep layers' is shown by one "
                "depth where the mean passes 0.9."),
@@ -232,8 +236,8 @@ _PORTED = (
           statement="With mean-centred BN, the plateau of V(H_l)^2 tends to the floor 1/(n(n-1)) as width grows "
                     "(orthogonality within the centred subspace)",
           kind="approximation", recorded=HA, measure=M.CENTERED, judge=FJ.judge_centered,
-          params={"variant": "corrected"}, mutations=(Mutation("plain V (limit 0)", {"variant": "printed"}, F,
-                                                               part="limit"),
+          params={"variant": "corrected"}, mutations=(Mutation("printed form: plain V (limit 0)", {"variant": "printed"},
+                                                               F, part="limit", printed=True),
                                                       Mutation("floor of V^2 off by 4% (twice the tolerance; the "
                                                                "sympy floor identity rejects it too)",
                                                                {"variant": "corrected", "scale": 1.04}, F,
@@ -277,7 +281,7 @@ _PORTED = (
           statement="With an orthogonal V', V(W H) <= V(H) (Hoelder: (sum s^2)^3 <= (sum s)^2 sum s^4)",
           kind="inequality", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
           params={"variant": "orthogonal", "check": "decrease", "strict": False},
-          mutations=(Mutation("sliced V'", {"variant": "printed"}, F, part="V(W H) <= V(H)"),
+          mutations=(Mutation("printed form: sliced V'", {"variant": "printed"}, F, part="V(W H) <= V(H)", printed=True),
                      Mutation("a uniform contraction V(W H) <= 0.999 V(H) (the draws reach V(W H)/V(H) = 0.99988 at "
                               "d = n = 2)", {"factor": 0.999}, F, part="V(W H) <= 0.999 V(H)")),
           corrects="daneshmand2021.eq6.decrease_printed"),
@@ -294,8 +298,8 @@ _PORTED = (
           statement="With Sigma^{-1} in place of Sigma^{-1/2}, W H = V' V^T/||.|| has orthonormal rows",
           kind="identity", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
           params={"variant": "whitening", "check": "orthogonal"},
-          mutations=(Mutation("printed exponent -1/2", {"variant": "orthogonal"}, F,
-                              part="rows of W H orthonormal up to scale"),
+          mutations=(Mutation("printed form: exponent -1/2", {"variant": "orthogonal"}, F,
+                              part="rows of W H orthonormal up to scale", printed=True),
                      Mutation("exponent of Sigma -1 -> -0.999 (0.001 off: the rows of W H are off orthonormal by "
                               "7.6e-3 to 3.2e-2 against the 1e-8 tolerance)", {"power": -0.999}, part="Sigma^-0.999")),
           corrects="daneshmand2021.eq6.orthogonal_output"),
@@ -343,9 +347,11 @@ ORDER = (
     "fn2.sliced_vprime", "fn2.haar_vprime",
     "sec6.relu_stability", "fig6a.authors_setting", "fig6b.convnet", "sec6.layer_norm",
 )
-_BY_ID = {c.id: c for c in _PORTED + INTRO + A1 + SEC32 + SEC41 + FIG2 + SEC5 + SEC6}
+_BY_ID = {c.id: with_severity(c) for c in _PORTED + INTRO + A1 + SEC32 + SEC41 + FIG2 + SEC5 + SEC6}
 if sorted(_BY_ID) != sorted(f"daneshmand2021.{k}" for k in ORDER):
     raise ValueError("ORDER must list every claim of the catalogue exactly once")
+if set(SEVERITY) - set(_BY_ID):
+    raise ValueError(f"severities of unknown claims: {sorted(set(SEVERITY) - set(_BY_ID))}")
 CLAIMS = tuple(_BY_ID[f"daneshmand2021.{k}"] for k in ORDER)
 
 PAPER = Paper(

@@ -36,7 +36,8 @@ INTRO = (
           statement="With alpha' = 2 alpha/3 the display 2 (1 - alpha')^l + 2 n/(alpha' sqrt(d)) is exactly Eq. 3",
           kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_intro_rate,
           params={"variant": "corrected"},
-          mutations=(Mutation("Theorem 1's alpha", {"variant": "printed"}, F, part="((1 - 2a/3)/(1 - a))^l as l -> oo"),
+          mutations=(Mutation("printed form: Theorem 1's alpha", {"variant": "printed"}, F,
+                              part="((1 - 2a/3)/(1 - a))^l as l -> oo", printed=True),
                      Mutation("alpha' = 3 alpha/4 (renaming off by 1/12)", {"variant": "corrected", "rename": "3/4"},
                               F, part=("depth term", "width term")),
                      Mutation("depth term 3 (1 - alpha')^l (constant 2 -> 3)",
@@ -64,7 +65,7 @@ INTRO = (
           statement="The depth limit of the orthogonality gap scales as width^(-1/2)",
           kind="approximation", recorded=HA, measure=M.WIDTH_LADDER, judge=FJ.judge_plateau,
           params={"check_flat": False},
-          mutations=(Mutation("plateau ~ d^-1", {"exponent": -1.0}, F),
+          mutations=(Mutation("printed form: plateau ~ d^-1", {"exponent": -1.0}, F, printed=True),
                      Mutation("exponent -0.6 (twice the tolerance off)", {"exponent": -0.6}, F)),
           corrects=K + "intro.plateau_inverse_width"),
     Claim(id=K + "intro.radius_inverse_width",
@@ -82,8 +83,8 @@ INTRO = (
           where="Sec. 1, after the second display (corrected by Corollary 3)",
           statement="The W_2 radius of the ball around the Gaussian is O(width^(-1/4))",
           kind="approximation", recorded=H, measure=M.WIDTH_LADDER, judge=FJ.judge_radius,
-          mutations=(Mutation("radius ~ d^-1 (rejected by the lower bound's exponent)",
-                              {"exponent": -1.0, "relation": "="}, F),),
+          mutations=(Mutation("printed form: radius ~ d^-1 (rejected by the lower bound's exponent, on the Monte-Carlo "
+                              "data alone)", {"exponent": -1.0, "relation": "="}, F, printed=True),),
           note="W_2 between the laws: holds from the upper bound (root of the mean conditional W_2^2, exponent about "
                "-1/2); fails could come only from the lower confidence bound (1-Lipschitz functionals).",
           corrects=K + "intro.radius_inverse_width"),
@@ -105,7 +106,9 @@ A1 = (
                     "H^T H = I/n; A1's alpha is at most 1/sqrt(n)",
           kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_a1_alpha,
           params={"variant": "corrected"},
-          mutations=(Mutation("sigma_min <= 1/(2 sqrt(n))", {"variant": "corrected", "factor": 0.5}, F,
+          mutations=(Mutation("printed form: an absolute alpha (1/2) at every batch size", {"variant": "printed"}, F,
+                              part="alpha = 0.5 at n = 5", printed=True),
+                     Mutation("sigma_min <= 1/(2 sqrt(n))", {"variant": "corrected", "factor": 0.5}, F,
                               part="over 2000 random unit-Frobenius H <= 0.5"),
                      Mutation("sigma_min <= 0.999/sqrt(n) (0.1% low: the orthonormal H attain 1)",
                               {"variant": "corrected", "factor": 0.999}, F, part="H = Q/sqrt(n) attains"),
@@ -176,14 +179,18 @@ SEC32 = (
                 "full-rank starts)",
           statement="For the BN chain at d = 16, n = 4, |E V(H_l) - E_pi V| <= C(H_0) alpha^l with alpha < 1 from "
                     "full-rank starts, E_pi V = mean V over layers 40..60 from Gaussian H_0: (i) the late means "
-                    "(layers 40..60) from the diagonal spike, the near-aligned start (e_1 + 1e-3 e_k) and orthogonal "
-                    "columns agree with E_pi V within 3%; (ii) from the diagonal spike and the near-aligned start, "
+                    "(layers 40..60) from the diagonal spike, the near-aligned start (e_1 + 1e-3 e_k), orthogonal "
+                    "columns and equal-norm columns with a common cosine set so that V(H_0) = 0.294, near E_pi V, "
+                    "agree with E_pi V within 3%; (ii) from the diagonal spike and the near-aligned start, "
                     "log|E V(H_l) - E_pi V| fitted by a line in l (an average rate over the window) has a negative "
                     "slope (alpha = e^slope < 1): the one-sided upper limit of a generalized least-squares slope over "
                     "the layers past half the initial distance that held-out chains (the first half of those drawn) "
                     "resolve at 8 standard errors, fitted on the other half, is below 0",
           kind="approximation", recorded=H, measure=M.DRIFT, judge=DJ.judge_drift, params={"variant": "corrected"},
-          mutations=(Mutation("rank-one start included", {"variant": "rank_one_included"}, F, part="limit"),
+          mutations=(Mutation("printed form: constant 1 in front of alpha^l (at l = 1 from the start near E_pi V, "
+                              "the first layer moves E V away by more than the start is off)", {"printed": True}, F,
+                              part="printed display at l = 1", printed=True),
+                     Mutation("rank-one start included", {"variant": "rank_one_included"}, F, part="limit"),
                      Mutation("rate alpha <= 0.8 (faster than measured)", {"max_rate": 0.8}, F, part="rate"),
                      Mutation("late means 6% above E_pi V (twice the band)", {"limit_offset": 0.06}, F,
                               part="limit")),
@@ -228,8 +235,8 @@ SEC41 = (
           statement="For unit-Frobenius H, W_2^2(W H, G/sqrt(n) | H) = sum (sqrt(lam_i) - 1/sqrt(n))^2 <= sqrt(n) V(H) "
                     "<= 2 n V(H)",
           kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_l0, params={"variant": "corrected"},
-          mutations=(Mutation("any H_0 at l = 0 (the printed claim: Eq. 4 and Eq. 5 at l = 0)", {"variant": "printed"},
-                              F, part="Lemma 2 at l = 0"),
+          mutations=(Mutation("printed form: any H_0 at l = 0 (Eq. 4 and Eq. 5 at l = 0)", {"variant": "printed"},
+                              F, part="Lemma 2 at l = 0", printed=True),
                      Mutation("W_2^2 <= 0.6 sqrt(n) V, just below the spectra's largest W_2^2/(sqrt(n) V), 0.60051 "
                               "(n = 8, three equal eigenvalues)", {"variant": "corrected", "factor": 0.6}, F,
                               part="W_2^2 <= 0.6 sqrt(n) V(H)")),
@@ -253,7 +260,7 @@ SEC41 = (
                     "under A1(alpha, l - 1)",
           kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_cor3_index,
           params={"variant": "corrected"},
-          mutations=(Mutation("exponent l", {"variant": "printed"}, F, part="depth term"),
+          mutations=(Mutation("printed form: exponent l", {"variant": "printed"}, F, part="depth term", printed=True),
                      Mutation("depth term 2 n (1 - 2 alpha/3)^(l-1) (constant 4 -> 2)",
                               {"variant": "corrected", "depth_constant": 2}, F, part="depth term"),
                      Mutation("width term 3 n^2/(alpha sqrt d) (constant 6 -> 3)",
@@ -273,7 +280,8 @@ SEC41 = (
           statement="Eq. 5 bounds the radius of the W_2 ball by O(width^(-1/4))",
           kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_radius_rate,
           params={"exponent": "1/4"},
-          mutations=(Mutation("O(width^(-1/2))", {"exponent": "1/2"}, F, part="d^(1/2) as d -> oo"),
+          mutations=(Mutation("printed form: O(width^(-1/2))", {"exponent": "1/2"}, F, part="d^(1/2) as d -> oo",
+                              printed=True),
                      Mutation("O(width^(-13/50)) (exponent 0.01 past 1/4: radius d^(13/50) -> oo)",
                               {"exponent": "13/50"}, F, part="d^(13/50) as d -> oo"),
                      Mutation("O(width^(-6/25)) (exponent 0.01 short of 1/4: implied)", {"exponent": "6/25"}, H)),
@@ -294,7 +302,8 @@ FIG2 = (
           statement="(1/501) sum_{l=100}^{600} V(H_l) is the average of V over the layers 100..600",
           kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_caption_average,
           params={"normalizer": 501},
-          mutations=(Mutation("normalizer 1/500", {"normalizer": 500}, F, part="number of terms of sum_{l=100}^{600}"),
+          mutations=(Mutation("printed form: normalizer 1/500", {"normalizer": 500}, F,
+                              part="number of terms of sum_{l=100}^{600}", printed=True),
                      Mutation("sum from l = 101 (500 terms under 1/501)", {"normalizer": 501, "first": 101}, F,
                               part="sum_{l=101}^{600}"),
                      Mutation("sum to l = 599 (500 terms under 1/501)", {"normalizer": 501, "last": 599}, F,
@@ -337,8 +346,8 @@ SEC5 = (
                     "(sum s)^2 sum s^4, equality iff the s_i are equal)",
           kind="inequality", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
           params={"variant": "orthogonal", "check": "equality"},
-          mutations=(Mutation("strict decrease", {"variant": "orthogonal", "check": "decrease", "strict": True}, F,
-                              part="strict decrease at the equality case"),
+          mutations=(Mutation("printed form: strict decrease", {"variant": "orthogonal", "check": "decrease", "strict": True},
+                              F, part="strict decrease at the equality case", printed=True),
                      Mutation("equality also near Sigma = c I: 1e-6 off at d = n = 2 (V(W H) = 3.5e-7 = V(H)/2) and "
                               "1e-3 off next to a zero column (V(W H) 4.6e-7 below V(H)); tolerance 1e-12",
                               {"variant": "orthogonal", "check": "equality", "equality_at": "near_scalar"}, F,

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import stats
 from ..core import Evidence, JudgeContext, Verdict
-from ..judges import judge_bounds
+from ..judges import judge_bounds, judge_exact
 from . import formulas as f
 from .montecarlo import LAYERS, LIPSCHITZ
 
@@ -203,11 +203,25 @@ def _chi_means(dps: int) -> tuple:
     return ds, tuple(f.chi_mean(d, dps) for d in ds)
 
 
-def judge_smin_expectation(m, ctx, drop_sqrt_n: bool = False):
+def judge_smin_expectation(m, ctx, drop_sqrt_n: bool = False, every_draw: bool = False):
     """Sec. 3.3 (corrected): E[sigma_min(H_0)] >= sqrt(d) - sqrt(n) for iid N(0, 1)
     entries (Gordon). Exact for n = 1 (E chi_d at two precisions, d = 1..40 and
     10^2..10^6); one-sided Student-t per shape for n > 1. ``drop_sqrt_n``: the
-    mutation E[sigma_min] >= sqrt(d)."""
+    mutation E[sigma_min] >= sqrt(d). ``every_draw``: the printed form, sigma_min(H_0) >
+    sqrt(d) - sqrt(n) for every draw (not in mean): any draw at or below the bound is a
+    counterexample."""
+    if every_draw:
+        checks = []
+        for r in m.rows:
+            bound = math.sqrt(r.d) - (0 if drop_sqrt_n else math.sqrt(r.n))
+            low = float(np.min(r["smin"]))
+            checks.append({"label": f"d = {r.d}, n = {r.n}: every draw has sigma_min(H_0) > {bound:.6g}",
+                           "part": "every draw", "ok": low > bound, "measured": low, "expected": f"> {bound:.6g}",
+                           "counterexample": {"d": r.d, "n": r.n, "smallest sigma_min": low, "bound": bound,
+                                              "draws at or below": int(np.sum(r["smin"] <= bound)),
+                                              "draws": int(r["smin"].size)}})
+        return judge_exact(checks, "Monte Carlo, iid N(0, 1) d x n matrices: the smallest sigma_min drawn per shape",
+                           "a single draw at or below the bound is a counterexample")
     lo, hi = ctx.precisions
     exact = []
     ds, a = _chi_means(lo)

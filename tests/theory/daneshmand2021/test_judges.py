@@ -307,10 +307,11 @@ def _paths(level, pi_level, rho, reps, layers=41, plateau=0, sigma=0.05, phi=0.8
     return mean + e
 
 
-def _drift(pi_level, spike_level, reps=2000, seed=0, n=4, rho=0.85, start_level=0.87):
+def _drift(pi_level, spike_level, reps=2000, seed=0, n=4, rho=0.85, start_level=0.87, step=-0.02):
     """Drift records: late means per start, and per-layer paths for the rate starts that
     decay geometrically (rate ``rho``, from ``start_level`` after a 5-layer plateau) to
-    ``spike_level`` (the spike's late mean) or, for the aligned start, to ``pi_level``."""
+    ``spike_level`` (the spike's late mean) or, for the aligned start, to ``pi_level``;
+    the start at E_pi V moves by ``step`` at its first layer."""
     g = rng(seed)
     vmax = math.sqrt(1 - 1 / n)
     late = lambda level: level + g.normal(0, 0.02, reps)  # noqa: E731
@@ -320,8 +321,9 @@ def _drift(pi_level, spike_level, reps=2000, seed=0, n=4, rho=0.85, start_level=
             ({"start": "aligned"}, {"late": late(pi_level),
                                     "path": _paths(start_level, pi_level, rho, reps, plateau=2, seed=seed + 2)}),
             ({"start": "orthogonal"}, {"late": late(pi_level)}),
-            ({"start": "gaussian"}, {"late": late(pi_level)})]
-    return samples(rows, n=n, d=16, depth=60, rate_layers=40, runs=reps // 2)
+            ({"start": "gaussian"}, {"late": late(pi_level)}),
+            ({"start": "stationary_level"}, {"late": late(pi_level), "v1": pi_level + step + g.normal(0, 0.05, reps)})]
+    return samples(rows, n=n, d=16, depth=60, rate_layers=40, runs=reps // 2, v0=pi_level)
 
 
 def test_drift_display_corrected():
@@ -339,6 +341,16 @@ def test_drift_display_corrected():
     assert DJ.judge_drift(_drift(0.29, 0.40), ctx(), "corrected").verdict == F  # the spike converges elsewhere
     with pytest.raises(ValueError, match="variant"):
         DJ.judge_drift(m, ctx(), "printed")
+
+
+def test_drift_display_corrected_rejects_the_printed_constant_on_its_own_data():
+    """The printed display (constant 1) fails at l = 1 from the start at E_pi V when its
+    first step moves away; with no move it cannot be rejected, and the corrected parts
+    are unaffected."""
+    printed = DJ.judge_drift(_drift(0.29, 0.29), ctx(), printed=True)
+    assert printed.verdict == F and printed.failed_parts() == ["printed display at l = 1 (constant 1)"]
+    assert DJ.judge_drift(_drift(0.29, 0.29, step=0.0), ctx(), printed=True).verdict == INC
+    assert DJ.judge_drift(_drift(0.29, 0.29, step=0.0), ctx()).verdict == H
 
 
 def test_drift_display_corrected_no_decay_fails():
