@@ -317,7 +317,9 @@ SEC5 = (
           statement="In random vanilla ReLU MLPs of width 800, the orthogonality gap of the last hidden "
                     "layer grows with depth from 15 to 75 layers",
           kind="empirical", recorded=H, measure=M.FIG4A, judge=NJ.judge_fig4a,
-          mutations=(Mutation("the gap falls with depth", {"direction": "<"}),), slow=True,
+          mutations=(Mutation("the gap falls with depth", {"direction": "<"}, mirror=True),
+                     Mutation("the gap grows at an unslowed pace (as much from depth 45 to 75 as from 15 to 45)",
+                              {"compare": "pace"})), slow=True,
           note="The authors' code (Figures_3_4.ipynb, cell 19) settles that the text's '15, 30, 45, 60, and 75 widths' "
                "are depths (layers = [15, 30, 45, 60, 75], width 800); its gap is measured on the 10-dimensional "
                "logits after training epochs (cells 15-16). Here: untrained networks, Eq. 2 on the last hidden "
@@ -346,7 +348,8 @@ SEC5 = (
                     "(sum s)^2 sum s^4, equality iff the s_i are equal)",
           kind="inequality", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
           params={"variant": "orthogonal", "check": "equality"},
-          mutations=(Mutation("printed form: strict decrease", {"variant": "orthogonal", "check": "decrease", "strict": True},
+          mutations=(Mutation("printed form: strict decrease",
+                              {"variant": "orthogonal", "check": "decrease", "strict": True},
                               F, part="strict decrease at the equality case", printed=True),
                      Mutation("equality also near Sigma = c I: 1e-6 off at d = n = 2 (V(W H) = 3.5e-7 = V(H)/2) and "
                               "1e-3 off next to a zero column (V(W H) 4.6e-7 below V(H)); tolerance 1e-12",
@@ -394,12 +397,13 @@ SEC6 = (
                     "grows with depth",
           kind="empirical", recorded=H, measure=M.FIG6A, judge=NJ.judge_fig6,
           params={"flat_log_tol": FIG6_FLAT_LOG_TOL},
-          mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}, part="BN gap rises"),
+          mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}, part="BN gap rises", mirror=True),
                      Mutation("the BN level doubles every five layers", {"flat_target": 1.0},
                               part="BN gap constant in depth"),
                      Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"},
-                              part="vanilla gap shrinks"),
-                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"}, part="BN above vanilla")),
+                              part="vanilla gap shrinks", mirror=True),
+                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"}, part="BN above vanilla",
+                              mirror=True)),
           note="Settings from Figure_5.ipynb (cells 3-6, paper_fig6a): torch BatchNorm1d (mean-centred, affine at "
                "identity), order ReLU -> Linear -> BN, width 100, batch 8, 30 layers, gap measured before each layer. "
                "CIFAR-10 batches are replaced by inputs with pairwise cosine about 0.8; from uncorrelated inputs the "
@@ -414,12 +418,13 @@ SEC6 = (
                     "(mean V over layers 25..30 within a factor exp(+-log(2)/6) = 1.12 of that over 20..25)",
           kind="empirical", recorded=INC, measure=N.CONVNET, judge=NJ.judge_fig6,
           params={"bn": "bn", "vanilla": "vanilla", "flat_log_tol": FIG6_FLAT_LOG_TOL},
-          mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}, part="BN gap rises"),
+          mutations=(Mutation("the BN gap rises", {"bn_direction": ">"}, part="BN gap rises", mirror=True),
                      Mutation("the BN level doubles every five layers", {"flat_target": 1.0},
                               part="BN gap constant in depth"),
                      Mutation("the vanilla gap shrinks with depth", {"vanilla_direction": "<"},
-                              part="vanilla gap shrinks"),
-                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"}, part="BN above vanilla")),
+                              part="vanilla gap shrinks", mirror=True),
+                     Mutation("the BN gap ends above the vanilla gap", {"below": "<"}, part="BN above vanilla",
+                              mirror=True)),
           slow=True,
           note="Settings from Figure_5.ipynb (cells 3-4, 7): padding is 'reflect' (ConvNet2D's default; "
                "default_convnet's padding_mode='zero' is never passed on), stride 1, 100 channels, batch 8. Inputs: "
@@ -435,9 +440,13 @@ SEC6 = (
     Claim(id=K + "sec6.layer_norm",
           where="Sec. 6, 'LN does not necessarily orthogonalize the outputs' (Lubana et al. 2021)",
           statement="Layer normalization (each sample scaled over its features, no centring) does not orthogonalize: "
-                    "its |cos| path equals the vanilla chain's, and from orthogonal inputs |cos| rises",
+                    "its |cos| path equals the vanilla chain's, and from orthogonal inputs |cos| keeps rising (at "
+                    "layer 50 above its value at layer 10)",
           kind="empirical", recorded=H, measure=M.LAYER_NORM, judge=NJ.judge_layer_norm,
-          mutations=(Mutation("LN orthogonalizes (|cos| falls)", {"direction": "<"}),
+          note="The sign part compares layer 50 with layer 10: from orthogonal inputs |cos| is exactly 0 at layer 0, "
+               "so a rise from layer 0 could not fail (as for fig1.vanilla_rises).",
+          mutations=(Mutation("LN orthogonalizes (|cos| falls from layer 10 to 50)", {"direction": "<"}, mirror=True),
+                     Mutation("|cos| rises by at least 0.6 from layer 10 to 50", {"change": 0.6}),
                      Mutation("the LN |cos| path differs from the vanilla one by 1e-3", {"path_difference": 1e-3},
                               part="same |cos| path as the vanilla chain"))),
 )

@@ -27,7 +27,7 @@ __all__ = ["GRID", "LAYERS", "chain_grid_block", "width_ladder_block", "fig1_blo
            "CONFIRM_TESTS_PER_N", "per_run_slope",
            "grid_runs", "CHAIN_GRID", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
            "DRIFT_STEP", "DRIFT_STEP_V0", "drift_step_block", "DRIFT_STARTS", "DRIFT_RATE_STARTS",
-           "DRIFT_RATE_LAYERS", "DRIFT_LEVEL_START", "DRIFT_LEVEL_V0", "level_start",
+           "DRIFT_RATE_LAYERS", "RISE_FROM", "DRIFT_LEVEL_START", "DRIFT_LEVEL_V0", "level_start",
            "PHASE", "one_step_block", "ln_block", "fig6a_block", "fig4a_block", "correlated_input", "ONE_STEP",
            "LAYER_NORM", "FIG6A", "FIG4A", "W2_LAYERS", "LIPSCHITZ", "W2_DRAWS", "w2_draws", "lipschitz_summaries"]
 
@@ -324,11 +324,18 @@ def _fixed_h(be, kind: str, d: int, n: int) -> np.ndarray:
     return (U * s) @ Vt
 
 
+#: Layer from which the rise of |cos| from orthogonal inputs is judged (Figure 1's
+#: vanilla chain and Sec. 6's LN chain): at layer 0 |cos| is exactly 0, so a rise from
+#: there cannot fail.
+RISE_FROM = 10
+
+
 def ln_block(ctx, block: int, d: int = 32, depth: int = 50, runs: int = 20) -> Block:
     """Sec. 6, layer normalization (each sample scaled to unit norm over its features,
     no centring) against the vanilla chain driven by the same weights, from orthogonal
-    inputs (n = 2): per run the largest difference of |cos| along the path, and the
-    change of the LN chain's |cos| from layer 0 to the last layer."""
+    inputs (n = 2): per run the largest difference of |cos| along the path, the change
+    of the LN chain's |cos| from layer 0 to the last layer (``ln_change``) and from layer
+    :data:`RISE_FROM` to the last (``ln_rise``)."""
     be = ctx.stream(_key("layer_norm"), block)
     xp = be.xp
     H = initial_representation(be, "orthogonal", runs, d, 2)
@@ -345,7 +352,8 @@ def ln_block(ctx, block: int, d: int = 32, depth: int = 50, runs: int = 20) -> B
             out.append(xp.abs(xp.sum(a * b, -1)) / (xp.linalg.norm(a, axis=-1) * xp.linalg.norm(b, axis=-1)))
     cv, cl = to_host(xp.stack(cos_v, 1)), to_host(xp.stack(cos_l, 1))
     return Block((Row({"d": d}, {"max_path_difference": np.max(np.abs(cv - cl), axis=1),
-                                 "ln_change": cl[:, -1] - cl[:, 0]}),), meta={"d": d, "depth": depth})
+                                 "ln_change": cl[:, -1] - cl[:, 0], "ln_rise": cl[:, -1] - cl[:, RISE_FROM]}),),
+                 meta={"d": d, "depth": depth, "rise_from": RISE_FROM})
 
 
 def correlated_input(be, runs: int, d: int, n: int, rho: float):

@@ -39,18 +39,25 @@ def judge_one_step(m, ctx, drift_term: bool = True, contraction: float = 2 / 3):
                         attainable=lambda r: max_gap(r.n), what="E[V(H_+) | H]")
 
 
-def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10, path_difference: float = 0.0):
+def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10, path_difference: float = 0.0,
+                     change: float = 0.0):
     """Sec. 6 (Lubana et al.): layer normalization (each sample scaled to unit norm over
     its features, no centring) does not orthogonalize: driven by the same weights, its
     |cos| path equals the vanilla chain's (column scaling keeps cosines), so from
-    orthogonal inputs |cos| rises. ``direction="<"`` (the mutation): it falls.
-    ``path_difference``: the stated largest |cos_LN - cos_vanilla| over all runs and
-    layers (0: equal paths, as stated; another value is a mutation), matched within
-    +-tol (float64 rounding)."""
+    orthogonal inputs |cos| keeps rising: at the last layer above its value at layer
+    ``rise_from`` (10; at layer 0 it is exactly 0, and a rise from there cannot fail).
+    ``direction="<"`` (the mirror mutation): it falls; ``change`` (0 as stated; a
+    mutation): it rises by at least that much. ``path_difference``: the stated largest
+    |cos_LN - cos_vanilla| over all runs and layers (0: equal paths, as stated; another
+    value is a mutation), matched within +-tol (float64 rounding)."""
+    check_choice("direction", direction, ("<", ">"))
     r = m.rows[0]
     sub = sub_context(ctx, 2)
     worst = float(np.max(r["max_path_difference"]))
-    ev = judge_sign([({"d": r.d}, r["ln_change"])], direction, f"E[|cos| at layer {m.meta['depth']} - at layer 0]",
+    start = m.meta["rise_from"]
+    shift = f" - {change:g}" if change else ""
+    ev = judge_sign([({"d": r.d, "from_layer": start}, r["ln_rise"] - change)], direction,
+                    f"E[|cos| at layer {m.meta['depth']} - at layer {start}{shift}]",
                     f"LN chain from orthogonal inputs (n = 2, d = {r.d}), same weights as a vanilla chain", sub)
     ident = abs(worst - path_difference) <= tol
     row = {"part": "same |cos| path as the vanilla chain", "max_difference": worst, "ok": ident}
@@ -120,13 +127,25 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
              "band": list(flat.band)}]})
 
 
-def judge_fig4a(m, ctx, direction: str = ">"):
+def judge_fig4a(m, ctx, direction: str = ">", compare: str = "total"):
     """Figure 4 (left), red curve: the initial orthogonality gap of the last hidden
-    layer grows with depth (15 -> 75): per network, V at depth 75 minus at depth 15."""
+    layer grows with depth (15 -> 75): per network, V at depth 75 minus at depth 15
+    (``compare="total"``). ``compare="pace"`` (a mutation: the gap grows at a pace that
+    does not slow with depth): the growth over the deeper half (45 -> 75) minus that over
+    the shallower half (15 -> 45), > 0."""
+    check_choice("direction", direction, ("<", ">"))
+    check_choice("compare", compare, ("total", "pace"))
     depths = m.meta["depths"]
     r = m.rows[0]
-    ev = judge_sign([({"depths": f"{depths[0]} -> {depths[-1]}"}, r[f"gap_depth_{depths[-1]}"] - r[f"gap_depth_{depths[0]}"])],
-                    direction, "E[V(last hidden layer, depth 75) - V(depth 15)]",
+    first, mid, last = depths[0], depths[len(depths) // 2], depths[-1]
+    g = {L: r[f"gap_depth_{L}"] for L in (first, mid, last)}
+    if compare == "total":
+        item = ({"depths": f"{first} -> {last}"}, g[last] - g[first])
+        what = f"E[V(last hidden layer, depth {last}) - V(depth {first})]"
+    else:
+        item = ({"depths": f"({mid} -> {last}) - ({first} -> {mid})"}, (g[last] - g[mid]) - (g[mid] - g[first]))
+        what = f"E[growth of V over depths {mid} -> {last} - growth over {first} -> {mid}]"
+    ev = judge_sign([item], direction, what,
                     f"random vanilla ReLU MLPs, width {m.meta['d']}, batch {m.meta['n']}, Gaussian inputs", ctx)
     ev.details.append({"mean_gap_by_depth": {L: float(r[f"gap_depth_{L}"].mean()) for L in depths}})
     return ev

@@ -49,6 +49,20 @@ def test_fig1_never_fails_a_claim_and_its_reversal_on_the_same_data():
         assert vs != {F}
 
 
+def test_fig1_vanilla_rise_is_not_confirmed_on_a_bn_chain():
+    """The re-stated vanilla claim (|cos| at 50 above at 10) can fail where it runs: fed a
+    BN chain from the same orthogonal inputs (|cos| flat after a few layers) it does not
+    hold, while the old reading (above layer 0, where |cos| = 0) holds on any chain."""
+    from simulations import get_backend, initial_representation, simulate_chain
+    be = get_backend("numpy", seed=3)
+    rec = simulate_chain(be, initial_representation(be, "orthogonal", 400, 32, 2), 50, "bn")
+    m = samples([({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": np.abs(rec.cos01)})], d=32)
+    assert FJ.judge_fig1(m, ctx(), "vanilla", ">", start=10).verdict != H
+    assert FJ.judge_fig1(m, ctx(), "vanilla", ">").verdict == H  # from layer 0 it cannot fail
+    with pytest.raises(ValueError, match="start"):
+        FJ.judge_fig1(m, ctx(), "vanilla", ">", start=50)
+
+
 # --- Theorem 1 / Lemma 2 / Corollary 3 bounds ----------------------------------------
 def _grid_row(n, d, layer, gap, w2, alpha=0.69, shift=0.0, seed=0):
     """A grid row; ``lip_x``/``lip_y``: the three Lipschitz functionals of W H and of
