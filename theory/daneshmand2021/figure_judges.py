@@ -18,6 +18,7 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
+from ..core.evidence import bound_tightness
 from ..core.claims import applies_only
 from ..judges import (exact_constant, judge_comparison, judge_exponent, judge_limit, one_sided_shortfall,
                       undecided_shortfall)
@@ -267,8 +268,11 @@ def judge_radius(m, ctx, exponent: float = -0.25, relation: str = "<=", tol: flo
                               "monte_carlo": counterexample or f"verdict {v.value} (see measured)"}
         v = combine([H if ok else F, v], HA if v == HA else H)
     room = exponent - hi if relation == "<=" else min(exponent - lo, hi - exponent)
+    # O(d^exponent) as a bound on the decay rate: the rate the upper bound shows (-hi) against the claimed (-exponent)
+    tight = (bound_tightness(-hi, -exponent, ">=", {"radius_exponent_upper_limit": hi})
+             if relation == "<=" and exponent < 0 and v != F else None)
     return Evidence(
-        verdict=v, measured=measured,
+        verdict=v, measured=measured, tightness=tight,
         expected=f"radius exponent {relation} {exponent}" + (f" +- {tol}" if relation == "=" else ""),
         margin=room, margin_unit="in the exponent, upper bound (negative: the interval crosses the claimed value)",
         method=method, resolution=f"upper-bound interval half-width {(hi - lo) / 2:.3g}, alpha = {a_part:.1e} per part",
@@ -471,7 +475,9 @@ def judge_phase(m, ctx, exponent: float = 2.0, curve: str = "omega", level: floa
     else:
         resolution = (f"slope of log t(n) known within [{lo:.3f}, {hi:.3f}] from the brackets; the same brackets "
                       f"are shown at every level in ({levels[0]:.3g}, {levels[1]:.3g}]")
-    return Evidence(verdict=v, measured={"boundary_exponent": slope, "slope_limits": None if open_ else [lo, hi],
+    return Evidence(verdict=v, tightness=bound_tightness(hi, exponent, "<=", {"slope_limits": [lo, hi]})
+                    if v == H else None,
+                    measured={"boundary_exponent": slope, "slope_limits": None if open_ else [lo, hi],
                                          "brackets_shown": f"{len(shown)} of {len(brackets)}",
                                          "brackets": {str(n): list(b) for n, b in brackets.items()},
                                          "levels_with_these_brackets": levels},

@@ -15,7 +15,8 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..judges import judge_bounds, judge_comparison, judge_exact, undecided_shortfall
+from ..core.evidence import bound_tightness
+from ..judges import judge_bounds, judge_comparison, judge_exact, tightest, undecided_shortfall
 from .figure_judges import judge_sign
 from .mc_judges import max_gap, sub_context
 
@@ -167,7 +168,12 @@ def judge_footnote2(m, ctx, variant="orthogonal", max_log10_cond: float = 6.0):
                            "ok": ok, "measured": worst, "expected": f"<= {max_log10_cond:g}, never singular",
                            "counterexample": {"V'": v, "network": k, "singular_at_layer": r["singular_at"],
                                               "log10_cond": worst}})
-    return judge_exact(checks, f"{m['runs']} ReLU MLPs per V', width {m['d']}, batch {m['n']} (3 x width, as the "
-                       f"authors' improved_init), layer 1 Gaussian, Eq. 6 ({', '.join(variants)} V') from layer 2; "
-                       "float64 SVD, signs fixed (each v_k sums to >= 0)",
-                       "a singular Sigma_l (s_min <= d eps s_max) or cond beyond the threshold is a counterexample")
+    ev = judge_exact(checks, f"{m['runs']} ReLU MLPs per V', width {m['d']}, batch {m['n']} (3 x width, as the "
+                     f"authors' improved_init), layer 1 Gaussian, Eq. 6 ({', '.join(variants)} V') from layer 2; "
+                     "float64 SVD, signs fixed (each v_k sums to >= 0)",
+                     "a singular Sigma_l (s_min <= d eps s_max) or cond beyond the threshold is a counterexample")
+    # the largest condition number reached against the threshold (infinite where Sigma_l turned singular)
+    ev.tightness = tightest([bound_tightness(10.0 ** c["measured"], 10.0 ** max_log10_cond, "<=",
+                                             {"V'": c["counterexample"]["V'"], "network": c["counterexample"]["network"]})
+                             for c in checks if c["counterexample"]["singular_at_layer"] is None])
+    return ev
