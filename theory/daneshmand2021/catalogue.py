@@ -13,6 +13,7 @@ from . import chain_shapes as CS
 from . import montecarlo as M
 from .catalogue_steps import A1, FIG2, INTRO, SEC5, SEC6, SEC32, SEC41
 from .coverage import COVERAGE
+from .derivations import DERIVATIONS, with_derivation
 from .discrepancies import SEVERITY, with_severity
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -370,11 +371,12 @@ ORDER = (
     "fn2.sliced_vprime", "fn2.haar_vprime",
     "sec6.relu_stability", "fig6a.authors_setting", "fig6b.convnet", "sec6.layer_norm",
 )
-_BY_ID = {c.id: with_severity(c) for c in _PORTED + INTRO + A1 + SEC32 + SEC41 + FIG2 + SEC5 + SEC6}
+_BY_ID = {c.id: with_severity(with_derivation(c)) for c in _PORTED + INTRO + A1 + SEC32 + SEC41 + FIG2 + SEC5 + SEC6}
 if sorted(_BY_ID) != sorted(f"daneshmand2021.{k}" for k in ORDER):
     raise ValueError("ORDER must list every claim of the catalogue exactly once")
-if set(SEVERITY) - set(_BY_ID):
-    raise ValueError(f"severities of unknown claims: {sorted(set(SEVERITY) - set(_BY_ID))}")
+_UNKNOWN = sorted((set(SEVERITY) | set(DERIVATIONS)) - set(_BY_ID))
+if _UNKNOWN:
+    raise ValueError(f"severities or derivations of unknown claims: {_UNKNOWN}")
 CLAIMS = tuple(_BY_ID[f"daneshmand2021.{k}"] for k in ORDER)
 
 PAPER = Paper(

@@ -119,6 +119,12 @@ SEVERITY = {
         "(an already orthogonal H among them), a set of measure zero for the random representations the method is "
         "applied to; the evident reading, V(W H) <= V(H) with equality only there, holds (eq6.equality_cases), "
         "agreeing with the issue."),
+    K + "cor3.bound": (
+        "step",
+        "Corollary 3 as printed (exponent l) is not refuted on the grid (holds, loose), but it does not follow from "
+        "the steps it cites: Lemma 2 (Eq. 4) at index l needs E V(H_l), which Theorem 1 (Eq. 3) bounds at index "
+        "l - 1 (cor3.index_printed); the proof gives the exponent l - 1 under A1(alpha, l - 1), so the conclusion "
+        "survives with the index shifted."),
     K + "eq6.orthogonal_output": (
         "misprint",
         "Eq. 6 with Sigma^{-1/2} gives (W H)(W H)^T proportional to V' Sigma V'^T, not to I; the surrounding text "

@@ -173,7 +173,8 @@ def judge_footnote2(m, ctx, variant="orthogonal", max_log10_cond: float = 6.0):
                      "float64 SVD, signs fixed (each v_k sums to >= 0)",
                      "a singular Sigma_l (s_min <= d eps s_max) or cond beyond the threshold is a counterexample")
     # the largest condition number reached against the threshold (infinite where Sigma_l turned singular)
-    ev.tightness = tightest([bound_tightness(10.0 ** c["measured"], 10.0 ** max_log10_cond, "<=",
-                                             {"V'": c["counterexample"]["V'"], "network": c["counterexample"]["network"]})
-                             for c in checks if c["counterexample"]["singular_at_layer"] is None])
+    rows = [c["counterexample"] for c in checks]
+    ev.tightness = tightest([bound_tightness(10.0 ** r["log10_cond"], 10.0 ** max_log10_cond, "<=",
+                                             {"V'": r["V'"], "network": r["network"]})
+                             for r in rows if r["singular_at_layer"] is None])
     return ev

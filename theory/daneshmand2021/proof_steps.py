@@ -501,7 +501,8 @@ def judge_thm1_limit(m, ctx, depth_constant="2", rate="2/3"):
     ev = judge_exact(checks, "exact: rank-one H_0 at l = 0; the deterministic infinite-width chain (n = 2) in mpmath "
                      f"at {lo}/{hi} digits, its step by quadrature", f"1e-{lo - 5} relative")
     # per informative limit row, its largest V/bound against 1 (the bound normalized): 1/that is the factor
+    limit_rows = [c for c in checks if c.get("informative") and "largest_V/bound" in (c.get("measured") or {})]
     ev.tightness = tightest([bound_tightness(c["measured"]["largest_V/bound"], 1.0, "<=",
                                              {"start": c["label"].split(": ")[0], "l": c["measured"]["at_l"]})
-                             for c in checks if c.get("informative") and "largest_V/bound" in (c.get("measured") or {})])
+                             for c in limit_rows])
     return ev
