@@ -369,7 +369,8 @@ ORDER = (
     "fig4a.init_gap_grows", "sec52.orthogonal_weights", "eq6.decrease_printed", "eq6.decrease_corrected",
     "eq6.strict_printed", "eq6.equality_cases", "eq6.orthogonal_output", "eq6.orthogonal_output_corrected",
     "fn2.sliced_vprime", "fn2.haar_vprime",
-    "sec6.relu_stability", "fig6a.authors_setting", "fig6b.convnet", "sec6.layer_norm",
+    "sec6.relu_stability", "fig6a.authors_setting", "fig6b.convnet", "fig6b.constant_in_depth",
+    "sec6.layer_norm",
 )
 _BY_ID = {c.id: with_severity(with_derivation(c)) for c in _PORTED + INTRO + A1 + SEC32 + SEC41 + FIG2 + SEC5 + SEC6}
 if sorted(_BY_ID) != sorted(f"daneshmand2021.{k}" for k in ORDER):

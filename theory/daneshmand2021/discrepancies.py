@@ -119,6 +119,14 @@ SEVERITY = {
         "(an already orthogonal H among them), a set of measure zero for the random representations the method is "
         "applied to; the evident reading, V(W H) <= V(H) with equality only there, holds (eq6.equality_cases), "
         "agreeing with the issue."),
+    K + "fig6b.constant_in_depth": (
+        "result",
+        "Sec. 6 reads Figure 6 as showing that with BN the gap 'stabilizes at a term that is constant with regard to "
+        "depth' and conjectures the same stability for modern BN networks, but in the authors' ConvNet (random "
+        "correlated inputs standing in for CIFAR-10, which the deep layers forget) the low level the figure shows is "
+        "a minimum: the gap rises again past the figure's 30 layers; what the figure itself shows, a fall to a "
+        "level flat at its resolution, holds (fig6b.convnet), and the MLP panel's level is constant "
+        "(fig6a.authors_setting)."),
     K + "cor3.bound": (
         "step",
         "Corollary 3 as printed (exponent l) is not refuted on the grid (holds, loose), but it does not follow from "

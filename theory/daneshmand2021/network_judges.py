@@ -20,7 +20,8 @@ from ..judges import judge_bounds, judge_comparison, judge_exact, tightest, unde
 from .figure_judges import judge_sign
 from .mc_judges import max_gap, sub_context
 
-__all__ = ["judge_one_step", "judge_layer_norm", "judge_fig6", "judge_fig4a", "judge_footnote2"]
+__all__ = ["judge_one_step", "judge_layer_norm", "judge_fig6", "judge_depth_constancy", "judge_fig4a",
+           "judge_footnote2"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
@@ -126,6 +127,35 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
              "target": 0.0, "band": [min(0.0, fall.details[0]["one_sided_limits"][0]), 0.0]},
             {"label": f"BN: {flat_what}", "mean": flat.estimate, "interval": list(flat.interval), "target": 0.0,
              "band": list(flat.band)}]})
+
+
+def judge_depth_constancy(m, ctx, variant: str = "bn", log_tol: float = math.log(2), ratio: float = 1.0):
+    """Sec. 6: the BN gap 'stabilizes at a term that is constant with regard to depth',
+    judged past Figure 6's 30 layers: per network log(mean V over the last five layers of
+    ``m.meta["deep"]``) - log(mean V over layers 25..30) = log(``ratio``) (1: constant, as
+    stated; another value is a mutation) within +-``log_tol`` (a factor 2 over the 30
+    further layers, the resolution the Figure 6 claims use over the figure's 30 layers).
+    Student-t equivalence test: holds inside the band, fails when the interval lies
+    outside it."""
+    a = m.row(variant=variant)
+    x = np.log(a["deep"]) - np.log(a["late"])
+    t = stats.mean_within(x, math.log(ratio), ctx.alpha, log_tol, relative=False, ok=H)
+    deep = m.meta["deep"]
+    row = {"part": f"level over layers {deep - 5}..{deep} against 25..30 (log ratio)",
+           "level_25_30": float(np.mean(a["late"])), f"level_{deep - 5}_{deep}": float(np.mean(a["deep"])),
+           "ratio_of_means": float(np.mean(a["deep"]) / np.mean(a["late"])), **t.row()}
+    return Evidence(
+        verdict=t.verdict, measured={k: row[k] for k in row if k not in ("part",)},
+        expected=f"log(level {deep - 5}..{deep}) - log(level 25..30) = {math.log(ratio):g} within +-{log_tol:.3g}",
+        method=f"{x.size} BN networks continued from Figure 6's 30 layers to {deep}; per network the log ratio of the "
+               f"mean V over layers {deep - 5}..{deep} to that over 25..30, Student-t equivalence test, alpha = "
+               f"{ctx.alpha:.1e}",
+        resolution=f"log-ratio interval half-width {(t.interval[1] - t.interval[0]) / 2:.3g}",
+        counterexample=row if t.verdict == F else None, details=[row],
+        shortfall=t.shortfall if t.verdict == INC else None,
+        plot={"kind": "means", "rows": [{"label": f"BN: log(level {deep - 5}..{deep} / level 25..30)",
+                                         "mean": t.estimate, "interval": list(t.interval), "target": math.log(ratio),
+                                         "band": list(t.band)}]})
 
 
 def judge_fig4a(m, ctx, direction: str = ">", compare: str = "total"):

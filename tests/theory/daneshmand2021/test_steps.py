@@ -166,6 +166,22 @@ def test_fig6_shortfall_comes_from_the_undecided_part():
     assert 1 < ev.shortfall < math.inf
 
 
+def _deep(ratio, reps=32, seed=0):
+    g = np.random.default_rng(seed)
+    late = 0.04 * np.exp(g.normal(0, 0.2, reps))
+    return samples([({"variant": "bn"}, {"late": late, "deep": late * ratio * np.exp(g.normal(0, 0.3, reps)),
+                                         "early": late, "first": np.full(reps, 0.75), "last": late})],
+                   depth=30, deep=75)
+
+
+def test_depth_constancy_three_way():
+    assert NJ.judge_depth_constancy(_deep(1.0), ctx()).verdict == H
+    ev = NJ.judge_depth_constancy(_deep(7.0), ctx())
+    assert ev.verdict == F and ev.counterexample["part"].startswith("level over layers 70..75")
+    assert NJ.judge_depth_constancy(_deep(7.0), ctx(), ratio=7.0).verdict == H
+    assert NJ.judge_depth_constancy(_deep(2.0, reps=4), ctx()).verdict == INC  # at the band's edge, four networks
+
+
 def test_fig4a_sign():
     g = np.random.default_rng(2)
     data = {f"gap_depth_{L}": 0.9 + 0.001 * L + g.normal(0, 0.001, 8) for L in (15, 30, 45, 60, 75)}
