@@ -237,8 +237,9 @@ COVERAGE = (
     Item('Figure 6 (ConvNet panel, Appendix; described in Sec. 6)',
          'Sec. 6 / Appendix', 'figure_panel',
          'V(H_l) vs l for a ConvNet: vanilla gap increases, BN gap stabilizes',
-         claims=_c('fig6b.convnet'),
-         note="The authors' ConvNet pads with 'reflect' (the class default), not the 'zero' its wrapper names."),
+         claims=_c('fig6b.convnet', 'fig6b.constant_in_depth'),
+         note="The authors' ConvNet pads with 'reflect' (the class default), not the 'zero' its wrapper names. Flat at "
+              "the figure's resolution over its 30 layers; past them the BN gap rises again (constant_in_depth)."),
     Item('Sec. 6, conjecture on modern BN networks (formal statement in Appendix G)',
          'Sec. 6', 'proof_step',
          'hidden representations of modern BN networks obey similar stability',

@@ -24,9 +24,10 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, band_verdict, combine
-from .montecarlo import DRIFT_RATE_STARTS, DRIFT_STARTS
+from .montecarlo import DRIFT_LEVEL_START, DRIFT_RATE_STARTS, DRIFT_STARTS
 
-__all__ = ["RESOLVE_SE", "MIN_RATE_LAYERS", "LIMIT_BAND", "geometric_decay_fit", "judge_drift", "judge_drift_step"]
+__all__ = ["RESOLVE_SE", "MIN_RATE_LAYERS", "LIMIT_BAND", "geometric_decay_fit", "first_step", "judge_drift",
+           "judge_drift_step"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
@@ -133,8 +134,26 @@ def geometric_decay_fit(path, ref, alpha: float, max_rate: float = 1.0, pilot: i
             "margin": bound - hi if v != F else bound - lo, "verdict": v}
 
 
+def first_step(v1, v0: float, pi, alpha: float, constant: float = 1.0) -> tuple:
+    """The printed display at l = 1, |E V(H_1) - E_pi V| <= constant alpha |V(H_0) - E_pi V|
+    for some alpha < 1, from a fixed start with V(H_0) = ``v0``: ``v1`` the per-run V(H_1),
+    ``pi`` independent replicates of E_pi V. Fails when the lower limit of |E V(H_1) -
+    E_pi V| (Welch) exceeds ``constant`` times the upper limit of |v0 - E_pi V| (Student t),
+    each at ``alpha``/2 (any alpha < 1 only shrinks the right side); inconclusive
+    otherwise (it cannot show the display for every start). Returns (verdict, row)."""
+    step = stats.difference(v1, pi)
+    lo, hi = step.interval(alpha / 2)
+    lhs_lower = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
+    e = stats.estimate(pi)
+    plo, phi = e.interval(alpha / 2)
+    rhs_upper = constant * max(abs(v0 - plo), abs(v0 - phi))
+    row = {"V(H_0)": v0, "E_V(H_1)": float(np.mean(v1)), "E_pi_V": e.mean, "E_V(H_1)_minus_E_pi_V": step.mean,
+           "interval": [lo, hi], "lhs_lower": lhs_lower, "rhs_upper": rhs_upper, "constant": constant}
+    return (F if lhs_lower > rhs_upper else INC), row
+
+
 def judge_drift(m, ctx, variant: str = "corrected", tol: float = LIMIT_BAND, max_rate: float = 1.0,
-                limit_offset: float = 0.0):
+                limit_offset: float = 0.0, printed: bool = False):
     """Sec. 3.2's display, corrected (Hairer's Theorem 3.6 form): from full-rank starts,
     |E V(H_l) - E_pi V| <= C(H_0) alpha^l with alpha < 1 and one E_pi V for every start.
     E_pi V is the mean V over layers 40..60 of chains from Gaussian H_0 (independent of
@@ -157,13 +176,19 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = LIMIT_BAND, max
     :func:`geometric_decay_fit`: log|E V(H_l) - E_pi V| on l over the resolvable layers
     past the start's plateau has a slope b whose upper limit is below log(``max_rate``),
     i.e. alpha = e^b < max_rate (1: some alpha < 1; a smaller ``max_rate`` claims a
-    faster rate, the mutation)."""
+    faster rate, the mutation).
+
+    The limit part includes :data:`.montecarlo.DRIFT_LEVEL_START`, a full-rank start
+    with V(H_0) near E_pi V. ``printed`` (the printed-form mutation) adds the display as
+    printed, constant 1 in front of alpha^l, at l = 1 from that start (:func:`first_step`,
+    a third part of the look's alpha): the corrected claim's own data reject it."""
     check_choice("variant", variant, ("corrected", "rank_one_included"))
     n = m.meta["n"]
     pi = m.row(start="gaussian")["late"]
     e_pi = float(pi.mean())
-    starts = DRIFT_STARTS + (("rank_one",) if variant == "rank_one_included" else ())
-    a_limit = ctx.split(2) / len(starts)
+    starts = DRIFT_STARTS + (DRIFT_LEVEL_START,) + (("rank_one",) if variant == "rank_one_included" else ())
+    parts = 3 if printed else 2
+    a_limit = ctx.split(parts) / len(starts)
     details, verdicts = [], []
     for s in starts:
         d = stats.difference(m.row(start=s)["late"], pi)
@@ -175,7 +200,7 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = LIMIT_BAND, max
                         "band": [centre - half, centre + half], "welch_df": d.df,
                         "resolution_relative": stats.detectable_deviation(d.se, d.df, a_limit) / e_pi,
                         "verdict": v.value})
-    a_rate = ctx.split(2) / len(DRIFT_RATE_STARTS)
+    a_rate = ctx.split(parts) / len(DRIFT_RATE_STARTS)
     rates = []
     for s in DRIFT_RATE_STARTS:
         path = m.row(start=s)["path"]  # the first half of the chains drawn is the pilot: it grows with the look
@@ -183,6 +208,11 @@ def judge_drift(m, ctx, variant: str = "corrected", tol: float = LIMIT_BAND, max
         verdicts.append(r["verdict"])
         rates.append({"part": "rate", "start": s, **r, "verdict": r["verdict"].value})
     details += rates
+    if printed:
+        v, row = first_step(m.row(start=DRIFT_LEVEL_START)["v1"], float(m.meta["v0"]), pi, ctx.split(parts))
+        verdicts.append(v)
+        details.append({"part": "printed display at l = 1 (constant 1)", "start": DRIFT_LEVEL_START, **row,
+                        "verdict": v.value})
     verdict = combine(verdicts)
     fitted = [r for r in rates if "slope" in r]
     worst = min(fitted, key=lambda r: r["margin"]) if fitted else None
@@ -238,16 +268,9 @@ def judge_drift_step(m, ctx, constant: float = 1.0):
     v0 = float(m.meta["v0"])  # the start's V(H_0), the same in every run (checked where it is drawn)
     start, pi = m.row(start="stationary_level"), m.row(start="gaussian")["late"]
     alpha = ctx.alpha / 2
-    step = stats.difference(start["v1"], pi)
-    lo, hi = step.interval(alpha)
-    lhs_lower = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
-    e = stats.estimate(pi)
-    plo, phi = e.interval(alpha)
-    rhs_upper = constant * max(abs(v0 - plo), abs(v0 - phi))
-    v = F if lhs_lower > rhs_upper else INC
-    row = {"V(H_0)": v0, "E_V(H_1)": float(np.mean(start["v1"])), "E_pi_V": e.mean,
-           "E_V(H_1)_minus_E_pi_V": step.mean, "interval": [lo, hi], "lhs_lower": lhs_lower,
-           "rhs_upper": rhs_upper, "constant": constant}
+    v, row = first_step(start["v1"], v0, pi, ctx.alpha, constant)
+    lo, hi = row["interval"]
+    lhs_lower, rhs_upper = row["lhs_lower"], row["rhs_upper"]
     return Evidence(
         verdict=v, measured=row,
         expected=f"|E V(H_1) - E_pi V| <= {constant:g} alpha |V(H_0) - E_pi V| for some alpha < 1",
@@ -259,5 +282,5 @@ def judge_drift_step(m, ctx, constant: float = 1.0):
         "start is off)", counterexample={"H_0": "orthogonal columns with norms sqrt(lam), sqrt(1 - lam)", **row}
         if v == F else None, details=[row],
         plot={"kind": "means", "rows": [
-            {"label": "E V(H_1) - E_pi V", "mean": step.mean, "interval": [lo, hi], "target": 0.0,
+            {"label": "E V(H_1) - E_pi V", "mean": row["E_V(H_1)_minus_E_pi_V"], "interval": [lo, hi], "target": 0.0,
              "band": [-rhs_upper, rhs_upper]}]})

@@ -14,7 +14,8 @@ import sympy as sp
 from simulations import batch_norm, orthogonality_gap
 from simulations.core import check_choice
 from ..core.claims import applies_only
-from ..judges import judge_exact
+from ..core.evidence import bound_tightness
+from ..judges import judge_exact, tightest
 from . import formulas as f
 from .mc_judges import max_w2sq
 
@@ -316,6 +317,17 @@ def judge_eq6(m, ctx, variant: str = "printed", check: str = "decrease", strict:
         want = 2 * s1 * s2 * (s1 - s2) ** 2 * (s1**2 + s1 * s2 + s2**2)
         checks.append({"label": "sympy: (s1+s2)^2 (s1^4+s2^4) - (s1^2+s2^2)^3 = 2 s1 s2 (s1-s2)^2 (s1^2+s1 s2+s2^2)",
                        "ok": sp.expand(expr - want) == 0, "measured": str(expr), "expected": str(want)})
-    return judge_exact(checks, f"Eq. 6 ({variant}) applied to random H (half Gaussian, half with rows scaled 10^-k) "
-                       "in float64", "a violation is a counterexample; 1e-8 for orthonormality, 1e-12 relative for "
-                       "equality")
+    ev = judge_exact(checks, f"Eq. 6 ({variant}) applied to random H (half Gaussian, half with rows scaled 10^-k) "
+                     "in float64", "a violation is a counterexample; 1e-8 for orthonormality, 1e-12 relative for "
+                     "equality")
+    if check in ("decrease", "equality"):  # the draw that comes closest to the bound factor V(H)
+        tight = []
+        for r in m["rows"]:
+            a, b = r[f"gap_{variant}"], r["gap_H"]
+            k = int(np.argmax(a / np.maximum(factor * b, 1e-300)))
+            tight.append(bound_tightness(float(a[k]), float(factor * b[k]), "<=", {"d": r["d"], "n": r["n"]}))
+        if check == "equality":  # the equality cases attain the bound
+            tight += [bound_tightness(e["gap_WH"], factor * e["gap_H"], "<=", {"H": e["H"]})
+                      for e in m["equal"] if e["gap_H"] > 0]
+        ev.tightness = tightest(tight)
+    return ev

@@ -18,6 +18,7 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
+from ..core.evidence import bound_tightness
 from ..core.claims import applies_only
 from ..judges import (exact_constant, judge_comparison, judge_exponent, judge_limit, one_sided_shortfall,
                       undecided_shortfall)
@@ -62,13 +63,21 @@ def judge_sign(items, claim: str, what: str, method: str, ctx) -> Evidence:
              [0.0, max(0.0, d["one_sided_limits"][1])]} for (labels, _), d in zip(items, details)]})
 
 
-def judge_fig1(m, ctx, variant: str = "bn", direction: str = "<"):
-    """Figure 1: |cos| of the two samples at the last layer minus at layer 0 is < 0 (BN,
-    from nearly aligned inputs) or > 0 (vanilla, from orthogonal inputs)."""
+def judge_fig1(m, ctx, variant: str = "bn", direction: str = "<", start: int = 0, change: float = 0.0):
+    """Figure 1: |cos| of the two samples at the last layer minus at layer ``start`` is
+    ``direction`` ``change``: below 0 (BN, from nearly aligned inputs: they become
+    increasingly orthogonal) or above 0 (vanilla, from orthogonal inputs: increasingly
+    aligned). From orthogonal inputs |cos| is exactly 0 at layer 0, so a rise from layer 0
+    cannot fail; the vanilla claim compares the last layer with a later one. ``change``
+    (0 as stated) is a mutation: a fall or rise by at least that much."""
+    check_choice("direction", direction, ("<", ">"))
     r = m.row(variant=variant)
     x = r["abs_cos"]
-    ev = judge_sign([({"variant": variant, "start": r.start}, x[:, -1] - x[:, 0])], direction,
-                    f"E[|cos| at layer {x.shape[1] - 1} - |cos| at layer 0]",
+    if not 0 <= start < x.shape[1] - 1:
+        raise ValueError(f"start must be a layer in 0..{x.shape[1] - 2} (before the last), got {start!r}")
+    shift = f" - {change:g}" if change > 0 else (f" + {-change:g}" if change < 0 else "")
+    ev = judge_sign([({"variant": variant, "start": r.start, "from_layer": start}, x[:, -1] - x[:, start] - change)],
+                    direction, f"E[|cos| at layer {x.shape[1] - 1} - |cos| at layer {start}{shift}]",
                     f"independent chains, d = {m.meta['d']}, n = 2, linear activations", ctx)
     ev.details.append({"mean_abs_cos_by_layer": abs_cos_profile(x)})
     return ev
@@ -81,10 +90,14 @@ def abs_cos_profile(x) -> dict:
             if k < x.shape[1]}
 
 
-def judge_variant_growth(m, ctx, variant: str = "vanilla", direction: str = ">"):
-    """V(H_last) - V(H_0) from Gaussian inputs, per width: > 0 (grows) or < 0."""
-    items = [({"variant": variant, "width": r.width}, r["last"] - r["first"]) for r in m.rows if r.variant == variant]
-    return judge_sign(items, direction, f"E[V(H_{m.meta['depth']}) - V(H_0)]",
+def judge_variant_growth(m, ctx, variant: str = "vanilla", direction: str = ">", change: float = 0.0):
+    """V(H_last) - V(H_0) from Gaussian inputs, per width: > 0 (grows) or < 0.
+    ``change`` (0 as stated) is a mutation: a growth (or fall) by at least that much."""
+    check_choice("direction", direction, ("<", ">"))
+    items = [({"variant": variant, "width": r.width}, r["last"] - r["first"] - change)
+             for r in m.rows if r.variant == variant]
+    shift = f" - {change:g}" if change else ""
+    return judge_sign(items, direction, f"E[V(H_{m.meta['depth']}) - V(H_0){shift}]",
                       f"chains from Gaussian H_0, n = {m.meta['n']}, depth {m.meta['depth']}", ctx)
 
 
@@ -255,8 +268,11 @@ def judge_radius(m, ctx, exponent: float = -0.25, relation: str = "<=", tol: flo
                               "monte_carlo": counterexample or f"verdict {v.value} (see measured)"}
         v = combine([H if ok else F, v], HA if v == HA else H)
     room = exponent - hi if relation == "<=" else min(exponent - lo, hi - exponent)
+    # O(d^exponent) as a bound on the decay rate: the rate the upper bound shows (-hi) against the claimed (-exponent)
+    tight = (bound_tightness(-hi, -exponent, ">=", {"radius_exponent_upper_limit": hi})
+             if relation == "<=" and exponent < 0 and v != F else None)
     return Evidence(
-        verdict=v, measured=measured,
+        verdict=v, measured=measured, tightness=tight,
         expected=f"radius exponent {relation} {exponent}" + (f" +- {tol}" if relation == "=" else ""),
         margin=room, margin_unit="in the exponent, upper bound (negative: the interval crosses the claimed value)",
         method=method, resolution=f"upper-bound interval half-width {(hi - lo) / 2:.3g}, alpha = {a_part:.1e} per part",
@@ -459,7 +475,9 @@ def judge_phase(m, ctx, exponent: float = 2.0, curve: str = "omega", level: floa
     else:
         resolution = (f"slope of log t(n) known within [{lo:.3f}, {hi:.3f}] from the brackets; the same brackets "
                       f"are shown at every level in ({levels[0]:.3g}, {levels[1]:.3g}]")
-    return Evidence(verdict=v, measured={"boundary_exponent": slope, "slope_limits": None if open_ else [lo, hi],
+    return Evidence(verdict=v, tightness=bound_tightness(hi, exponent, "<=", {"slope_limits": [lo, hi]})
+                    if v == H else None,
+                    measured={"boundary_exponent": slope, "slope_limits": None if open_ else [lo, hi],
                                          "brackets_shown": f"{len(shown)} of {len(brackets)}",
                                          "brackets": {str(n): list(b) for n, b in brackets.items()},
                                          "levels_with_these_brackets": levels},

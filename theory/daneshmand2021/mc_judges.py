@@ -28,7 +28,8 @@ import numpy as np
 
 from .. import stats
 from ..core import Evidence, JudgeContext, Verdict
-from ..judges import judge_bounds
+from ..core.evidence import bound_tightness
+from ..judges import judge_bounds, judge_exact, tightest
 from . import formulas as f
 from .montecarlo import LAYERS, LIPSCHITZ
 
@@ -158,10 +159,16 @@ def judge_lemma2(m, ctx, constant: float = 2.0, power: float = 1.0):
                       "the laws), per-run difference with the bound", ctx,
                       attainable=lambda r: max_w2sq(r.n) - constant * r.n * float(np.mean(r["gap"] ** power)),
                       what="E[W_2^2 - c n V^p]", can_fail=False)
+    tight = []
     for d, r in zip(ev.details, rows):
         d["mean_w2sq"] = float(np.mean(r["w2sq"]))
         d["bound_c_n_EV"] = float(constant * r.n * np.mean(r["gap"] ** power))
         d["pointwise_sqrt_n_V"] = bool(np.all(r["w2sq"] <= math.sqrt(r.n) * r["gap"] + 1e-12))
+        if d["informative"]:  # the bound c n E[V^p] against the upper limit of the mean conditional W_2^2
+            upper = stats.estimate(r["w2sq"]).interval(ctx.split(len(rows)), sides=1)[1]
+            tight.append(bound_tightness(upper, d["bound_c_n_EV"], "<=", {k: d[k] for k in ("n", "d", "layer")}))
+    # the per-run difference's tightness has no ratio; the bound against W_2^2's upper limit has one
+    ev.tightness = tightest(tight)
     ev.expected = f"W_2^2 of the laws <= {constant:g} n E[V^{power:g}]"
     ev = _bounds_plot(ev, rows, lambda r: r["w2sq"],
                       lambda r: constant * r.n * np.mean(r["gap"] ** power), ("n", "d", "layer"))
@@ -174,7 +181,7 @@ def judge_lemma2(m, ctx, constant: float = 2.0, power: float = 1.0):
     return ev
 
 
-def judge_cor3(m, ctx, plateau_term: bool = True, index: str = "printed"):
+def judge_cor3(m, ctx, plateau_term: bool = True, index: str = "printed", plateau_power: float = 0.5):
     """Corollary 3 (Sec. 4.1, Eq. 5): W_2^2(W_l H_l, G/sqrt(n)) <= 4 n (1 - 2 alpha/3)^k
     + 6 n^2 / (alpha sqrt(d)), W_2 between the laws, with k = l under A1(alpha, l) as
     printed (``index="printed"``), or k = l - 1 under A1(alpha, l - 1), what Lemma 2 at l
@@ -182,13 +189,15 @@ def judge_cor3(m, ctx, plateau_term: bool = True, index: str = "printed"):
     and are left out). Holds from the mean conditional W_2^2 (an upper bound; informative
     when the bound is below 2 - 2/sqrt(n)); fails only when L^2 exceeds the bound, L the
     lower confidence limit of :func:`law_lower_bound` (``plateau_term=False``, the
-    mutation without 6 n^2/(alpha sqrt d), is rejected at l = 40)."""
+    mutation without 6 n^2/(alpha sqrt d), is rejected at l = 40). ``plateau_power``
+    (1/2 as printed) is the power of d in the plateau term (a mutation)."""
     rows = m.rows if index == "printed" else [r for r in m.rows if r.layer > 1]
 
     def bound(r):
         if index == "printed":
-            return 2 * r.n * _thm1(float(r["alpha_l"].min()), r.layer, r.n, r.d, ctx.dps, 0.5, plateau_term)
-        return 2 * r.n * _thm1(float(r["alpha_prev"].min()), r.layer - 1, r.n, r.d, ctx.dps, 0.5, plateau_term)
+            return 2 * r.n * _thm1(float(r["alpha_l"].min()), r.layer, r.n, r.d, ctx.dps, plateau_power, plateau_term)
+        return 2 * r.n * _thm1(float(r["alpha_prev"].min()), r.layer - 1, r.n, r.d, ctx.dps, plateau_power,
+                               plateau_term)
 
     ev = judge_bounds(rows, lambda r: r["w2sq"], bound, ("n", "d", "layer"),
                       f"{_GRID}; closed-form conditional W_2^2 (an upper bound on W_2^2 of the laws: holds only); "
@@ -203,11 +212,25 @@ def _chi_means(dps: int) -> tuple:
     return ds, tuple(f.chi_mean(d, dps) for d in ds)
 
 
-def judge_smin_expectation(m, ctx, drop_sqrt_n: bool = False):
+def judge_smin_expectation(m, ctx, drop_sqrt_n: bool = False, every_draw: bool = False):
     """Sec. 3.3 (corrected): E[sigma_min(H_0)] >= sqrt(d) - sqrt(n) for iid N(0, 1)
     entries (Gordon). Exact for n = 1 (E chi_d at two precisions, d = 1..40 and
     10^2..10^6); one-sided Student-t per shape for n > 1. ``drop_sqrt_n``: the
-    mutation E[sigma_min] >= sqrt(d)."""
+    mutation E[sigma_min] >= sqrt(d). ``every_draw``: the printed form, sigma_min(H_0) >
+    sqrt(d) - sqrt(n) for every draw (not in mean): any draw at or below the bound is a
+    counterexample."""
+    if every_draw:
+        checks = []
+        for r in m.rows:
+            bound = math.sqrt(r.d) - (0 if drop_sqrt_n else math.sqrt(r.n))
+            low = float(np.min(r["smin"]))
+            checks.append({"label": f"d = {r.d}, n = {r.n}: every draw has sigma_min(H_0) > {bound:.6g}",
+                           "part": "every draw", "ok": low > bound, "measured": low, "expected": f"> {bound:.6g}",
+                           "counterexample": {"d": r.d, "n": r.n, "smallest sigma_min": low, "bound": bound,
+                                              "draws at or below": int(np.sum(r["smin"] <= bound)),
+                                              "draws": int(r["smin"].size)}})
+        return judge_exact(checks, "Monte Carlo, iid N(0, 1) d x n matrices: the smallest sigma_min drawn per shape",
+                           "a single draw at or below the bound is a counterexample")
     lo, hi = ctx.precisions
     exact = []
     ds, a = _chi_means(lo)

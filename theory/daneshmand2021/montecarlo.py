@@ -27,7 +27,7 @@ __all__ = ["GRID", "LAYERS", "chain_grid_block", "width_ladder_block", "fig1_blo
            "CONFIRM_TESTS_PER_N", "per_run_slope",
            "grid_runs", "CHAIN_GRID", "WIDTH_LADDER", "FIG1", "VARIANTS", "CENTERED", "SMIN", "DRIFT",
            "DRIFT_STEP", "DRIFT_STEP_V0", "drift_step_block", "DRIFT_STARTS", "DRIFT_RATE_STARTS",
-           "DRIFT_RATE_LAYERS",
+           "DRIFT_RATE_LAYERS", "RISE_FROM", "DRIFT_LEVEL_START", "DRIFT_LEVEL_V0", "level_start",
            "PHASE", "one_step_block", "ln_block", "fig6a_block", "fig4a_block", "correlated_input", "ONE_STEP",
            "LAYER_NORM", "FIG6A", "FIG4A", "W2_LAYERS", "LIPSCHITZ", "W2_DRAWS", "w2_draws", "lipschitz_summaries"]
 
@@ -212,27 +212,59 @@ DRIFT_STARTS = ("diagonal_spike", "aligned", "orthogonal")
 #: the two near-rank-deficient ones, far above E_pi V and slow enough to resolve many layers.
 DRIFT_RATE_STARTS = ("diagonal_spike", "aligned")
 DRIFT_RATE_LAYERS = 40
+#: A full-rank start of the drift measurement with V(H_0) near E_pi V (d = 16, n = 4):
+#: equal column norms and pairwise cosine c, V(H_0) = c sqrt(1 - 1/n) =
+#: :data:`DRIFT_LEVEL_V0`. Its first layer moves E V(H_1) away from E_pi V by more than the
+#: start is off, the printed display's counterexample inside the corrected claim's data.
+DRIFT_LEVEL_START = "stationary_level"
+#: V(H_0) of :data:`DRIFT_LEVEL_START`, near E_pi V at d = 16, n = 4 (about 0.294).
+DRIFT_LEVEL_V0 = 0.294
+
+
+def level_start(d: int, n: int, v0: float = DRIFT_LEVEL_V0) -> np.ndarray:
+    """The d x n start of :data:`DRIFT_LEVEL_START`: columns of unit norm with pairwise
+    cosine c = v0 / sqrt(1 - 1/n) (Gram (1 - c) I + c 1 1^T), so V(H_0) = v0.
+
+    >>> H = level_start(16, 4)
+    >>> G = H.T @ H / np.trace(H.T @ H)
+    >>> round(float(np.linalg.norm(G - np.eye(4) / 4)), 12)
+    0.294
+    """
+    c = v0 / math.sqrt(1 - 1 / n)
+    if not 0 <= c < 1:
+        raise ValueError(f"v0 must be in [0, sqrt(1 - 1/n)) (a full-rank start), got {v0!r} at n = {n}")
+    H = np.zeros((d, n))
+    H[:n] = np.linalg.cholesky((1 - c) * np.eye(n) + c * np.ones((n, n))).T
+    return H
 
 
 def drift_block(ctx, block: int, d: int = 16, n: int = 4, depth: int = 60, runs: int = 1000) -> Block:
     """Sec. 3.2's geometric-drift display with phi = V (corrected reading): per run, the
     mean of V over layers 40..60 from a rank-one H_0 (all columns equal; outside the
-    paper's assumption), from each of :data:`DRIFT_STARTS` and from a Gaussian H_0 (the
-    replicates of E_pi V); for :data:`DRIFT_RATE_STARTS` also ``path``, V(H_l) for
-    l = 0..DRIFT_RATE_LAYERS (one chain per run: its layers are one replicate vector)."""
+    paper's assumption), from each of :data:`DRIFT_STARTS`, from a Gaussian H_0 (the
+    replicates of E_pi V) and from :data:`DRIFT_LEVEL_START` (with its V(H_1), ``v1``);
+    for :data:`DRIFT_RATE_STARTS` also ``path``, V(H_l) for l = 0..DRIFT_RATE_LAYERS (one
+    chain per run: its layers are one replicate vector)."""
     rows = []
-    for j, start in enumerate(("rank_one",) + DRIFT_STARTS + ("gaussian",)):
+    for j, start in enumerate(("rank_one",) + DRIFT_STARTS + ("gaussian", DRIFT_LEVEL_START)):
         be = ctx.stream(_key("drift"), j, block)
         if start == "rank_one":
             H0 = be.xp.broadcast_to(be.normal((runs, d, 1)), (runs, d, n)).copy()
+        elif start == DRIFT_LEVEL_START:
+            H0 = be.xp.asarray(np.broadcast_to(level_start(d, n), (runs, d, n)), dtype=be.dtype).copy()
         else:
             H0 = initial_representation(be, start, runs, d, n)
         rec = simulate_chain(be, H0, depth)
         data = {"late": rec.gap[:, 40:].mean(axis=1)}
         if start in DRIFT_RATE_STARTS:
             data["path"] = rec.gap[:, :DRIFT_RATE_LAYERS + 1].copy()
+        if start == DRIFT_LEVEL_START:
+            if not np.allclose(rec.gap[:, 0], DRIFT_LEVEL_V0, rtol=0, atol=1e-9):
+                raise ValueError(f"the start's V(H_0) must be {DRIFT_LEVEL_V0} in every run")
+            data["v1"] = rec.gap[:, 1].copy()
         rows.append(Row({"start": start}, data))
-    return Block(rows, meta={"d": d, "n": n, "depth": depth, "rate_layers": DRIFT_RATE_LAYERS, "runs": runs})
+    return Block(rows, meta={"d": d, "n": n, "depth": depth, "rate_layers": DRIFT_RATE_LAYERS, "runs": runs,
+                             "v0": DRIFT_LEVEL_V0})
 
 
 #: V(H_0) of the full-rank start of the drift display's counterexample: near E_pi V at
@@ -292,11 +324,18 @@ def _fixed_h(be, kind: str, d: int, n: int) -> np.ndarray:
     return (U * s) @ Vt
 
 
+#: Layer from which the rise of |cos| from orthogonal inputs is judged (Figure 1's
+#: vanilla chain and Sec. 6's LN chain): at layer 0 |cos| is exactly 0, so a rise from
+#: there cannot fail.
+RISE_FROM = 10
+
+
 def ln_block(ctx, block: int, d: int = 32, depth: int = 50, runs: int = 20) -> Block:
     """Sec. 6, layer normalization (each sample scaled to unit norm over its features,
     no centring) against the vanilla chain driven by the same weights, from orthogonal
-    inputs (n = 2): per run the largest difference of |cos| along the path, and the
-    change of the LN chain's |cos| from layer 0 to the last layer."""
+    inputs (n = 2): per run the largest difference of |cos| along the path, the change
+    of the LN chain's |cos| from layer 0 to the last layer (``ln_change``) and from layer
+    :data:`RISE_FROM` to the last (``ln_rise``)."""
     be = ctx.stream(_key("layer_norm"), block)
     xp = be.xp
     H = initial_representation(be, "orthogonal", runs, d, 2)
@@ -313,7 +352,8 @@ def ln_block(ctx, block: int, d: int = 32, depth: int = 50, runs: int = 20) -> B
             out.append(xp.abs(xp.sum(a * b, -1)) / (xp.linalg.norm(a, axis=-1) * xp.linalg.norm(b, axis=-1)))
     cv, cl = to_host(xp.stack(cos_v, 1)), to_host(xp.stack(cos_l, 1))
     return Block((Row({"d": d}, {"max_path_difference": np.max(np.abs(cv - cl), axis=1),
-                                 "ln_change": cl[:, -1] - cl[:, 0]}),), meta={"d": d, "depth": depth})
+                                 "ln_change": cl[:, -1] - cl[:, 0], "ln_rise": cl[:, -1] - cl[:, RISE_FROM]}),),
+                 meta={"d": d, "depth": depth, "rise_from": RISE_FROM})
 
 
 def correlated_input(be, runs: int, d: int, n: int, rho: float):

@@ -15,11 +15,13 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..judges import judge_bounds, judge_comparison, judge_exact, undecided_shortfall
+from ..core.evidence import bound_tightness
+from ..judges import judge_bounds, judge_comparison, judge_exact, tightest, undecided_shortfall
 from .figure_judges import judge_sign
 from .mc_judges import max_gap, sub_context
 
-__all__ = ["judge_one_step", "judge_layer_norm", "judge_fig6", "judge_fig4a", "judge_footnote2"]
+__all__ = ["judge_one_step", "judge_layer_norm", "judge_fig6", "judge_depth_constancy", "judge_fig4a",
+           "judge_footnote2"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
@@ -39,18 +41,25 @@ def judge_one_step(m, ctx, drift_term: bool = True, contraction: float = 2 / 3):
                         attainable=lambda r: max_gap(r.n), what="E[V(H_+) | H]")
 
 
-def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10, path_difference: float = 0.0):
+def judge_layer_norm(m, ctx, direction: str = ">", tol: float = 1e-10, path_difference: float = 0.0,
+                     change: float = 0.0):
     """Sec. 6 (Lubana et al.): layer normalization (each sample scaled to unit norm over
     its features, no centring) does not orthogonalize: driven by the same weights, its
     |cos| path equals the vanilla chain's (column scaling keeps cosines), so from
-    orthogonal inputs |cos| rises. ``direction="<"`` (the mutation): it falls.
-    ``path_difference``: the stated largest |cos_LN - cos_vanilla| over all runs and
-    layers (0: equal paths, as stated; another value is a mutation), matched within
-    +-tol (float64 rounding)."""
+    orthogonal inputs |cos| keeps rising: at the last layer above its value at layer
+    ``rise_from`` (10; at layer 0 it is exactly 0, and a rise from there cannot fail).
+    ``direction="<"`` (the mirror mutation): it falls; ``change`` (0 as stated; a
+    mutation): it rises by at least that much. ``path_difference``: the stated largest
+    |cos_LN - cos_vanilla| over all runs and layers (0: equal paths, as stated; another
+    value is a mutation), matched within +-tol (float64 rounding)."""
+    check_choice("direction", direction, ("<", ">"))
     r = m.rows[0]
     sub = sub_context(ctx, 2)
     worst = float(np.max(r["max_path_difference"]))
-    ev = judge_sign([({"d": r.d}, r["ln_change"])], direction, f"E[|cos| at layer {m.meta['depth']} - at layer 0]",
+    start = m.meta["rise_from"]
+    shift = f" - {change:g}" if change else ""
+    ev = judge_sign([({"d": r.d, "from_layer": start}, r["ln_rise"] - change)], direction,
+                    f"E[|cos| at layer {m.meta['depth']} - at layer {start}{shift}]",
                     f"LN chain from orthogonal inputs (n = 2, d = {r.d}), same weights as a vanilla chain", sub)
     ident = abs(worst - path_difference) <= tol
     row = {"part": "same |cos| path as the vanilla chain", "max_difference": worst, "ok": ident}
@@ -120,13 +129,54 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
              "band": list(flat.band)}]})
 
 
-def judge_fig4a(m, ctx, direction: str = ">"):
+def judge_depth_constancy(m, ctx, variant: str = "bn", log_tol: float = math.log(2), ratio: float = 1.0):
+    """Sec. 6: the BN gap 'stabilizes at a term that is constant with regard to depth',
+    judged past Figure 6's 30 layers: per network log(mean V over the last five layers of
+    ``m.meta["deep"]``) - log(mean V over layers 25..30) = log(``ratio``) (1: constant, as
+    stated; another value is a mutation) within +-``log_tol`` (a factor 2 over the 30
+    further layers, the resolution the Figure 6 claims use over the figure's 30 layers).
+    Student-t equivalence test: holds inside the band, fails when the interval lies
+    outside it."""
+    a = m.row(variant=variant)
+    x = np.log(a["deep"]) - np.log(a["late"])
+    t = stats.mean_within(x, math.log(ratio), ctx.alpha, log_tol, relative=False, ok=H)
+    deep = m.meta["deep"]
+    row = {"part": f"level over layers {deep - 5}..{deep} against 25..30 (log ratio)",
+           "level_25_30": float(np.mean(a["late"])), f"level_{deep - 5}_{deep}": float(np.mean(a["deep"])),
+           "ratio_of_means": float(np.mean(a["deep"]) / np.mean(a["late"])), **t.row()}
+    return Evidence(
+        verdict=t.verdict, measured={k: row[k] for k in row if k not in ("part",)},
+        expected=f"log(level {deep - 5}..{deep}) - log(level 25..30) = {math.log(ratio):g} within +-{log_tol:.3g}",
+        method=f"{x.size} BN networks continued from Figure 6's 30 layers to {deep}; per network the log ratio of the "
+               f"mean V over layers {deep - 5}..{deep} to that over 25..30, Student-t equivalence test, alpha = "
+               f"{ctx.alpha:.1e}",
+        resolution=f"log-ratio interval half-width {(t.interval[1] - t.interval[0]) / 2:.3g}",
+        counterexample=row if t.verdict == F else None, details=[row],
+        shortfall=t.shortfall if t.verdict == INC else None,
+        plot={"kind": "means", "rows": [{"label": f"BN: log(level {deep - 5}..{deep} / level 25..30)",
+                                         "mean": t.estimate, "interval": list(t.interval), "target": math.log(ratio),
+                                         "band": list(t.band)}]})
+
+
+def judge_fig4a(m, ctx, direction: str = ">", compare: str = "total"):
     """Figure 4 (left), red curve: the initial orthogonality gap of the last hidden
-    layer grows with depth (15 -> 75): per network, V at depth 75 minus at depth 15."""
+    layer grows with depth (15 -> 75): per network, V at depth 75 minus at depth 15
+    (``compare="total"``). ``compare="pace"`` (a mutation: the gap grows at a pace that
+    does not slow with depth): the growth over the deeper half (45 -> 75) minus that over
+    the shallower half (15 -> 45), > 0."""
+    check_choice("direction", direction, ("<", ">"))
+    check_choice("compare", compare, ("total", "pace"))
     depths = m.meta["depths"]
     r = m.rows[0]
-    ev = judge_sign([({"depths": f"{depths[0]} -> {depths[-1]}"}, r[f"gap_depth_{depths[-1]}"] - r[f"gap_depth_{depths[0]}"])],
-                    direction, "E[V(last hidden layer, depth 75) - V(depth 15)]",
+    first, mid, last = depths[0], depths[len(depths) // 2], depths[-1]
+    g = {L: r[f"gap_depth_{L}"] for L in (first, mid, last)}
+    if compare == "total":
+        item = ({"depths": f"{first} -> {last}"}, g[last] - g[first])
+        what = f"E[V(last hidden layer, depth {last}) - V(depth {first})]"
+    else:
+        item = ({"depths": f"({mid} -> {last}) - ({first} -> {mid})"}, (g[last] - g[mid]) - (g[mid] - g[first]))
+        what = f"E[growth of V over depths {mid} -> {last} - growth over {first} -> {mid}]"
+    ev = judge_sign([item], direction, what,
                     f"random vanilla ReLU MLPs, width {m.meta['d']}, batch {m.meta['n']}, Gaussian inputs", ctx)
     ev.details.append({"mean_gap_by_depth": {L: float(r[f"gap_depth_{L}"].mean()) for L in depths}})
     return ev
@@ -148,7 +198,13 @@ def judge_footnote2(m, ctx, variant="orthogonal", max_log10_cond: float = 6.0):
                            "ok": ok, "measured": worst, "expected": f"<= {max_log10_cond:g}, never singular",
                            "counterexample": {"V'": v, "network": k, "singular_at_layer": r["singular_at"],
                                               "log10_cond": worst}})
-    return judge_exact(checks, f"{m['runs']} ReLU MLPs per V', width {m['d']}, batch {m['n']} (3 x width, as the "
-                       f"authors' improved_init), layer 1 Gaussian, Eq. 6 ({', '.join(variants)} V') from layer 2; "
-                       "float64 SVD, signs fixed (each v_k sums to >= 0)",
-                       "a singular Sigma_l (s_min <= d eps s_max) or cond beyond the threshold is a counterexample")
+    ev = judge_exact(checks, f"{m['runs']} ReLU MLPs per V', width {m['d']}, batch {m['n']} (3 x width, as the "
+                     f"authors' improved_init), layer 1 Gaussian, Eq. 6 ({', '.join(variants)} V') from layer 2; "
+                     "float64 SVD, signs fixed (each v_k sums to >= 0)",
+                     "a singular Sigma_l (s_min <= d eps s_max) or cond beyond the threshold is a counterexample")
+    # the largest condition number reached against the threshold (infinite where Sigma_l turned singular)
+    rows = [c["counterexample"] for c in checks]
+    ev.tightness = tightest([bound_tightness(10.0 ** r["log10_cond"], 10.0 ** max_log10_cond, "<=",
+                                             {"V'": r["V'"], "network": r["network"]})
+                             for r in rows if r["singular_at_layer"] is None])
+    return ev

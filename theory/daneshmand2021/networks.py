@@ -19,7 +19,7 @@ from simulations.bn_chains import eq6_weight
 from ..core import Block, Row, Sampling
 from .montecarlo import correlated_input
 
-__all__ = ["footnote2_measure", "convnet_block", "CONVNET"]
+__all__ = ["footnote2_measure", "convnet_block", "CONVNET", "CONVNET_DEEP"]
 
 
 def _relu_net_eq6(be, variant: str, d: int, n: int, layers: int, haar=None) -> dict:
@@ -90,24 +90,37 @@ def _convnet_gaps(be, x, depth: int, channels: int, bn: bool):
     return np.asarray(gaps)
 
 
+#: Depth to which the BN ConvNets are continued past Figure 6's 30 layers: whether the
+#: level the figure shows stays constant with regard to depth (the last five layers,
+#: 70..75, against the figure's last five, 25..30).
+CONVNET_DEEP = 75
+
+
 def convnet_block(ctx, block: int, depth: int = 30, channels: int = 100, batch: int = 8, size: int = 16,
-                  nets: int = 4, rho: float = 0.8) -> Block:
+                  nets: int = 4, rho: float = 0.8, deep: int = CONVNET_DEEP) -> Block:
     """Appendix Figure 6 (ConvNet panel): per network (one batch of ``batch`` 3 x size x
     size images with pairwise cosine ~ ``rho``, a stand-in for CIFAR-10), V at the input
-    and at the last layer, and its means over layers 20..25 and 25..30 (the last third:
-    with BN the ConvNet's gap takes about 20 layers to reach its level), with and
-    without BN (independent networks)."""
+    and at layer ``depth`` (the figure's last), and its means over layers 20..25 and
+    25..30 (the last third: with BN the ConvNet's gap takes about 20 layers to reach its
+    level), with and without BN (independent networks). The BN networks continue to
+    layer ``deep`` (their first ``depth`` layers are the same draws): ``deep`` is the
+    mean V over its last five layers."""
+    if deep < depth:
+        raise ValueError(f"deep must be at least depth ({depth}), got {deep}")
     rows = []
     for j, bn in enumerate((True, False)):
-        vals = {k: np.empty(nets) for k in ("first", "last", "early", "late")}
+        vals = {k: np.empty(nets) for k in ("first", "last", "early", "late") + (("deep",) if bn else ())}
         for r in range(nets):
             be = ctx.stream("daneshmand2021.convnet", j, block, r)
             x = correlated_input(be, 1, 3 * size * size, batch, rho)[0].T.reshape(batch, 3, size, size)
-            g = _convnet_gaps(be, x, depth, channels, bn)
-            vals["first"][r], vals["last"][r] = g[0], g[-1]
+            g = _convnet_gaps(be, x, deep if bn else depth, channels, bn)
+            vals["first"][r], vals["last"][r] = g[0], g[depth]
             vals["early"][r], vals["late"][r] = g[20:26].mean(), g[25:31].mean()
+            if bn:
+                vals["deep"][r] = g[deep - 5:deep + 1].mean()
         rows.append(Row({"variant": "bn" if bn else "vanilla"}, vals))
-    return Block(rows, meta={"depth": depth, "channels": channels, "batch": batch, "size": size, "rho": rho})
+    return Block(rows, meta={"depth": depth, "channels": channels, "batch": batch, "size": size, "rho": rho,
+                             "deep": deep})
 
 
 CONVNET = Sampling(draw=convnet_block, first=4, budget=16, threads=1)

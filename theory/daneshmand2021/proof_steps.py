@@ -17,7 +17,8 @@ import sympy as sp
 from simulations import get_backend, haar_orthogonal, orthogonality_gap
 from simulations.core import check_choice
 from ..core.claims import applies_only
-from ..judges import exact_constant, judge_exact
+from ..core.evidence import bound_tightness
+from ..judges import exact_constant, judge_exact, tightest
 from . import formulas as f
 
 __all__ = ["steps_measure", "judge_cor3_index", "judge_l0", "judge_a1_alpha", "judge_radius_rate",
@@ -237,13 +238,16 @@ def judge_l0(m, ctx, variant: str = "printed", factor: float = 1.0):
     checks.append({"label": "sympy: (x^2 - y^2) - (x - y)^2 = 2 y (x - y) >= 0 for x >= y (a = x^2, b = y^2)",
                    "ok": sp.expand(r["sqrt_step"] - 2 * y * (x - y)) == 0, "measured": str(r["sqrt_step"]),
                    "expected": "2 y (x - y)"})
-    bad = []
+    bad, tight = [], []
     for n, gap, vals in r["spectra"]:
         for p in (lo, hi):
             with mpmath.workdps(p):
                 bound = mpmath.mpf(factor) * mpmath.sqrt(n) * mpmath.mpf(gap)
                 if not vals[p] <= bound * (1 + mpmath.mpf(10) ** -12) + mpmath.mpf(10) ** -14:
                     bad.append({"n": n, "V": gap, "W2^2": float(vals[p])})
+        if vals[lo] > 1e-12:  # Lemma 2's bound 2 n V against W_2^2 (a zero W_2^2 cannot bind)
+            tight.append(bound_tightness(float(vals[lo]), 2 * n * gap, "<=",
+                                         {"n": n, "V": gap, "sqrt(n) V / W_2^2": math.sqrt(n) * gap / float(vals[lo])}))
     c = "" if factor == 1 else f"{factor:g} "
     checks.append({"label": f"W_2^2 <= {c}sqrt(n) V(H) <= 2 n V(H) on {len(r['spectra'])} trace-one spectra "
                             f"(n = 1..16) at {lo}/{hi} digits", "ok": not bad,
@@ -253,7 +257,9 @@ def judge_l0(m, ctx, variant: str = "printed", factor: float = 1.0):
                    "expected": f"<= {c}sqrt(n) V", "counterexample": bad[0] if bad else None})
     checks.append({"label": "normalized H_0 = [1] (d = n = 1): W_2^2 = 0 = 2 n V", "ok": r[hi]["unit"] == 0,
                    "measured": mpmath.nstr(r[hi]["unit"], 5), "expected": "0"})
-    return judge_exact(checks, f"sympy and mpmath at {lo}/{hi} digits", "exact; 1e-12 relative")
+    ev = judge_exact(checks, f"sympy and mpmath at {lo}/{hi} digits", "exact; 1e-12 relative")
+    ev.tightness = tightest(tight)  # Lemma 2's 2 n V over the spectra; the row gives the sharper sqrt(n) V's factor
+    return ev
 
 
 @applies_only("variant", alpha=("printed",), factor=("corrected",), exponent=("corrected",),
@@ -285,6 +291,7 @@ def judge_a1_alpha(m, ctx, variant: str = "printed", alpha: float = 0.5, factor:
     check_choice("equality_at", equality_at, ("orthonormal", "orthogonal_columns"))
     where, key = {"orthonormal": ("H = Q/sqrt(n)", "orthogonal"),
                   "orthogonal_columns": ("H = Q diag(1..n)/||.||_F", "orthogonal_columns")}[equality_at]
+    tight = []
     for (n, mx), (_, eq) in zip(r["random"], r[key]):
         bound = factor * n ** (0.5 - exponent)  # the stated bound on sqrt(n) sigma_min
         checks.append({"label": f"n = {n}: max sqrt(n) sigma_min over 2000 random unit-Frobenius H <= {bound:g}",
@@ -293,7 +300,10 @@ def judge_a1_alpha(m, ctx, variant: str = "printed", alpha: float = 0.5, factor:
         checks.append({"label": f"n = {n}: {where} attains sqrt(n) sigma_min = 1 (<= {bound:g})",
                        "ok": eq <= bound * (1 + 1e-12) and abs(eq - 1) < 1e-12, "measured": eq,
                        "expected": f"1, <= {bound:g}", "counterexample": {"n": n, "sqrt(n) sigma_min": eq}})
-    return judge_exact(checks, "sympy and float64 singular values", "1e-12 relative")
+        tight.append(bound_tightness(max(mx, eq), bound, "<=", {"n": n}))
+    ev = judge_exact(checks, "sympy and float64 singular values", "1e-12 relative")
+    ev.tightness = tightest(tight)  # the largest sqrt(n) sigma_min found against the bound: 1 where H^T H = I/n
+    return ev
 
 
 def judge_radius_rate(m, ctx, exponent: str = "1/2"):
@@ -305,10 +315,16 @@ def judge_radius_rate(m, ctx, exponent: str = "1/2"):
     radius x d^exponent as d -> oo: finite for exponents up to 1/4, infinite past it."""
     val = sp.limit(m["radius"]["radius"] * _d ** sp.Rational(exponent), _d, sp.oo)
     ok = val.is_finite is True
-    return judge_exact([{"label": f"sympy: limit of sqrt(6 n^2/(alpha sqrt d)) * d^({exponent}) as d -> oo", "ok": ok,
-                         "measured": str(val), "expected": "finite",
-                         "counterexample": None if ok else {f"radius*d^({exponent})": str(val), "as": "d -> oo"}}],
-                       "sympy limit of Eq. 5's width term", "exact")
+    ev = judge_exact([{"label": f"sympy: limit of sqrt(6 n^2/(alpha sqrt d)) * d^({exponent}) as d -> oo", "ok": ok,
+                       "measured": str(val), "expected": "finite",
+                       "counterexample": None if ok else {f"radius*d^({exponent})": str(val), "as": "d -> oo"}}],
+                     "sympy limit of Eq. 5's width term", "exact")
+    # the rate claimed against the radius's own decay exponent (1/4): 1 when the claimed rate is the radius's
+    decay = -sp.limit(sp.log(m["radius"]["radius"]) / sp.log(_d), _d, sp.oo)
+    if ok and sp.Rational(exponent) > 0:
+        ev.tightness = bound_tightness(float(decay), float(sp.Rational(exponent)), ">=",
+                                       {"radius decay exponent": str(decay), "claimed": exponent})
+    return ev
 
 
 @applies_only("variant", rename=("corrected",), depth_constant=("corrected",), width_constant=("corrected",),
@@ -482,5 +498,11 @@ def judge_thm1_limit(m, ctx, depth_constant="2", rate="2/3"):
                    "expected": f"<= {c1}", "informative": bool(c1 < rank_one[max(RANK_ONE_N)]),
                    "counterexample": {"l": 0, "H_0": "rank one", "n": above[0], "V(H_1)": str(rank_one[above[0]])}
                    if above else None})
-    return judge_exact(checks, "exact: rank-one H_0 at l = 0; the deterministic infinite-width chain (n = 2) in mpmath "
-                       f"at {lo}/{hi} digits, its step by quadrature", f"1e-{lo - 5} relative")
+    ev = judge_exact(checks, "exact: rank-one H_0 at l = 0; the deterministic infinite-width chain (n = 2) in mpmath "
+                     f"at {lo}/{hi} digits, its step by quadrature", f"1e-{lo - 5} relative")
+    # per informative limit row, its largest V/bound against 1 (the bound normalized): 1/that is the factor
+    limit_rows = [c for c in checks if c.get("informative") and "largest_V/bound" in (c.get("measured") or {})]
+    ev.tightness = tightest([bound_tightness(c["measured"]["largest_V/bound"], 1.0, "<=",
+                                             {"start": c["label"].split(": ")[0], "l": c["measured"]["at_l"]})
+                             for c in limit_rows])
+    return ev

@@ -49,6 +49,20 @@ def test_fig1_never_fails_a_claim_and_its_reversal_on_the_same_data():
         assert vs != {F}
 
 
+def test_fig1_vanilla_rise_is_not_confirmed_on_a_bn_chain():
+    """The re-stated vanilla claim (|cos| at 50 above at 10) can fail where it runs: fed a
+    BN chain from the same orthogonal inputs (|cos| flat after a few layers) it does not
+    hold, while the old reading (above layer 0, where |cos| = 0) holds on any chain."""
+    from simulations import get_backend, initial_representation, simulate_chain
+    be = get_backend("numpy", seed=3)
+    rec = simulate_chain(be, initial_representation(be, "orthogonal", 400, 32, 2), 50, "bn")
+    m = samples([({"variant": "vanilla", "start": "orthogonal"}, {"abs_cos": np.abs(rec.cos01)})], d=32)
+    assert FJ.judge_fig1(m, ctx(), "vanilla", ">", start=10).verdict != H
+    assert FJ.judge_fig1(m, ctx(), "vanilla", ">").verdict == H  # from layer 0 it cannot fail
+    with pytest.raises(ValueError, match="start"):
+        FJ.judge_fig1(m, ctx(), "vanilla", ">", start=50)
+
+
 # --- Theorem 1 / Lemma 2 / Corollary 3 bounds ----------------------------------------
 def _grid_row(n, d, layer, gap, w2, alpha=0.69, shift=0.0, seed=0):
     """A grid row; ``lip_x``/``lip_y``: the three Lipschitz functionals of W H and of
@@ -307,10 +321,11 @@ def _paths(level, pi_level, rho, reps, layers=41, plateau=0, sigma=0.05, phi=0.8
     return mean + e
 
 
-def _drift(pi_level, spike_level, reps=2000, seed=0, n=4, rho=0.85, start_level=0.87):
+def _drift(pi_level, spike_level, reps=2000, seed=0, n=4, rho=0.85, start_level=0.87, step=-0.02):
     """Drift records: late means per start, and per-layer paths for the rate starts that
     decay geometrically (rate ``rho``, from ``start_level`` after a 5-layer plateau) to
-    ``spike_level`` (the spike's late mean) or, for the aligned start, to ``pi_level``."""
+    ``spike_level`` (the spike's late mean) or, for the aligned start, to ``pi_level``;
+    the start at E_pi V moves by ``step`` at its first layer."""
     g = rng(seed)
     vmax = math.sqrt(1 - 1 / n)
     late = lambda level: level + g.normal(0, 0.02, reps)  # noqa: E731
@@ -320,8 +335,9 @@ def _drift(pi_level, spike_level, reps=2000, seed=0, n=4, rho=0.85, start_level=
             ({"start": "aligned"}, {"late": late(pi_level),
                                     "path": _paths(start_level, pi_level, rho, reps, plateau=2, seed=seed + 2)}),
             ({"start": "orthogonal"}, {"late": late(pi_level)}),
-            ({"start": "gaussian"}, {"late": late(pi_level)})]
-    return samples(rows, n=n, d=16, depth=60, rate_layers=40, runs=reps // 2)
+            ({"start": "gaussian"}, {"late": late(pi_level)}),
+            ({"start": "stationary_level"}, {"late": late(pi_level), "v1": pi_level + step + g.normal(0, 0.05, reps)})]
+    return samples(rows, n=n, d=16, depth=60, rate_layers=40, runs=reps // 2, v0=pi_level)
 
 
 def test_drift_display_corrected():
@@ -339,6 +355,16 @@ def test_drift_display_corrected():
     assert DJ.judge_drift(_drift(0.29, 0.40), ctx(), "corrected").verdict == F  # the spike converges elsewhere
     with pytest.raises(ValueError, match="variant"):
         DJ.judge_drift(m, ctx(), "printed")
+
+
+def test_drift_display_corrected_rejects_the_printed_constant_on_its_own_data():
+    """The printed display (constant 1) fails at l = 1 from the start at E_pi V when its
+    first step moves away; with no move it cannot be rejected, and the corrected parts
+    are unaffected."""
+    printed = DJ.judge_drift(_drift(0.29, 0.29), ctx(), printed=True)
+    assert printed.verdict == F and printed.failed_parts() == ["printed display at l = 1 (constant 1)"]
+    assert DJ.judge_drift(_drift(0.29, 0.29, step=0.0), ctx(), printed=True).verdict == INC
+    assert DJ.judge_drift(_drift(0.29, 0.29, step=0.0), ctx()).verdict == H
 
 
 def test_drift_display_corrected_no_decay_fails():

@@ -80,12 +80,12 @@ def test_one_step_drift():
 def test_layer_norm_identity_and_sign():
     g = np.random.default_rng(1)
     rows = lambda diff: samples([({"d": 32}, {"max_path_difference": np.full(20, diff),
-                                              "ln_change": g.normal(0.7, 0.05, 20)})], d=32, depth=50)
+                                              "ln_rise": g.normal(0.3, 0.05, 20)})], d=32, depth=50, rise_from=10)
     assert NJ.judge_layer_norm(rows(1e-15), ctx()).verdict == H
     assert NJ.judge_layer_norm(rows(1e-15), ctx(), direction="<").verdict == F
     assert NJ.judge_layer_norm(rows(1e-3), ctx()).verdict == F  # the paths differ: counterexample
-    undecided = samples([({"d": 32}, {"max_path_difference": np.full(20, 1e-3), "ln_change": g.normal(0.0, 0.05, 20)})],
-                        d=32, depth=50)
+    undecided = samples([({"d": 32}, {"max_path_difference": np.full(20, 1e-3), "ln_rise": g.normal(0.0, 0.05, 20)})],
+                        d=32, depth=50, rise_from=10)
     ev = NJ.judge_layer_norm(undecided, ctx())  # the sign part alone is undecided; the paths decide
     assert ev.verdict == F and ev.shortfall is None and ev.details[0]["verdict"] == "inconclusive"
 
@@ -105,9 +105,11 @@ def test_layer_norm_each_part_can_fail_alone():
     """Equal paths and a clear rise: holds. A stated path difference of 1e-3 fails on the
     path part alone (the sign part still holds), and the counterexample names it."""
     g = np.random.default_rng(2)
-    m = samples([({"d": 32}, {"max_path_difference": np.full(20, 7e-15), "ln_change": g.normal(0.7, 0.05, 20)})],
-                d=32, depth=50)
+    m = samples([({"d": 32}, {"max_path_difference": np.full(20, 7e-15), "ln_rise": g.normal(0.3, 0.05, 20)})],
+                d=32, depth=50, rise_from=10)
     assert NJ.judge_layer_norm(m, ctx()).verdict == H
+    assert NJ.judge_layer_norm(m, ctx(), change=0.6).verdict == F  # a rise of 0.6 is rejected
+    assert NJ.judge_layer_norm(m, ctx(), change=0.3).verdict == INC  # the rise measured: not rejected
     ev = NJ.judge_layer_norm(m, ctx(), path_difference=1e-3)
     assert ev.verdict == F and ev.details[0]["verdict"] == "holds"
     assert ev.counterexample["part"] == "same |cos| path as the vanilla chain" and ev.counterexample["stated"] == 1e-3
@@ -164,12 +166,34 @@ def test_fig6_shortfall_comes_from_the_undecided_part():
     assert 1 < ev.shortfall < math.inf
 
 
+def _deep(ratio, reps=32, seed=0):
+    g = np.random.default_rng(seed)
+    late = 0.04 * np.exp(g.normal(0, 0.2, reps))
+    return samples([({"variant": "bn"}, {"late": late, "deep": late * ratio * np.exp(g.normal(0, 0.3, reps)),
+                                         "early": late, "first": np.full(reps, 0.75), "last": late})],
+                   depth=30, deep=75)
+
+
+def test_depth_constancy_three_way():
+    assert NJ.judge_depth_constancy(_deep(1.0), ctx()).verdict == H
+    ev = NJ.judge_depth_constancy(_deep(7.0), ctx())
+    assert ev.verdict == F and ev.counterexample["part"].startswith("level over layers 70..75")
+    assert NJ.judge_depth_constancy(_deep(7.0), ctx(), ratio=7.0).verdict == H
+    assert NJ.judge_depth_constancy(_deep(2.0, reps=4), ctx()).verdict == INC  # at the band's edge, four networks
+
+
 def test_fig4a_sign():
     g = np.random.default_rng(2)
     data = {f"gap_depth_{L}": 0.9 + 0.001 * L + g.normal(0, 0.001, 8) for L in (15, 30, 45, 60, 75)}
     m = samples([({"d": 800, "n": 500}, data)], depths=(15, 30, 45, 60, 75), d=800, n=500)
     assert NJ.judge_fig4a(m, ctx()).verdict == H
     assert NJ.judge_fig4a(m, ctx(), direction="<").verdict == F
+    # growth at a constant pace: the 'pace' reading neither holds nor fails
+    assert NJ.judge_fig4a(m, ctx(), compare="pace").verdict == INC
+    # growth that slows with depth (as measured): the pace reading fails
+    slow = {f"gap_depth_{L}": 1 - 0.1 * math.exp(-(L - 15) / 15) + g.normal(0, 0.001, 8) for L in (15, 30, 45, 60, 75)}
+    m = samples([({"d": 800, "n": 500}, slow)], depths=(15, 30, 45, 60, 75), d=800, n=500)
+    assert NJ.judge_fig4a(m, ctx()).verdict == H and NJ.judge_fig4a(m, ctx(), compare="pace").verdict == F
 
 
 def test_footnote2_counterexample():
