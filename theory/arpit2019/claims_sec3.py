@@ -58,7 +58,8 @@ def _kn_holding_mutations(place):
                      {"half_pi": HALF_PI_CUT}, part=("mpmath", "sympy, n 2k+1," if case == "odd" else "sympy, n 2k,")))
 
 
-def _kn(cid, where, place, reading, verdict, product="pattern", corrects=None, mutations=None, note=""):
+def _kn(cid, where, place, reading, verdict, product="pattern", corrects=None, mutations=None, note="", severity=None,
+        impact=""):
     if mutations is None:
         other = "sphere_in_Rn" if reading == "n_sphere" else "n_sphere"
         mutations = (_kn_holding_mutations(place) if verdict == H
@@ -71,7 +72,7 @@ def _kn(cid, where, place, reading, verdict, product="pattern", corrects=None, m
                  f"n > 1, reading S_n as {_S[reading]}{products}",
                  kind="identity", recorded=verdict, measure=exact.kn_measure, judge=exact.judge_kn,
                  params={"place": place, "reading": reading, "product": product}, mutations=mutations,
-                 corrects=corrects, note=note)
+                 corrects=corrects, note=note, severity=severity, impact=impact)
 
 
 _EQ9_PRODUCTS = ("Eq. 9 (= Eq. 30) swaps Eq. 3's parity labels, so its products end with a factor (n-2)/(n-1) that "
@@ -89,17 +90,34 @@ CLAIMS = (
         corrects="arpit2019.thm1.kn_eq3.sphere_in_Rn",
         note="'S_n is the surface area of a unit n-dimensional sphere' read as the n-sphere in R^(n+1): the reading "
              "under which Eq. 3 is right for every n > 1."),
-    _kn("arpit2019.thm1.kn_eq3.sphere_in_Rn", "Sec. 3, Theorem 1, Eq. 3", "eq3", "sphere_in_Rn", F),
+    _kn("arpit2019.thm1.kn_eq3.sphere_in_Rn", "Sec. 3, Theorem 1, Eq. 3", "eq3", "sphere_in_Rn", F,
+        severity="wording",
+        impact="Eq. 3 fails only when S_n is read as the unit sphere in R^n (the convention of the appendix proof, "
+               "where the directions of R^n live); with 'unit n-dimensional sphere' in its standard sense, the "
+               "n-sphere in R^(n+1), it gives K_n = 1 for every n > 1 (arpit2019.thm1.kn_eq3.n_sphere, checked "
+               "beside it), so Theorem 1 stands as stated; the clash of the two conventions between Eq. 3 and Eq. 9 "
+               "is arpit2019.thm5.kn_eq3_eq9_consistent."),
     _kn("arpit2019.thm5.kn_eq9.n_sphere", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "n_sphere", F, "literal",
         mutations=(Mutation("read S_n as sphere_in_Rn, products ending at (n-3)/(n-2)",
                             {"reading": "sphere_in_Rn", "product": "pattern"}, H),
                    Mutation("products ending at (n-3)/(n-2), S_n still the n-sphere (the note: fails either way)",
                             {"product": "pattern"}, F)),  # no part: the printed claim fails the same rows
-        note=_EQ9_PRODUCTS + "With S_n the n-sphere it fails under either reading of the products."),
+        note=_EQ9_PRODUCTS + "With S_n the n-sphere it fails under either reading of the products.",
+        severity="misprint",
+        impact="Read with Eq. 3's convention (S_n the n-sphere in R^(n+1)), Eq. 9 is Eq. 3 with its parity labels "
+               "swapped ('odd' on the 2/3 4/5 ... branch), so it fails at every n; Eq. 3 prints the labels that are "
+               "right in this convention and the text states K_n = 1, so the restated theorem's conclusion is "
+               "unaffected."),
     _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn", "App. C, Theorem 5, Eq. 9 (= Eq. 30)", "eq9", "sphere_in_Rn", F,
         "literal", mutations=(Mutation("products ending at (n-3)/(n-2)", {"product": "pattern"}, H),),
         note=_EQ9_PRODUCTS + "Read literally, the printed last factor multiplies the value by (n-2)/(n-1) from the "
-             "first n where it is not an empty product; the corrected claim ends each product at its own pattern."),
+             "first n where it is not an empty product; the corrected claim ends each product at its own pattern.",
+        severity="misprint",
+        impact="In the convention of its own proof (S_n the sphere in R^n) Eq. 9's products end with (n-2)/(n-1), a "
+               "factor outside their own pattern for the parities Eq. 9 assigns; ended at the pattern's last factor "
+               "(n-3)/(n-2) they give K_n = 1 for every n > 1 (arpit2019.thm5.kn_eq9.sphere_in_Rn_corrected), the "
+               "value the main text states after Eq. 3; the factor comes from Eq. 29 (arpit2019.thm5.proof.eq29) "
+               "and Theorem 5's conclusion is unaffected."),
     _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn_corrected", "App. C, Theorem 5, Eq. 9 (= Eq. 30), corrected", "eq9",
         "sphere_in_Rn", H, "pattern", corrects="arpit2019.thm5.kn_eq9.sphere_in_Rn",
         mutations=_kn_holding_mutations("eq9") + (Mutation("printed last factor", {"product": "literal"},
@@ -117,7 +135,12 @@ CLAIMS = (
           note="Read with one convention for S_n in both (the n-sphere in R^(n+1), or the sphere in R^n) and Eq. 9's "
                "products either as printed or ending at their own pattern, the two formulas differ under all four "
                "readings (their parity labels are swapped); they agree only when each is read with its own convention "
-               "(the corrected claim)."),
+               "(the corrected claim).",
+          severity="misprint",
+          impact="Theorem 5 restates Theorem 1 with the same words for S_n but the parity labels of K_n swapped, so "
+                 "under any one convention one of Eq. 3 and Eq. 9 is wrong; each is right in its own convention (Eq. "
+                 "3 with the n-sphere, Eq. 9 with the sphere in R^n and its products ended at their pattern: the "
+                 "corrected claim), and both then give the K_n = 1 the text states."),
     Claim(id="arpit2019.thm5.kn_eq3_eq9_consistent_corrected",
           where="Sec. 3, Eq. 3 vs App. C, Eq. 9, corrected",
           statement="Eq. 3 with S_n the n-sphere in R^(n+1) and Eq. 9 with S_n the sphere in R^n and its products "
@@ -147,7 +170,12 @@ CLAIMS = (
           statement="The angle between a uniform direction in R^n and u has density (S_{n-1}/S_n) sin^{n-1}(theta) on "
           "[0, pi]",
           kind="identity", recorded=F, measure=exact.proof_measure, judge=exact.judge_eq18,
-          params={"variant": "printed"}, mutations=(Mutation("corrected density", {"variant": "corrected"}, H),)),
+          params={"variant": "printed"}, mutations=(Mutation("corrected density", {"variant": "corrected"}, H),),
+          severity="step",
+          impact="Eq. 18's density has the exponent n-1 where the proof's own argument (the points at angle theta "
+                 "form a sphere in R^(n-1) of radius sin theta) gives n-2: as printed it is the angle law of a uniform "
+                 "direction in R^(n+1), not R^n; Theorem 5's conclusion survives because Eq. 29's evaluation error "
+                 "cancels it (arpit2019.thm5.proof.eq31_34)."),
     Claim(id="arpit2019.thm5.proof.eq18_corrected",
           where="App. C, proof of Theorem 5, Eq. 18 (corrected)",
           statement="The angle has density (S_{n-1}/S_n) sin^{n-2}(theta) with S_n the sphere in R^n, and "
@@ -187,7 +215,13 @@ CLAIMS = (
           statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
           "(1/n) (1/2 3/4 ... (n-2)/(n-1)) pi/2 otherwise",
           kind="identity", recorded=F, measure=exact.proof_measure, judge=exact.judge_eq29,
-          params={"variant": "printed"}, mutations=(Mutation("corrected form", {"variant": "corrected"}, H),)),
+          params={"variant": "printed"}, mutations=(Mutation("corrected form", {"variant": "corrected"}, H),),
+          severity="step",
+          impact="Eq. 29 is not the value of Eq. 21's integral, which Eq. 23-28 give as I_(n-1)/(n+1) (prefactor "
+                 "1/(n+1), the parity labels of Eq. 3); its right side is the integral with Eq. 18's exponent "
+                 "corrected, I_(n-2)/n, up to its last factor, so its error cancels Eq. 18's and Theorem 5's "
+                 "conclusion survives (arpit2019.thm5.proof.eq31_34); its last factor is the one Eq. 9 and 30 carry "
+                 "(arpit2019.thm5.kn_eq9.sphere_in_Rn)."),
     Claim(id="arpit2019.thm5.proof.eq29_corrected",
           where="App. C, proof of Theorem 5, Eq. 29 (corrected)",
           statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
@@ -242,7 +276,12 @@ CLAIMS = (
           mutations=(Mutation("sums over i = 1..m", {"variant": "corrected"}, H),),
           note="Judged on the printed range of i (the sum to n is undefined or drops terms when n != m). The "
                "printed j = 1..m is wrong too whenever m != n; the range of j is judged in "
-               "arpit2019.thm6.proof.eq35_36_corrected, whose mutations shift it."),
+               "arpit2019.thm6.proof.eq35_36_corrected, whose mutations shift it.",
+          severity="misprint",
+          impact="The sums over i run to n where R_hat has m rows and u has m entries (and Eq. 36's j to m where v has "
+                 "n entries); Theorem 6 fixes u in R^m and Eq. 40 writes ||u||^2, the value of the sum over all m "
+                 "rows, so only the printed ranges are wrong and Theorem 6's conclusion stands "
+                 "(arpit2019.thm2.monte_carlo)."),
     Claim(id="arpit2019.thm6.proof.eq35_36_corrected",
           where="App. C, proof of Theorem 6, Eq. 35-36 and 39 (corrected)",
           statement="With i running over the m rows and j over the n entries of v, sum_{i=1}^{m} R_hat_i u_i = "
@@ -306,7 +345,12 @@ CLAIMS = (
           mutations=(Mutation("h^{l-1} != 0", {"h": 1.0}, H),),
           note="A missing hypothesis: at h^{l-1} = 0, which a finite ReLU layer outputs with positive probability, the "
                "mask is 0 surely. Where the lemma is used (Theorem 2 inside a network) the event has probability "
-               "2^-n per layer of width n, so the conclusions stand."),
+               "2^-n per layer of width n, so the conclusions stand.",
+          severity="wording",
+          impact="Read literally, 'conditioned on h^{l-1}' includes h^{l-1} = 0, where a^l = 0 and the mask is 0 "
+                 "surely; the proof's 'zero-mean Gaussian' is degenerate there, and the evident intended reading, "
+                 "h^{l-1} != 0, holds (arpit2019.lemma1.mask_bernoulli, checked beside it); in a network the excluded "
+                 "event has probability 2^-n per layer of width n, so Theorem 2's use of the lemma stands."),
     Claim(id="arpit2019.lemma1.mask_bernoulli",
           where="App. C, Lemma 1 (with h^{l-1} != 0); Sec. 3 after Eq. 5",
           statement="Given h^{l-1} != 0, the ReLU mask 1(a^l) is iid Bernoulli(1/2) across units, for Gaussian and "
@@ -322,7 +366,12 @@ CLAIMS = (
           kind="identity", recorded=F, measure=steps.eq5_measure, judge=steps.judge_eq5,
           params={"variant": "printed"}, mutations=(Mutation("gain inside W^T", {"variant": "corrected"}, H),),
           note="g^{l+1} (length n_{l+1}) multiplies 1(a^l) (length n_l): undefined when the widths differ, wrong for "
-               "non-constant gains; exact for the scalar gains g 1 the paper uses, so Theorem 2's use of it stands."),
+               "non-constant gains; exact for the scalar gains g 1 the paper uses, so Theorem 2's use of it stands.",
+          severity="misprint",
+          impact="Eq. 5 puts the gain outside W_hat^T where the chain rule through Eq. 1 (a^{l+1} = g^{l+1} * W_hat "
+                 "h^l + b) puts it inside, 1(a^l) * W_hat^T (g^{l+1} * dl/da^{l+1}); the two agree for the constant "
+                 "gains c 1 the text uses right after ('g^l = sqrt(2) 1') and everywhere else, so Theorem 2's "
+                 "application and the proposed initialization stand."),
     Claim(id="arpit2019.sec3.eq5_corrected",
           where="Sec. 3, Eq. 4-5 (corrected)",
           statement="dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}) (Eq. 4 in denominator layout), for any "

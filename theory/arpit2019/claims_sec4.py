@@ -32,7 +32,12 @@ CLAIMS = (
           where="App. C, Theorem 7, Eq. 43",
           statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [sqrt(2), sqrt(e)]",
           kind="inequality", recorded=F, measure=exact.residual_measure, judge=exact.judge_factor_range,
-          params={"half": False}, mutations=(Mutation("corrected range [2, e]", {"lo": "2", "hi": "e"}, H),)),
+          params={"half": False}, mutations=(Mutation("corrected range [2, e]", {"lo": "2", "hi": "e"}, H),),
+          severity="misprint",
+          impact="Eq. 43 states the squared norm with the range of the norm: the proof gives ||h^B||^2 ~ (1+1/B)^B "
+                 "||x||^2 with the factor in [2, e) (arpit2019.thm7.eq43_corrected), and Theorem 3's Eq. 7 (the "
+                 "norm, c in [sqrt(2), sqrt(e)]) and the proof's last sentence ((1+1/B)^(B/2) in [sqrt(2), sqrt(e)]) "
+                 "both get it right."),
     Claim(id="arpit2019.thm7.eq43_corrected",
           where="App. C, Theorem 7, Eq. 43 (corrected)",
           statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [2, e) for every integer B >= 1",
@@ -79,7 +84,13 @@ CLAIMS = (
                      Mutation("printed range from B = 5 on (the note: holds from there)", {"b_min": "5"}, H),
                      Mutation("printed range from B = 4 on: c = (5/4)^(3/2) = 1.3975 < sqrt(2)", {"b_min": "4"}, F)),
           note="The printed range fails for the smallest B only (the evidence lists them) and holds from there on; at "
-               "the input h^0 it holds for every B (the corrected claim)."),
+               "the input h^0 it holds for every B (the corrected claim).",
+          severity="misprint",
+          impact="Eq. 8 (and Eq. 55, 62, 63) compares the gradient at h^1, B - 1 blocks below h^B, with the range of "
+                 "the whole network's factor (1+1/B)^(B/2), so it fails for the smallest B (at B = 1, h^1 = h^B and "
+                 "c = 1); the sentence after Theorem 4 ('the ratio of norms of gradient w.r.t. input to output') "
+                 "means the input h^0, where the range holds for every B (arpit2019.thm4.eq8_corrected), so Theorem "
+                 "4 as meant stands."),
     Claim(id="arpit2019.thm4.eq8_corrected",
           where="Sec. 4, Theorem 4, Eq. 8 (corrected: gradient at the input h^0)",
           statement="||dl/dh^0|| / ||dl/dh^B|| -> (1+1/B)^{B/2} in [sqrt(2), sqrt(e)] as the width grows",
@@ -97,7 +108,12 @@ CLAIMS = (
           kind="identity", recorded=F, measure=steps.eq56_measure, judge=steps.judge_eq56,
           params={"variant": "printed"}, mutations=(Mutation("Eq. 6's recursion", {"variant": "corrected"}, H),),
           note="x where h^{b-1} is meant: the two agree at b = 1 (x = h^0) only. Eq. 57 follows from Eq. 6's recursion "
-               "(the corrected claim), which is what the rest of the proof uses."),
+               "(the corrected claim), which is what the rest of the proof uses.",
+          severity="misprint",
+          impact="Eq. 56 'recalls' Eq. 6 with x where h^{b-1} is meant, and Eq. 57 is the derivative of Eq. 6, not of "
+                 "Eq. 56 as printed (whose Jacobian in h^{b-1} is alpha dF_b/dh^{b-1} for b >= 2); Eq. 6, the forward "
+                 "proof's Eq. 48 and Eq. 57 itself use h^{b-1}, so the rest of the proof is unaffected "
+                 "(arpit2019.thm8.proof.eq56_corrected)."),
     Claim(id="arpit2019.thm8.proof.eq56_corrected",
           where="App. C, proof of Theorem 8, Eq. 56-58 (corrected)",
           statement="With Eq. 6's h^b = h^{b-1} + alpha F_b(h^{b-1}), dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1}, so "
@@ -114,7 +130,12 @@ CLAIMS = (
           kind="identity", recorded=F, measure=steps.eq59_measure, judge=steps.judge_eq59,
           params={"variant": "printed"}, mutations=(Mutation("dl/dh^b in both terms", {"variant": "corrected"}, H),),
           note="Both the alpha^2 term and the cross term carry dl/dh^{b-1} where dl/dh^b is meant; the printed cross "
-               "term is not even the quantity Theorem 8's hypothesis controls."),
+               "term is not even the quantity Theorem 8's hypothesis controls.",
+          severity="step",
+          impact="Eq. 59 is not the squared norm of Eq. 58: its alpha^2 term and its cross term carry dl/dh^{b-1} where "
+                 "Eq. 58 has dl/dh^b, and Eq. 60 builds on the wrong alpha^2 term (a per-block factor 1/(1 - "
+                 "alpha^2)); with dl/dh^b in both (arpit2019.thm8.proof.eq59_corrected) the chain gives the factor "
+                 "1 + alpha^2 that Eq. 62 applies, so Theorem 8's conclusion survives this step."),
     Claim(id="arpit2019.thm8.proof.eq59_corrected",
           where="App. C, proof of Theorem 8, Eq. 59 (corrected)",
           statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^b||^2 + 2 alpha <dl/dh^b, J dl/dh^b>, the "
@@ -131,7 +152,12 @@ CLAIMS = (
           statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor 1/(1 - alpha^2)",
           kind="identity", recorded=F, measure=mc.RESNETS, judge=judges.judge_eq60,
           params={"variant": "printed"}, mutations=(Mutation("corrected factor 1 + alpha^2", {"variant": "corrected"}, H),),
-          slow=True),
+          slow=True,
+          severity="step",
+          impact="Eq. 60 keeps Eq. 59's alpha^2 ||dl/dh^{b-1}||^2 and drops a cross term the hypotheses do not "
+                 "control, so it states ||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 / (1 - alpha^2) (unbounded at B = 1) where "
+                 "the last block's factor is 1 + alpha^2 (arpit2019.thm8.eq60_corrected); 1 + alpha^2 is the factor "
+                 "Eq. 62 applies, so Theorem 8's conclusion survives."),
     Claim(id="arpit2019.thm8.eq60_corrected",
           where="App. C, proof of Theorem 8, Eq. 60 (corrected)",
           statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of its weights)",
@@ -147,7 +173,13 @@ CLAIMS = (
           mutations=(Mutation("(1 + alpha^2) ||dl/dh^b||^2", {"variant": "corrected"}, H),),
           note="The step holds only if ||dl/dh^b|| = ||dl/dh^{b-1}||; chained with Eq. 60 it would read "
                "||dl/dh^{b-1}||^2 ~ (1 + alpha^2) ||dl/dh^{b-1}||^2. Checked with the hypotheses holding exactly (a "
-               "rotation by 90 degrees), the smallest case B = 1."),
+               "rotation by 90 degrees), the smallest case B = 1.",
+          severity="step",
+          impact="Eq. 61 equates ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 with (1 + alpha^2) ||dl/dh^{b-1}||^2, true "
+                 "only if the two gradients have equal norms, which Eq. 60 itself contradicts for alpha != 0; the "
+                 "intended ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 holds (arpit2019.thm8.proof.eq61_corrected) "
+                 "though no printed step derives it, and it is the per-block factor Eq. 62 applies, so Theorem 8's "
+                 "conclusion survives."),
     Claim(id="arpit2019.thm8.proof.eq61_corrected",
           where="App. C, proof of Theorem 8, Eq. 59-61 (corrected)",
           statement="When ||J w|| = ||w|| and <dl/dh^b, J dl/dh^b> = 0 hold exactly, "
@@ -165,7 +197,12 @@ CLAIMS = (
           params={"exponent": "B"}, mutations=(Mutation("exponent B - 1", {"exponent": "B-1"}, H),),
           slow=True,
           note="Eq. 61 applied from h^B down to h^1 acts B - 1 times (at B = 1, h^1 = h^B): the derivation-level form "
-               "of Theorem 4's index error (thm4.eq8)."),
+               "of Theorem 4's index error (thm4.eq8).",
+          severity="misprint",
+          impact="Eq. 62-63 apply the per-block factor 1 + alpha^2 B times between h^B and h^1, which B - 1 blocks "
+                 "separate; counted from the input h^0 (the 'gradient w.r.t. input' of the text after Theorem 4) the "
+                 "exponent B is right (arpit2019.thm8.proof.eq62_corrected): the derivation-level form of Eq. 8's "
+                 "index slip (arpit2019.thm4.eq8)."),
     Claim(id="arpit2019.thm8.proof.eq62_corrected",
           where="App. C, proof of Theorem 8, Eq. 62-63 (corrected)",
           statement="E||dl/dh^1||^2 = (1 + 1/B)^(B-1) ||dl/dh^B||^2 (and (1 + 1/B)^B at h^0)",
