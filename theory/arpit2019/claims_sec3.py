@@ -88,6 +88,9 @@ CLAIMS = (
     # --- Theorem 1 / 5: the constant K_n (Eq. 3, 9, 30) ---------------------------------
     _kn("arpit2019.thm1.kn_eq3.n_sphere", "Sec. 3, Theorem 1, Eq. 3 and the sentence after it", "eq3", "n_sphere", H,
         corrects="arpit2019.thm1.kn_eq3.sphere_in_Rn",
+        mutations=_kn_holding_mutations("eq3") + (
+            Mutation("printed form: S_n read as the unit sphere in R^n (the appendix proof's convention)",
+                     {"reading": "sphere_in_Rn"}, printed=True),),
         note="'S_n is the surface area of a unit n-dimensional sphere' read as the n-sphere in R^(n+1): the reading "
              "under which Eq. 3 is right for every n > 1."),
     _kn("arpit2019.thm1.kn_eq3.sphere_in_Rn", "Sec. 3, Theorem 1, Eq. 3", "eq3", "sphere_in_Rn", F,
@@ -120,8 +123,8 @@ CLAIMS = (
                "and Theorem 5's conclusion is unaffected."),
     _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn_corrected", "App. C, Theorem 5, Eq. 9 (= Eq. 30), corrected", "eq9",
         "sphere_in_Rn", H, "pattern", corrects="arpit2019.thm5.kn_eq9.sphere_in_Rn",
-        mutations=_kn_holding_mutations("eq9") + (Mutation("printed last factor", {"product": "literal"},
-                                                           part="mpmath"),),
+        mutations=_kn_holding_mutations("eq9") + (Mutation("printed form: last factor (n-2)/(n-1)", {"product": "literal"},
+                                                           part="mpmath", printed=True),),
         note="Corrected: each product ends with the last factor of its own pattern, (n-3)/(n-2) (2 (S_{n-1}/S_n) "
              "I_{n-2} with S_n the sphere in R^n, the normalizing constant of the angular density). Theorem 5's "
              "conclusion K_n = 1 stands."),
@@ -147,7 +150,9 @@ CLAIMS = (
           "ending at (n-3)/(n-2) define the same K_n (= 1) for every n > 1",
           kind="identity", recorded=H, measure=exact.kn_measure, judge=exact.judge_kn_consistent,
           params={"readings": (_MIXED_S_N,)},
-          mutations=(Mutation("Eq. 9 read literally", {"readings": ((("n_sphere", "pattern"), ("sphere_in_Rn", "literal")),)}),
+          mutations=(Mutation("printed form: one convention for S_n in both, Eq. 9's products either way",
+                              {"readings": _SAME_S_N}, printed=True),
+                     Mutation("Eq. 9 read literally", {"readings": ((("n_sphere", "pattern"), ("sphere_in_Rn", "literal")),)}),
                      Mutation("Eq. 3 with S_n the sphere in R^n (Eq. 9's convention)",
                               {"readings": ((("sphere_in_Rn", "pattern"), ("sphere_in_Rn", "pattern")),)}),
                      Mutation("Eq. 9 with S_n the n-sphere (Eq. 3's convention)",
@@ -182,7 +187,7 @@ CLAIMS = (
           "E[max(0, cos theta)^2] = 1/(2n)",
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq18,
           params={"variant": "corrected"},
-          mutations=(Mutation("printed density", {"variant": "printed"}, F),
+          mutations=(Mutation("printed form: density sin^(n-1)", {"variant": "printed"}, F, printed=True),
                      Mutation("E[max(0, cos)^2] = (1 + 10^-(dps - 10))/(2n) (5 digits above the tolerance)",
                               {"moment_factor": ONE_PLUS_EPS}, F, part="E[max(0, cos)^2]"),
                      Mutation("mass of the density = 1 + 10^-(dps - 10) (5 digits above the tolerance)",
@@ -228,7 +233,7 @@ CLAIMS = (
           "for even n and 1/2 ... (n-2)/(n-1) pi/2 for odd n",
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq29,
           params={"variant": "corrected"},
-          mutations=(Mutation("printed form", {"variant": "printed"}, F),
+          mutations=(Mutation("printed form", {"variant": "printed"}, F, printed=True),
                      Mutation("prefactor 1/n (Eq. 29's) with the corrected products", {"denominator": "n"}, F),
                      Mutation("parity labels swapped (Eq. 29's) with 1/(n+1)", {"swap": True}, F)),
           corrects="arpit2019.thm5.proof.eq29"),
@@ -289,7 +294,7 @@ CLAIMS = (
           kind="identity", recorded=H, measure=ranges.eq35_measure, judge=ranges.judge_eq35,
           params={"variant": "corrected", "parts": ranges.EQ35_PARTS},
           mutations=(Mutation("printed ranges: i = 1..n (the sum every step expands) and Eq. 36's j = 1..m",
-                              {"variant": "printed"}, part="sum_(j=1..m)"),
+                              {"variant": "printed"}, part="sum_(j=1..m)", printed=True),
                      Mutation("Eq. 35's factor 2 -> sqrt(2) (v's factor unsquared)", {"eq35_factor": "sqrt(2)"},
                               part="Eq. 35:"),
                      Mutation("Eq. 36's j = 1..n-1 (upper end one short: v's last entry left out)",
@@ -356,7 +361,9 @@ CLAIMS = (
           statement="Given h^{l-1} != 0, the ReLU mask 1(a^l) is iid Bernoulli(1/2) across units, for Gaussian and "
           "(beyond the lemma's hypothesis) Haar-orthogonal weights",
           kind="identity", recorded=H, measure=mc.LEMMA1, judge=judges.judge_lemma1,
-          mutations=(Mutation("p = 0.52", {"p": 0.52}),), corrects="arpit2019.lemma1.printed",
+          mutations=(Mutation("printed form: every h^{l-1}, h^{l-1} = 0 included", {"zero_input": True},
+                              printed=True),
+                     Mutation("p = 0.52", {"p": 0.52})), corrects="arpit2019.lemma1.printed",
           note="The proof needs weights symmetric about 0, not only zero-mean (true for the Gaussian the lemma names); "
                "Haar matrices are invariant under row sign flips, so the mask is Bernoulli(1/2) for them too."),
     # --- Sec. 3: backpropagation (Eq. 4-5) and the gains --------------------------------
@@ -378,7 +385,7 @@ CLAIMS = (
           "widths and gains",
           kind="identity", recorded=H, measure=steps.eq5_measure, judge=steps.judge_eq5,
           params={"variant": "corrected"},
-          mutations=(Mutation("gain outside W^T (printed)", {"variant": "printed"}),
+          mutations=(Mutation("printed form: gain outside W^T", {"variant": "printed"}, printed=True),
                      Mutation("form x (1 + 1e-6) (1.9 to 10 times the tolerance 1e-7 max(1, max|gradient|), in each of the five cases)", {"scale": 1 + 1e-6}),
                      Mutation("mask 1(a^l) dropped", {"mask": False})),
           corrects="arpit2019.sec3.eq5"),

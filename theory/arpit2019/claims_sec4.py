@@ -43,7 +43,7 @@ CLAIMS = (
           statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [2, e) for every integer B >= 1",
           kind="inequality", recorded=H, measure=exact.residual_measure, judge=exact.judge_factor_range,
           params={"half": False, "lo": "2", "hi": "e"},
-          mutations=(Mutation("printed range [sqrt(2), sqrt(e)]", {"lo": "sqrt(2)", "hi": "sqrt(e)"}),
+          mutations=(Mutation("printed range [sqrt(2), sqrt(e)]", {"lo": "sqrt(2)", "hi": "sqrt(e)"}, printed=True),
                      Mutation("lower bound 2.002: B = 1 gives 2", {"lo": "2.002"}),
                      Mutation("open lower end (2, e]: B = 1 gives 2", {"lo_closed": False}),
                      Mutation("upper bound (1 - 1e-3) e: exceeded from B = 500", {"hi": "(1 - 10**-3)*e"})),
@@ -97,7 +97,9 @@ CLAIMS = (
           kind="approximation", recorded=HA, measure=mc.RESNET_WIDTHS, judge=judges.judge_norm_scaling,
           params={"key": "bwd"},
           mutations=(Mutation("limit off by 2% (the tolerance)", {"scale": 1.02}, part="limit"),
-                     Mutation("exponent (B-1)/2 (at h^1)", {"power": 0.5 * 3 / 4}, part="limit"),
+                     Mutation("printed form: ||dl/dh^1|| / ||dl/dh^B|| -> (1+1/B)^(B/2) (Eq. 8 and 63 at h^1)",
+                              {"key": "bwd_h1"}, part="limit", printed=True),
+                     Mutation("exponent (B-1)/2 at h^0", {"power": 0.5 * 3 / 4}, part="limit"),
                      Mutation("single networks do not concentrate (RMS exponent > 0)", {"rms_direction": ">"},
                               part="rms_decay")),
           corrects="arpit2019.thm4.eq8", slow=True),
@@ -120,7 +122,7 @@ CLAIMS = (
           "dl/dh^{b-1} = dl/dh^b + alpha (dF_b/dh^{b-1})^T dl/dh^b (Eq. 57-58)",
           kind="identity", recorded=H, measure=steps.eq56_measure, judge=steps.judge_eq56,
           params={"variant": "corrected"},
-          mutations=(Mutation("printed recursion", {"variant": "printed"}),
+          mutations=(Mutation("printed form: recursion h^b = x + alpha F_b(h^{b-1})", {"variant": "printed"}, printed=True),
                      Mutation("Eq. 57's alpha x (1 + 1e-5) (error 6.7e-6 at the 1e-6 tolerance)", {"alpha_scale": 1 + 1e-5})),
           corrects="arpit2019.thm8.proof.eq56"),
     Claim(id="arpit2019.thm8.proof.eq59",
@@ -132,8 +134,8 @@ CLAIMS = (
           note="Both the alpha^2 term and the cross term carry dl/dh^{b-1} where dl/dh^b is meant; the printed cross "
                "term is not even the quantity Theorem 8's hypothesis controls.",
           severity="step",
-          impact="Eq. 59 is not the squared norm of Eq. 58: its alpha^2 term and its cross term carry dl/dh^{b-1} where "
-                 "Eq. 58 has dl/dh^b, and Eq. 60 builds on the wrong alpha^2 term (a per-block factor 1/(1 - "
+          impact="Eq. 59 is not the squared norm of Eq. 58: its alpha^2 term and its cross term carry dl/dh^{b-1} "
+                 "where Eq. 58 has dl/dh^b, and Eq. 60 builds on the wrong alpha^2 term (a per-block factor 1/(1 - "
                  "alpha^2)); with dl/dh^b in both (arpit2019.thm8.proof.eq59_corrected) the chain gives the factor "
                  "1 + alpha^2 that Eq. 62 applies, so Theorem 8's conclusion survives this step."),
     Claim(id="arpit2019.thm8.proof.eq59_corrected",
@@ -142,7 +144,7 @@ CLAIMS = (
           "expansion of Eq. 58",
           kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq59,
           params={"variant": "corrected"},
-          mutations=(Mutation("printed terms", {"variant": "printed"}),
+          mutations=(Mutation("printed form: dl/dh^{b-1} in both terms", {"variant": "printed"}, printed=True),
                      Mutation("alpha^2 term alone as printed (J dl/dh^{b-1})", {"square": "printed"}),
                      Mutation("cross term alone as printed (J dl/dh^{b-1})", {"cross": "printed"}),
                      Mutation("cross term coefficient 1 instead of 2", {"cross_coeff": "1"})),
@@ -162,7 +164,8 @@ CLAIMS = (
           where="App. C, proof of Theorem 8, Eq. 60 (corrected)",
           statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of its weights)",
           kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq60,
-          params={"variant": "corrected"}, mutations=(Mutation("printed factor 1/(1 - alpha^2)", {"variant": "printed"}),),
+          params={"variant": "corrected"},
+          mutations=(Mutation("printed form: factor 1/(1 - alpha^2)", {"variant": "printed"}, printed=True),),
           corrects="arpit2019.thm8.eq60", slow=True),
     Claim(id="arpit2019.thm8.proof.eq61",
           where="App. C, proof of Theorem 8, Eq. 61",
@@ -186,7 +189,8 @@ CLAIMS = (
           "||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2",
           kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq61,
           params={"variant": "corrected"},
-          mutations=(Mutation("printed right side", {"variant": "printed"}),
+          mutations=(Mutation("printed form: (1 + alpha^2) ||dl/dh^{b-1}||^2 on the right", {"variant": "printed"},
+                              printed=True),
                      Mutation("factor 1 + alpha (exponent 1)", {"factor": "1 + alpha"})),
           corrects="arpit2019.thm8.proof.eq61",
           note="In expectation over random blocks the same factor is checked by thm8.eq60_corrected."),
@@ -207,7 +211,7 @@ CLAIMS = (
           where="App. C, proof of Theorem 8, Eq. 62-63 (corrected)",
           statement="E||dl/dh^1||^2 = (1 + 1/B)^(B-1) ||dl/dh^B||^2 (and (1 + 1/B)^B at h^0)",
           kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq62,
-          params={"exponent": "B-1"}, mutations=(Mutation("exponent B", {"exponent": "B"}),),
+          params={"exponent": "B-1"}, mutations=(Mutation("printed form: exponent B", {"exponent": "B"}, printed=True),),
           corrects="arpit2019.thm8.proof.eq62", slow=True),
     # --- Figure 1, bottom: the ResNet panels ------------------------------------------------------
     Claim(id="arpit2019.fig1.resnet_forward_curve",

@@ -113,36 +113,42 @@ def judge_orthogonal_variance(m, ctx, better="haar_orthogonal", other="gaussian"
     return ev
 
 
-def judge_lemma1(m, ctx, p=0.5):
+def judge_lemma1(m, ctx, p=0.5, zero_input=False):
     """Lemma 1: given h, the mask 1(W h > 0) is iid Bernoulli(p = 1/2) across units:
     chi-square goodness of fit of the 2^m patterns against the product law; holds when
-    the upper confidence limit of Cohen's w is inside the band ``MASK_W``."""
-    alpha = ctx.split(len(m.rows))
+    the upper confidence limit of Cohen's w is inside the band ``MASK_W``. The
+    measurement's inputs h are nonzero ReLU outputs (the corrected lemma); with
+    ``zero_input`` the same weight draws are also applied to h = 0 (the printed lemma,
+    'conditioned on h^{l-1}' for every h^{l-1}), where W h = 0 and every mask is 0."""
+    groups = [(r.law, r.m, r["code"]) for r in m.rows]
+    if zero_input:
+        groups += [(f"{law}, h^(l-1) = 0", k, np.zeros_like(code)) for law, k, code in groups]
+    alpha = ctx.split(len(groups))
     details, verdicts = [], []
-    for r in m.rows:
-        k = r.m
+    for law, k, code in groups:
         ones = np.array([bin(c).count("1") for c in range(2**k)])
         probs = p**ones * (1 - p) ** (k - ones)
-        counts = np.bincount(r["code"], minlength=2**k)
+        counts = np.bincount(code, minlength=2**k)
         stat, pv, w, v = stats.goodness_of_fit(counts, probs, alpha, tol_w=MASK_W)
         verdicts.append(v)
-        details.append({"law": r.law, "m": k, "draws": int(counts.sum()), "chi2": stat, "p_value": pv,
+        details.append({"law": law, "m": k, "draws": int(counts.sum()), "chi2": stat, "p_value": pv,
                         "w_upper": w, "verdict": v.value})
     v = combine(verdicts)
     worst = min(details, key=lambda d: d["p_value"])
     shortfall = max(d["w_upper"] for d in details) / MASK_W
     plot_rows = []
-    for r in m.rows:  # per pattern: observed frequency (exact binomial interval) against the product law
-        k, n = r.m, r["code"].size
-        counts = np.bincount(r["code"], minlength=2**k)
+    for law, k, code in groups:  # per pattern: observed frequency (exact binomial interval) against the product law
+        n = code.size
+        counts = np.bincount(code, minlength=2**k)
         for c in range(2**k):
             q = p ** bin(c).count("1") * (1 - p) ** (k - bin(c).count("1"))
             lo, hi = stats.binomial_interval(int(counts[c]), n, alpha)
             half = MASK_W * math.sqrt(q / 2**k)  # a deviation spread evenly that reaches Cohen's w = MASK_W
-            plot_rows.append({"label": f"{r.law}, pattern {c:0{k}b}", "mean": counts[c] / n, "interval": [lo, hi],
+            plot_rows.append({"label": f"{law}, pattern {c:0{k}b}", "mean": counts[c] / n, "interval": [lo, hi],
                               "target": q, "band": [q - half, q + half]})
     return Evidence(v, {"chi2": worst["chi2"], "p_value": worst["p_value"]}, f"product Bernoulli({p})",
-                    f"chi-square over the {2 ** m.rows[0].m} mask patterns, alpha = {alpha:.1e} per law",
+                    f"chi-square over the {2 ** m.rows[0].m} mask patterns, alpha = {alpha:.1e} per law"
+                    + (" (and per law at h = 0)" if zero_input else ""),
                     f"upper confidence limit of Cohen's w {max(d['w_upper'] for d in details):.3f} (band {MASK_W})",
                     margin=math.log10(worst["p_value"] / alpha) if worst["p_value"] > 0 else -math.inf,
                     margin_unit="decades of p-value above alpha (worst law)",
