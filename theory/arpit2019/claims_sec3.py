@@ -165,7 +165,9 @@ CLAIMS = (
           "isotropic law drops out (Eq. 15-16), and E[m v_i^2] = 2n E[max(0, cos theta)^2] ||u||^2 = ||u||^2 "
           "(Eq. 13-17 with E[max(0, cos theta)^2] = 1/(2n))",
           kind="identity", recorded=H, measure=proof_mc.UNITS, judge=judges.judge_units,
-          mutations=(Mutation("K = 1.02 (the tolerance)", {"K": 1.02}),),
+          mutations=(Mutation("K = 1.02 (the tolerance)", {"K": 1.02}),
+                     Mutation("K = n/(n+1) = 4/5: Eq. 18's density read with S_n the n-sphere gives "
+                              "E[max(0, cos)^2] = 1/(2(n+1))", {"K": 0.8})),
           slow=True,
           note="Units 1 and m of Theorem 1's layer at (n, m) = (4, 4), u = e_1, for Gaussian, Student-t, uniform-ball "
                "and Haar rows; the three iid laws differ in their radial part only. Eq. 10-11 (linearity) and Eq. 13-14 "
@@ -334,14 +336,18 @@ CLAIMS = (
           statement="In Theorem 2's setting with m <= n (orthogonal rows exist), orthogonal initialization is strictly "
           "better than Gaussian: Var||v||^2 is smaller",
           kind="inequality", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_orthogonal_variance,
-          mutations=(Mutation("swapped: Gaussian better", {"better": "gaussian", "other": "haar_orthogonal"}),)),
+          mutations=(Mutation("swapped: Gaussian better", {"better": "gaussian", "other": "haar_orthogonal"},
+                              mirror=True),
+                     Mutation("better by a factor 2: Var(Gaussian) > 2 Var(orthogonal)", {"ratio": 2.0}))),
     Claim(id="arpit2019.fn8.orthogonal_columns",
           where="App. C, footnote 8, extended to m > n",
           statement="For m > n (orthonormal columns, rows re-normalized) orthogonal initialization is strictly better "
           "than Gaussian: Var||v||^2 is smaller",
           kind="inequality", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_orthogonal_variance,
           params={"domain": "columns"},
-          mutations=(Mutation("swapped: Gaussian better", {"better": "gaussian", "other": "haar_orthogonal"}),)),
+          mutations=(Mutation("swapped: Gaussian better", {"better": "gaussian", "other": "haar_orthogonal"},
+                              mirror=True),
+                     Mutation("better by a factor 2: Var(Gaussian) > 2 Var(orthogonal)", {"ratio": 2.0}))),
     Claim(id="arpit2019.lemma1.printed",
           where="App. C, Lemma 1; Sec. 3 after Eq. 5",
           statement="For Gaussian zero-mean weights and zero biases, conditioned on h^{l-1}, each unit of 1(a^l) is iid "

@@ -12,7 +12,8 @@ import sympy as sp
 
 from simulations.core import check_choice
 from ..core.claims import Where, applies_only
-from ..judges import exact_constant, judge_exact
+from ..core.evidence import bound_tightness
+from ..judges import exact_constant, judge_exact, tightest
 from . import residual, sphere
 
 __all__ = [
@@ -334,8 +335,12 @@ def judge_factor_range(m, ctx, shift: int = 0, half: bool = True, lo: str = "sqr
                            "factor": str(_factor_at(first, half, shift)),
                            "value": float(_factor_at(first, half, shift))} if first else None,
     }]
-    return judge_exact(checks, "sympy: sign of d/dB log f, f(1), limit; exact rationals B <= 200; "
-                       f"mpmath.iv interval arithmetic B = 201..{SCAN}", "exact")
+    ev = judge_exact(checks, "sympy: sign of d/dB log f, f(1), limit; exact rationals B <= 200; "
+                     f"mpmath.iv interval arithmetic B = 201..{SCAN}", "exact")
+    # both ends are bounds: the smallest factor against lo, the supremum against hi
+    ev.tightness = tightest([bound_tightness(float(f1), float(lo_s), ">=", {"end": "lower", "B": str(b_min)}),
+                             bound_tightness(float(lim), float(hi_s), "<=", {"end": "upper", "B": "sup, B -> oo"})])
+    return ev
 
 
 def judge_depth_robustness(m, ctx, blocks: int = 1666, stages: int = 3, pytorch_rate: str = "1/18",
@@ -365,5 +370,11 @@ def judge_depth_robustness(m, ctx, blocks: int = 1666, stages: int = 3, pytorch_
          "measured": mpmath.nstr(torch, 6), "expected": f"> {bound:g}",
          "counterexample": {"pytorch_factor": mpmath.nstr(torch, 6)}},
     ]
-    return judge_exact(checks, "exact expectations: (1+1/B)^B, prod(1+0.81^b), (1+1/18)^B per stage",
-                       "exact")
+    ev = judge_exact(checks, "exact expectations: (1+1/B)^B, prod(1+0.81^b), (1+1/18)^B per stage",
+                     "exact")
+    # on the informative rows only: PyTorch's divergence threshold (and a proposed bound below e^K)
+    bounds = [bound_tightness(float(torch), bound, ">", {"scheme": "PyTorch default"})]
+    if proposed_bound is not None and sup_prop < math.e**stages:
+        bounds.append(bound_tightness(float(prop), sup_prop, "<", {"scheme": "proposed"}))
+    ev.tightness = tightest(bounds)
+    return ev

@@ -13,7 +13,9 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..judges import judge_comparison, judge_limit, judge_means, largest_shortfall
+from ..core.claims import applies_only
+from ..core.evidence import bound_tightness
+from ..judges import judge_comparison, judge_limit, judge_means, largest_shortfall, tightest
 
 __all__ = [
     "judge_thm1", "judge_controls", "judge_thm2", "judge_orthogonal_variance", "judge_lemma1",
@@ -89,27 +91,35 @@ def judge_thm2(m, ctx, K=1.0, factor2=2.0):
                        "(its conditional expectation given the weights, ||R_hat^T u||^2 / 2)", ctx)
 
 
-def judge_orthogonal_variance(m, ctx, better="haar_orthogonal", other="gaussian", domain="rows"):
+def judge_orthogonal_variance(m, ctx, better="haar_orthogonal", other="gaussian", domain="rows", ratio=1.0):
     """Footnote 8: Var||v||^2 is smaller for ``better`` rows than for ``other`` rows, on
     shapes with m <= n (``domain="rows"``: orthogonal rows exist) or m > n
     (``"columns"``: orthonormal columns, rows re-normalized). Per shape, a Welch
-    comparison of the squared deviations (whose means are the variances)."""
+    comparison of the squared deviations (whose means are the variances) of ``other``
+    against ``ratio`` times those of ``better`` (1 as printed: 'strictly better'; larger
+    for mutation tests, 'better by that factor'). The evidence's ``tightness`` is the
+    factor by which the ratio Var(other) / Var(better) could move down and still hold on
+    its weakest row (its lower limit over the stated ratio; the difference's one-sided
+    limit over the point estimate of Var(better))."""
     shapes = sorted({(r.n, r.m) for r in m.rows if (r.m <= r.n) == (domain == "rows")})
     pairs = []
     for n, mm in shapes:
         a = m.row(law=better, n=n, m=mm)["thm2_masked"] * 2
         b = m.row(law=other, n=n, m=mm)["thm2_masked"] * 2
         da, db = ((x - x.mean()) ** 2 * x.size / (x.size - 1) for x in (a, b))
-        pairs.append(({"n": n, "m": mm, f"var_{better}": float(da.mean()), f"var_{other}": float(db.mean())}, db, da))
-    ev = judge_comparison(pairs, ">", f"squared deviations of ||v||^2 (footnote 8), Var({other}) - Var({better})", ctx,
-                          what=f"var_{other}_minus_var_{better}")
-    ev.expected = f"Var||v||^2: {better} < {other}"
-    what = f"var_{other}_minus_var_{better}"
-    # plotted as Var(other) / Var(better) against 1 (the difference's limits over Var(better))
-    ev.plot = {"kind": "bounds", "claim": ">=",
-               "rows": [{"label": f"n={d['n']}, m={d['m']}", "mean": 1 + d[what] / d[f"var_{better}"],
-                         "interval": [1 + x / d[f"var_{better}"] for x in d["one_sided_limits"]],
-                         "bound": 1.0, "attainable": None, "informative": True} for d in ev.details]}
+        pairs.append(({"n": n, "m": mm, f"var_{better}": float(da.mean()), f"var_{other}": float(db.mean())}, db,
+                      ratio * da))
+    times = "" if ratio == 1.0 else f"{ratio:g} "
+    what = f"var_{other}_minus_{times.strip() + '_' if times else ''}var_{better}"
+    ev = judge_comparison(pairs, ">", f"squared deviations of ||v||^2 (footnote 8), Var({other}) - {times}Var({better})",
+                          ctx, what=what)
+    ev.expected = f"Var||v||^2: {times}{better} < {other}"
+    # plotted as Var(other) / Var(better) against the stated ratio (the difference's limits over Var(better))
+    rows = [{"label": f"n={d['n']}, m={d['m']}", "mean": ratio + d[what] / d[f"var_{better}"],
+             "interval": [ratio + x / d[f"var_{better}"] for x in d["one_sided_limits"]],
+             "bound": ratio, "attainable": None, "informative": True} for d in ev.details]
+    ev.plot = {"kind": "bounds", "claim": ">=", "rows": rows}
+    ev.tightness = tightest(bound_tightness(r["interval"][0], ratio, ">=", {"row": r["label"]}) for r in rows)
     return ev
 
 
@@ -188,12 +198,16 @@ def judge_resnet_forward(m, ctx, scale=1.0, exponent="B"):
                        ("init", "B"), REQUIRED, "Monte Carlo of WN ResNets, one network per replicate", ctx)
 
 
-def judge_eq60(m, ctx, variant="corrected"):
+@applies_only("variant", alpha_power=("corrected",))
+def judge_eq60(m, ctx, variant="corrected", alpha_power=2):
     """Last block: E||dl/dh^{B-1}||^2 / ||dl/dh^B||^2 = 1 + alpha^2 (corrected Eq. 60-61)
-    vs 1/(1 - alpha^2) (Eq. 60 as printed, solved for ||dl/dh^{b-1}||^2), alpha^2 = 1/B."""
+    vs 1/(1 - alpha^2) (Eq. 60 as printed, solved for ||dl/dh^{b-1}||^2), alpha = 1/sqrt(B).
+    ``alpha_power`` replaces the corrected form's exponent 2 of alpha, for mutation tests."""
+    check_choice("variant", variant, ("printed", "corrected"))
+
     def target(r):
-        a2 = 1.0 / r.B
-        return 1 + a2 if variant == "corrected" else 1 / (1 - a2)
+        a = 1.0 / math.sqrt(r.B)
+        return 1 + a**alpha_power if variant == "corrected" else 1 / (1 - a**2)
 
     rows = [r for r in m.rows if variant == "corrected" or r.B > 1]
     return judge_means(rows, lambda r: r["bwd_last"], target, ("init", "B"), REQUIRED,
@@ -286,8 +300,9 @@ def judge_cross_term(m, ctx, mean=0.0, orthogonal_value=0.0):
 
 def judge_eq62(m, ctx, exponent="B"):
     """Eq. 62-63: E||dl/dh^1||^2 / ||dl/dh^B||^2 = (1 + 1/B)^e with e = B as printed (B - 1
-    corrected: from h^B down to h^1 there are B - 1 blocks)."""
-    pw = {"B": lambda B: B, "B-1": lambda B: B - 1}[exponent]
+    corrected: from h^B down to h^1 there are B - 1 blocks; B - 2, one block short, for
+    mutation tests)."""
+    pw = {"B": lambda B: B, "B-1": lambda B: B - 1, "B-2": lambda B: B - 2}[exponent]
     return judge_means(m.rows, lambda r: r["bwd_h1"], lambda r: (1 + 1 / r.B) ** pw(r.B), ("init", "B"), REQUIRED,
                        "Monte Carlo of WN ResNets, one network per replicate averaged with its antithetic twin", ctx)
 
