@@ -8,6 +8,8 @@ import mpmath
 
 from ..core import Claim, Mutation, Verdict
 from ..core.claims import AtPrecision
+from . import derivations_layer as dl
+from . import derivations_sphere as ds
 from . import exact_claims as exact
 from . import fig1_panels as panels
 from . import mc_judges as judges
@@ -171,7 +173,8 @@ CLAIMS = (
           slow=True,
           note="Units 1 and m of Theorem 1's layer at (n, m) = (4, 4), u = e_1, for Gaussian, Student-t, uniform-ball "
                "and Haar rows; the three iid laws differ in their radial part only. Eq. 10-11 (linearity) and Eq. 13-14 "
-               "(R_hat_i^T u = ||u|| cos theta) are algebra inside this expectation."),
+               "(R_hat_i^T u = ||u|| cos theta) are algebra inside this expectation.",
+          cites=("Theorem 5", "Eq. 2"), derivation=ds.eq10_17_derivation),
     Claim(id="arpit2019.thm5.proof.eq18",
           where="App. C, proof of Theorem 5, Eq. 18",
           statement="The angle between a uniform direction in R^n and u has density (S_{n-1}/S_n) sin^{n-1}(theta) on "
@@ -182,7 +185,8 @@ CLAIMS = (
           impact="Eq. 18's density has the exponent n-1 where the proof's own argument (the points at angle theta "
                  "form a sphere in R^(n-1) of radius sin theta) gives n-2: as printed it is the angle law of a uniform "
                  "direction in R^(n+1), not R^n; Theorem 5's conclusion survives because Eq. 29's evaluation error "
-                 "cancels it (arpit2019.thm5.proof.eq31_34)."),
+                 "cancels it (arpit2019.thm5.proof.eq31_34).",
+          cites=("Eq. 17", "App. C, text before Eq. 18"), derivation=ds.eq18_derivation),
     Claim(id="arpit2019.thm5.proof.eq18_corrected",
           where="App. C, proof of Theorem 5, Eq. 18 (corrected)",
           statement="The angle has density (S_{n-1}/S_n) sin^{n-2}(theta) with S_n the sphere in R^n, and "
@@ -196,7 +200,8 @@ CLAIMS = (
                               {"mass_factor": ONE_PLUS_EPS}, F, part="mass 1")),
           corrects="arpit2019.thm5.proof.eq18",
           note="Eq. 29's right side (its parity labels and 1/n) is the value of the integral with Eq. 18's exponent "
-               "corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's conclusion stands."),
+               "corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's conclusion stands.",
+          cites=("Eq. 17", "App. C, text before Eq. 18"), derivation=ds.eq18_corrected_derivation),
     Claim(id="arpit2019.thm5.proof.eq19_21",
           where="App. C, proof of Theorem 5, Eq. 19-21",
           statement="int_0^pi |sin^(n-1)| max(0, cos)^2 = int_0^(pi/2) sin^(n-1) cos^2 (Eq. 19) = "
@@ -205,7 +210,8 @@ CLAIMS = (
           mutations=(Mutation("Eq. 21 alone: its exponents shifted by one (sin^n - sin^(n+2))", {"shift": 1},
                               part="Eq. 21:"),
                      Mutation("Eq. 19 alone: Eq. 18's integral = (1 + 10^-(dps - 10)) x Eq. 19's",
-                              {"eq19_factor": ONE_PLUS_EPS}, part="Eq. 19:"))),
+                              {"eq19_factor": ONE_PLUS_EPS}, part="Eq. 19:")),
+          cites=("Eq. 18",), derivation=ds.eq19_21_derivation),
     Claim(id="arpit2019.thm5.proof.eq22_28",
           where="App. C, proof of Theorem 5, Eq. 22-28",
           statement="The sine reduction formula (Eq. 22) and the Wallis products for odd and even powers (Eq. 23-28) hold",
@@ -216,7 +222,8 @@ CLAIMS = (
                               {"factor": ONE_PLUS_EPS, "cases": ("odd",)}, part="Eq. 23-25"),
                      Mutation("Eq. 26-28 alone (even powers): products x (1 + 10^-(dps - 10))",
                               {"factor": ONE_PLUS_EPS, "cases": ("even",)}, part="Eq. 26-28"),
-                     Mutation("Eq. 22 with n/(n+1) for (n-1)/n", {"eq22_ratio": "n/(n+1)"}, part="Eq. 22"))),
+                     Mutation("Eq. 22 with n/(n+1) for (n-1)/n", {"eq22_ratio": "n/(n+1)"}, part="Eq. 22")),
+          cites=("Eq. 22",), derivation=ds.eq22_28_derivation),
     Claim(id="arpit2019.thm5.proof.eq29",
           where="App. C, proof of Theorem 5, Eq. 29",
           statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
@@ -228,7 +235,8 @@ CLAIMS = (
                  "1/(n+1), the parity labels of Eq. 3); its right side is the integral with Eq. 18's exponent "
                  "corrected, I_(n-2)/n, up to its last factor, so its error cancels Eq. 18's and Theorem 5's "
                  "conclusion survives (arpit2019.thm5.proof.eq31_34); its last factor is the one Eq. 9 and 30 carry "
-                 "(arpit2019.thm5.kn_eq9.sphere_in_Rn)."),
+                 "(arpit2019.thm5.kn_eq9.sphere_in_Rn).",
+          cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_derivation),
     Claim(id="arpit2019.thm5.proof.eq29_corrected",
           where="App. C, proof of Theorem 5, Eq. 29 (corrected)",
           statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
@@ -238,17 +246,31 @@ CLAIMS = (
           mutations=(Mutation("printed form", {"variant": "printed"}, F, printed=True),
                      Mutation("prefactor 1/n (Eq. 29's) with the corrected products", {"denominator": "n"}, F),
                      Mutation("parity labels swapped (Eq. 29's) with 1/(n+1)", {"swap": True}, F)),
-          corrects="arpit2019.thm5.proof.eq29"),
+          corrects="arpit2019.thm5.proof.eq29",
+          cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_corrected_derivation),
     Claim(id="arpit2019.thm5.proof.eq31_34",
           where="App. C, proof of Theorem 5, Eq. 31-34",
-          statement="Eq. 31 (int p(R_hat) max(0, cos)^2 = 0.5 K_n / n) follows from the printed Eq. 21, 29 and 30, and "
-          "Eq. 32-34 give E||v||^2 = m (2n/m) ||u||^2 0.5 K_n / n = K_n ||u||^2",
-          kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_eq31_34,
+          statement="Eq. 31, int p(R_hat_i) max(0, cos theta)^2 = 0.5 K_n / n, is true with K_n of Eq. 30 read with S_n "
+          "the sphere in R^n and its products ended at their pattern (where K_n = 1), and Eq. 32-34 give E||v||^2 = "
+          "m (2n/m) ||u||^2 0.5 K_n / n = K_n ||u||^2",
+          kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq31_34,
           mutations=(Mutation("gain^2 n/m in Eq. 33", {"gain2": "n/m"}, part="Eq. 32-34"),
-                     Mutation("Eq. 31 alone: (0.5 + 1e-40) K_n / n", {"eq31_half": "1/2 + 10**-40"},
-                              part="Eq. 31 from")),
-          note="Algebra only: Eq. 29 and 30 carry the same parity labels, so Eq. 31 follows from them; its true value "
-               "is 1/(2n) (thm5.proof.eq18_corrected), so Eq. 31 holds exactly when K_n = 1."),
+                     Mutation("Eq. 31 alone: 0.5 (1 + 10^-(dps - 10)) K_n / n (5 digits above the tolerance)",
+                              {"eq31_factor": ONE_PLUS_EPS}, part="Eq. 31:"),
+                     Mutation("Eq. 30's products read literally (last factor (n-2)/(n-1))", {"product": "literal"},
+                              part="Eq. 31:"),
+                     Mutation("S_n the n-sphere (Eq. 3's convention) in Eq. 30", {"reading": "n_sphere"},
+                              part="Eq. 31:")),
+          cites=("Eq. 12", "Eq. 17", "Eq. 21", "Eq. 29", "Eq. 30"), derivation=ds.eq31_34_derivation,
+          severity="step",
+          impact="Eq. 31 is true and follows from the printed Eq. 21, 29 and 30, but two of those are wrong: Eq. 21 "
+                 "carries Eq. 18's exponent n-1 (arpit2019.thm5.proof.eq18) and Eq. 29 is not the value of Eq. 21's "
+                 "integral (arpit2019.thm5.proof.eq29); their errors cancel, so Eq. 31 is right for a wrong reason and "
+                 "the proof as printed does not establish Theorem 5, whose conclusion K_n = 1 still holds "
+                 "(arpit2019.thm1.monte_carlo).",
+          note="The true left side is 1/(2n) (thm5.proof.eq18_corrected), so Eq. 31 holds exactly when K_n = 1: with "
+               "S_n the sphere in R^n and Eq. 30's products ended at their pattern. Whether it follows from the "
+               "printed steps is the derivation; that its premises' errors cancel is computed there."),
     # --- Theorems 1, 2 and Lemma 1 by Monte Carlo -------------------------------------------
     Claim(id="arpit2019.thm1.monte_carlo",
           where="Sec. 3, Theorem 1 (App. C, Theorem 5)",
@@ -288,7 +310,8 @@ CLAIMS = (
           impact="The sums over i run to n where R_hat has m rows and u has m entries (and Eq. 36's j to m where v has "
                  "n entries); Theorem 6 fixes u in R^m and Eq. 40 writes ||u||^2, the value of the sum over all m "
                  "rows, so only the printed ranges are wrong and Theorem 6's conclusion stands "
-                 "(arpit2019.thm2.monte_carlo)."),
+                 "(arpit2019.thm2.monte_carlo).",
+          cites=("Theorem 6",), derivation=dl.eq35_36_derivation),
     Claim(id="arpit2019.thm6.proof.eq35_36_corrected",
           where="App. C, proof of Theorem 6, Eq. 35-36 and 39 (corrected)",
           statement="With i running over the m rows and j over the n entries of v, sum_{i=1}^{m} R_hat_i u_i = "
@@ -306,7 +329,8 @@ CLAIMS = (
                      Mutation("Eq. 39's cross term x 1/2 (sum over i < j only)", {"eq39_cross": "1/2"},
                               part="Eq. 39:")),
           corrects="arpit2019.thm6.proof.eq35_36",
-          note="An index slip: the rest of the proof and Theorem 6's conclusion stand (thm2.monte_carlo)."),
+          note="An index slip: the rest of the proof and Theorem 6's conclusion stand (thm2.monte_carlo).",
+          cites=("Theorem 6",), derivation=dl.eq35_36_corrected_derivation),
     Claim(id="arpit2019.thm6.proof.eq39_41",
           where="App. C, proof of Theorem 6, Eq. 39-41 and the text after Eq. 41",
           statement="The cross term sum_{i != j} u_i u_j cos(phi_ij) of Eq. 39-41 has mean 0 for iid isotropic rows and "
@@ -316,7 +340,8 @@ CLAIMS = (
                      Mutation("orthogonal rows: 0.02 ||u||^2 on every draw", {"orthogonal_value": 0.02},
                               part="orthogonal rows")),
           note="Orthogonal rows exist for m <= n only; for m > n the Haar rows are re-normalized columns and the cross "
-               "term is random with mean 0."),
+               "term is random with mean 0.",
+          cites=("Eq. 38", "Eq. 2"), derivation=dl.eq39_41_derivation),
     Claim(id="arpit2019.fn8.deterministic",
           where="App. C, footnote 8 (attached to 'for both cases', after Eq. 41)",
           statement="For orthogonal R_hat the result holds without the expectation over the weights: the cross term of "
@@ -384,7 +409,8 @@ CLAIMS = (
           impact="Eq. 5 puts the gain outside W_hat^T where the chain rule through Eq. 1 (a^{l+1} = g^{l+1} * W_hat "
                  "h^l + b) puts it inside, 1(a^l) * W_hat^T (g^{l+1} * dl/da^{l+1}); the two agree for the constant "
                  "gains c 1 the text uses right after ('g^l = sqrt(2) 1') and everywhere else, so Theorem 2's "
-                 "application and the proposed initialization stand."),
+                 "application and the proposed initialization stand.",
+          cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_derivation),
     Claim(id="arpit2019.sec3.eq5_corrected",
           where="Sec. 3, Eq. 4-5 (corrected)",
           statement="dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}) (Eq. 4 in denominator layout), for any "
@@ -394,7 +420,8 @@ CLAIMS = (
           mutations=(Mutation("printed form: gain outside W^T", {"variant": "printed"}, printed=True),
                      Mutation("form x (1 + 1e-6) (1.9 to 10 times the tolerance 1e-7 max(1, max|gradient|), in each of the five cases)", {"scale": 1 + 1e-6}),
                      Mutation("mask 1(a^l) dropped", {"mask": False})),
-          corrects="arpit2019.sec3.eq5"),
+          corrects="arpit2019.sec3.eq5",
+          cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_corrected_derivation),
     Claim(id="arpit2019.sec3.gain_discrepancy",
           where="Sec. 3, 'Implementation details' and the gains after Theorems 1-2",
           statement="With fan-in != fan-out, g = sqrt(2 n_in/n_out) preserves the forward squared norm and scales the "

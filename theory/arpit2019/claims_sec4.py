@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from ..core import Claim, Mutation, Verdict
+from . import derivations_resnet as dr
 from . import exact_claims as exact
 from . import fig1_panels as panels
 from . import mc_judges as judges
@@ -30,7 +31,8 @@ CLAIMS = (
                      Mutation("exponent B instead of B/2", {"half": False}),
                      Mutation("open lower end (sqrt(2), sqrt(e)]: B = 1 gives sqrt(2)", {"lo_closed": False}),
                      Mutation("upper bound (1 - 1e-3) sqrt(e): exceeded from B = 250", {"hi": "(1 - 10**-3)*sqrt(e)"}),
-                     Mutation("every real B >= 1/2: c(1/2) = 3^(1/4) < sqrt(2)", {"b_min": "1/2"}))),
+                     Mutation("every real B >= 1/2: c(1/2) = 3^(1/4) < sqrt(2)", {"b_min": "1/2"})),
+          cites=("Eq. 53", "Eq. 54"), derivation=dr.range_derivation),
     Claim(id="arpit2019.thm7.eq43",
           where="App. C, Theorem 7, Eq. 43",
           statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [sqrt(2), sqrt(e)]",
@@ -57,7 +59,22 @@ CLAIMS = (
           kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_eq45_49,
           mutations=(Mutation("cross term alpha <x, F>", {"cross": "1"}),
                      Mutation("alpha ||F||^2 (exponent 1)", {"alpha_power": "1"})),
-          note="Eq. 44 and 48 number the blocks F_1, F_2 where Eq. 6 numbers them F_0, F_1: notation only."),
+          note="Eq. 44 and 48 number the blocks F_1, F_2 where Eq. 6 numbers them F_0, F_1: notation only.",
+          cites=("Eq. 44", "Eq. 48"), derivation=dr.eq45_49_derivation),
+    Claim(id="arpit2019.thm7.proof.eq47_53",
+          where="App. C, proof of Theorem 7, Eq. 47 and 50-53",
+          statement="With Theorem 7's hypotheses holding exactly (||F_b(h)|| = ||h||, <h, F_b(h)> = 0 for every h), "
+          "||h^b||^2 = (1 + alpha^2) ||h^{b-1}||^2 (Eq. 47, 50), so ||h^B||^2 = (1 + alpha^2)^B ||x||^2 (Eq. 51-52) "
+          "= (1 + 1/B)^B ||x||^2 at alpha = 1/sqrt(B) (Eq. 53)",
+          kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_eq47_53,
+          mutations=(Mutation("exponent B - 1 (one block short)", {"exponent": "B-1"}, part="Eq. 51-53"),
+                     Mutation("per-block factor 1 + alpha (exponent 1)", {"factor": "1 + alpha"},
+                              part=("Eq. 47", "Eq. 51-53"))),
+          cites=("Eq. 46", "Eq. 49", "Theorem 7"), derivation=dr.eq47_53_derivation,
+          note="Blocks that meet the hypotheses exactly (a rotation by 90 degrees) make the chain an identity; with "
+               "random blocks the hypotheses hold only approximately and the chain holds in expectation "
+               "(arpit2019.thm3.resnet_exact). Unlike Theorem 8's backward chain, every step here follows from the "
+               "printed steps before it."),
     Claim(id="arpit2019.thm3.resnet_exact",
           where="Sec. 4, Theorem 3; App. C, Eq. 47 and 50-53; App. A.2 architecture",
           statement="For WN ResNets with the proposed gains (alpha absorbed, gamma = 1/B), E||h^B||^2 = (1+1/B)^B ||x||^2 "
@@ -120,7 +137,8 @@ CLAIMS = (
           impact="Eq. 56 'recalls' Eq. 6 with x where h^{b-1} is meant, and Eq. 57 is the derivative of Eq. 6, not of "
                  "Eq. 56 as printed (whose Jacobian in h^{b-1} is alpha dF_b/dh^{b-1} for b >= 2); Eq. 6, the forward "
                  "proof's Eq. 48 and Eq. 57 itself use h^{b-1}, so the rest of the proof is unaffected "
-                 "(arpit2019.thm8.proof.eq56_corrected)."),
+                 "(arpit2019.thm8.proof.eq56_corrected).",
+          cites=("Eq. 6",), derivation=dr.eq56_derivation),
     Claim(id="arpit2019.thm8.proof.eq56_corrected",
           where="App. C, proof of Theorem 8, Eq. 56-58 (corrected)",
           statement="With Eq. 6's h^b = h^{b-1} + alpha F_b(h^{b-1}), dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1}, so "
@@ -129,7 +147,8 @@ CLAIMS = (
           params={"variant": "corrected"},
           mutations=(Mutation("printed form: recursion h^b = x + alpha F_b(h^{b-1})", {"variant": "printed"}, printed=True),
                      Mutation("Eq. 57's alpha x (1 + 1e-5) (error 6.7e-6 at the 1e-6 tolerance)", {"alpha_scale": 1 + 1e-5})),
-          corrects="arpit2019.thm8.proof.eq56"),
+          corrects="arpit2019.thm8.proof.eq56",
+          cites=("Eq. 6",), derivation=dr.eq56_corrected_derivation),
     Claim(id="arpit2019.thm8.proof.eq59",
           where="App. C, proof of Theorem 8, Eq. 59",
           statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^{b-1}||^2 + 2 alpha <dl/dh^b, J dl/dh^{b-1}> "
@@ -142,7 +161,8 @@ CLAIMS = (
           impact="Eq. 59 is not the squared norm of Eq. 58: its alpha^2 term and its cross term carry dl/dh^{b-1} "
                  "where Eq. 58 has dl/dh^b, and Eq. 60 builds on the wrong alpha^2 term (a per-block factor 1/(1 - "
                  "alpha^2)); with dl/dh^b in both (arpit2019.thm8.proof.eq59_corrected) the chain gives the factor "
-                 "1 + alpha^2 that Eq. 62 applies, so Theorem 8's conclusion survives this step."),
+                 "1 + alpha^2 that Eq. 62 applies, so Theorem 8's conclusion survives this step.",
+          cites=("Eq. 58",), derivation=dr.eq59_derivation),
     Claim(id="arpit2019.thm8.proof.eq59_corrected",
           where="App. C, proof of Theorem 8, Eq. 59 (corrected)",
           statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^b||^2 + 2 alpha <dl/dh^b, J dl/dh^b>, the "
@@ -153,7 +173,8 @@ CLAIMS = (
                      Mutation("alpha^2 term alone as printed (J dl/dh^{b-1})", {"square": "printed"}),
                      Mutation("cross term alone as printed (J dl/dh^{b-1})", {"cross": "printed"}),
                      Mutation("cross term coefficient 1 instead of 2", {"cross_coeff": "1"})),
-          corrects="arpit2019.thm8.proof.eq59"),
+          corrects="arpit2019.thm8.proof.eq59",
+          cites=("Eq. 58",), derivation=dr.eq59_corrected_derivation),
     Claim(id="arpit2019.thm8.eq60",
           where="App. C, proof of Theorem 8, Eq. 60",
           statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor 1/(1 - alpha^2)",
@@ -164,7 +185,8 @@ CLAIMS = (
           impact="Eq. 60 keeps Eq. 59's alpha^2 ||dl/dh^{b-1}||^2 and drops a cross term the hypotheses do not "
                  "control, so it states ||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 / (1 - alpha^2) (unbounded at B = 1) where "
                  "the last block's factor is 1 + alpha^2 (arpit2019.thm8.eq60_corrected); 1 + alpha^2 is the factor "
-                 "Eq. 62 applies, so Theorem 8's conclusion survives."),
+                 "Eq. 62 applies, so Theorem 8's conclusion survives.",
+          cites=("Eq. 59", "Theorem 8"), derivation=dr.eq60_derivation),
     Claim(id="arpit2019.thm8.eq60_corrected",
           where="App. C, proof of Theorem 8, Eq. 60 (corrected)",
           statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of its weights)",
@@ -172,7 +194,8 @@ CLAIMS = (
           params={"variant": "corrected"},
           mutations=(Mutation("printed form: factor 1/(1 - alpha^2)", {"variant": "printed"}, printed=True),
                      Mutation("factor 1 + alpha (exponent 1)", {"alpha_power": 1})),
-          corrects="arpit2019.thm8.eq60", slow=True),
+          corrects="arpit2019.thm8.eq60", slow=True,
+          cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq60_corrected_derivation),
     Claim(id="arpit2019.thm8.proof.eq61",
           where="App. C, proof of Theorem 8, Eq. 61",
           statement="||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^{b-1}||^2 (Eq. 61 after Eq. 60), "
@@ -188,7 +211,8 @@ CLAIMS = (
                  "only if the two gradients have equal norms, which Eq. 60 itself contradicts for alpha != 0; the "
                  "intended ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 holds (arpit2019.thm8.proof.eq61_corrected) "
                  "though no printed step derives it, and it is the per-block factor Eq. 62 applies, so Theorem 8's "
-                 "conclusion survives."),
+                 "conclusion survives.",
+          cites=("Eq. 60",), derivation=dr.eq61_derivation),
     Claim(id="arpit2019.thm8.proof.eq61_corrected",
           where="App. C, proof of Theorem 8, Eq. 59-61 (corrected)",
           statement="When ||J w|| = ||w|| and <dl/dh^b, J dl/dh^b> = 0 hold exactly, "
@@ -199,7 +223,8 @@ CLAIMS = (
                               printed=True),
                      Mutation("factor 1 + alpha (exponent 1)", {"factor": "1 + alpha"})),
           corrects="arpit2019.thm8.proof.eq61",
-          note="In expectation over random blocks the same factor is checked by thm8.eq60_corrected."),
+          note="In expectation over random blocks the same factor is checked by thm8.eq60_corrected.",
+          cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq61_corrected_derivation),
     Claim(id="arpit2019.thm8.proof.eq62",
           where="App. C, proof of Theorem 8, Eq. 62-63",
           statement="E||dl/dh^1||^2 = (1 + alpha^2)^B ||dl/dh^B||^2 = (1 + 1/B)^B ||dl/dh^B||^2",
@@ -212,7 +237,8 @@ CLAIMS = (
           impact="Eq. 62-63 apply the per-block factor 1 + alpha^2 B times between h^B and h^1, which B - 1 blocks "
                  "separate; counted from the input h^0 (the 'gradient w.r.t. input' of the text after Theorem 4) the "
                  "exponent B is right (arpit2019.thm8.proof.eq62_corrected): the derivation-level form of Eq. 8's "
-                 "index slip (arpit2019.thm4.eq8)."),
+                 "index slip (arpit2019.thm4.eq8).",
+          cites=("Eq. 61",), derivation=dr.eq62_derivation),
     Claim(id="arpit2019.thm8.proof.eq62_corrected",
           where="App. C, proof of Theorem 8, Eq. 62-63 (corrected)",
           statement="E||dl/dh^1||^2 = (1 + 1/B)^(B-1) ||dl/dh^B||^2 (and (1 + 1/B)^B at h^0)",
@@ -220,7 +246,8 @@ CLAIMS = (
           params={"exponent": "B-1"},
           mutations=(Mutation("printed form: exponent B", {"exponent": "B"}, printed=True),
                      Mutation("exponent B - 2 (one block short)", {"exponent": "B-2"})),
-          corrects="arpit2019.thm8.proof.eq62", slow=True),
+          corrects="arpit2019.thm8.proof.eq62", slow=True,
+          cites=("arpit2019.thm8.proof.eq61_corrected",), derivation=dr.eq62_corrected_derivation),
     # --- Figure 1, bottom: the ResNet panels ------------------------------------------------------
     Claim(id="arpit2019.fig1.resnet_forward_curve",
           where="Fig. 1 bottom left; Sec. 4 after Theorem 3; App. A.2",

@@ -18,7 +18,7 @@ from . import residual, sphere
 
 __all__ = [
     "N_GRID", "kn_measure", "judge_kn", "judge_kn_consistent", "proof_measure", "judge_wallis", "judge_eq18",
-    "judge_eq29", "residual_measure", "judge_factor_range", "judge_depth_robustness",
+    "judge_eq29", "judge_eq31_34", "residual_measure", "judge_factor_range", "judge_depth_robustness",
 ]
 
 #: n = 2..100, then 40 log-spaced values up to 10^6.
@@ -243,6 +243,39 @@ def judge_eq18(m, ctx, variant: str = "printed", moment_factor: str = "1", mass_
                            "expected": "mass 1 and moment 1/(2n)"})
     return judge_exact(checks, "mpmath quadrature of the density and of its max(0,cos)^2 moment",
                        f"1e-{ctx.dps - 5} relative")
+
+
+def judge_eq31_34(m, ctx, reading: str = "sphere_in_Rn", product: str = "pattern", eq31_factor: str = "1",
+                  gain2: str = "2*n/m"):
+    """Eq. 31, int p(R_hat_i) max(0, cos theta)^2 = 0.5 K_n / n, is true: K_n of Eq. 30
+    read with S_n ``reading`` and its products ``product`` (:mod:`.sphere`; the sphere in
+    R^n with products ended at their pattern, where K_n = 1), against the true left side,
+    the corrected density's E[max(0, cos)^2] (``proof_measure``'s true moment), for
+    n = 2..30 at two precisions; and Eq. 32-34, m (gain^2) ||u||^2 (0.5 K_n / n) =
+    K_n ||u||^2 with gain^2 = 2n/m (sympy). Whether Eq. 31 follows from the printed Eq. 21,
+    29 and 30 is the claim's derivation (:func:`.derivations_sphere.eq31_34_derivation`).
+    ``eq31_factor`` (decimal text) multiplies Eq. 31's 0.5 and ``gain2`` replaces Eq. 33's
+    gain^2, for mutation tests."""
+    check_choice("reading", reading, sphere.READINGS)
+    check_choice("product", product, sphere.PRODUCTS)
+    checks = []
+    for d in ctx.precisions:
+        with mpmath.workdps(d + 10):
+            half = mpmath.mpf(1) / 2 * mpmath.mpf(eq31_factor)
+            rows = [(n, half * sphere.kn(n, "eq9", reading, dps=d + 10, product=product) / n, t)
+                    for n, t in zip(m["n"], m[d]["true_moment"])]
+            bad = next(((n, v, t) for n, v, t in rows if not _close(v, t, d)), None)
+        checks.append({"label": f"Eq. 31: 0.5 K_n / n = E[max(0, cos)^2], n = 2..30 at {d} digits", "ok": bad is None,
+                       "measured": "all match" if bad is None else mpmath.nstr(bad[1], 15),
+                       "expected": "the corrected density's moment" if bad is None else mpmath.nstr(bad[2], 15),
+                       "counterexample": None if bad is None else {"n": bad[0], "0.5 K_n / n": mpmath.nstr(bad[1], 15),
+                                                                   "E[max(0, cos)^2]": mpmath.nstr(bad[2], 15)}})
+    n, mm, u2, K = sp.symbols("n m u2 K", positive=True)
+    r34 = sp.simplify(mm * sp.sympify(gain2, locals={"n": n, "m": mm}) * u2 * sp.Rational(1, 2) * K / n - K * u2)
+    checks.append({"label": f"Eq. 32-34 with gain^2 = {gain2} (sympy)", "ok": r34 == 0, "measured": str(r34),
+                   "expected": "0", "counterexample": {"residual": str(r34)} if r34 != 0 else None})
+    return judge_exact(checks, f"mpmath: K_n of Eq. 30 (S_n: {reading}, products: {product}) against the quadrature "
+                       "of the corrected density's moment; sympy for Eq. 32-34", f"1e-{ctx.dps - 5} relative")
 
 
 def _eq29_form(n: int, d: int, variant: str, denominator, swap: bool):
