@@ -125,8 +125,8 @@ CLAIMS = (
                "and Theorem 5's conclusion is unaffected."),
     _kn("arpit2019.thm5.kn_eq9.sphere_in_Rn_corrected", "App. C, Theorem 5, Eq. 9 (= Eq. 30), corrected", "eq9",
         "sphere_in_Rn", H, "pattern", corrects="arpit2019.thm5.kn_eq9.sphere_in_Rn",
-        mutations=_kn_holding_mutations("eq9") + (Mutation("printed form: last factor (n-2)/(n-1)", {"product": "literal"},
-                                                           part="mpmath", printed=True),),
+        mutations=_kn_holding_mutations("eq9") + (
+            Mutation("printed form: last factor (n-2)/(n-1)", {"product": "literal"}, part="mpmath", printed=True),),
         note="Corrected: each product ends with the last factor of its own pattern, (n-3)/(n-2) (2 (S_{n-1}/S_n) "
              "I_{n-2} with S_n the sphere in R^n, the normalizing constant of the angular density). Theorem 5's "
              "conclusion K_n = 1 stands."),
@@ -154,7 +154,8 @@ CLAIMS = (
           params={"readings": (_MIXED_S_N,)},
           mutations=(Mutation("printed form: one convention for S_n in both, Eq. 9's products either way",
                               {"readings": _SAME_S_N}, printed=True),
-                     Mutation("Eq. 9 read literally", {"readings": ((("n_sphere", "pattern"), ("sphere_in_Rn", "literal")),)}),
+                     Mutation("Eq. 9 read literally",
+                              {"readings": ((("n_sphere", "pattern"), ("sphere_in_Rn", "literal")),)}),
                      Mutation("Eq. 3 with S_n the sphere in R^n (Eq. 9's convention)",
                               {"readings": ((("sphere_in_Rn", "pattern"), ("sphere_in_Rn", "pattern")),)}),
                      Mutation("Eq. 9 with S_n the n-sphere (Eq. 3's convention)",
@@ -172,8 +173,8 @@ CLAIMS = (
                               "E[max(0, cos)^2] = 1/(2(n+1))", {"K": 0.8})),
           slow=True,
           note="Units 1 and m of Theorem 1's layer at (n, m) = (4, 4), u = e_1, for Gaussian, Student-t, uniform-ball "
-               "and Haar rows; the three iid laws differ in their radial part only. Eq. 10-11 (linearity) and Eq. 13-14 "
-               "(R_hat_i^T u = ||u|| cos theta) are algebra inside this expectation.",
+               "and Haar rows; the three iid laws differ in their radial part only. Eq. 10-11 (linearity) and Eq. "
+               "13-14 (R_hat_i^T u = ||u|| cos theta) are algebra inside this expectation.",
           cites=("Theorem 5", "Eq. 2"), derivation=ds.eq10_17_derivation),
     Claim(id="arpit2019.thm5.proof.eq18",
           where="App. C, proof of Theorem 5, Eq. 18",
@@ -214,7 +215,8 @@ CLAIMS = (
           cites=("Eq. 18",), derivation=ds.eq19_21_derivation),
     Claim(id="arpit2019.thm5.proof.eq22_28",
           where="App. C, proof of Theorem 5, Eq. 22-28",
-          statement="The sine reduction formula (Eq. 22) and the Wallis products for odd and even powers (Eq. 23-28) hold",
+          statement="The sine reduction formula (Eq. 22) and the Wallis products for odd and even powers (Eq. 23-28) "
+          "hold",
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_wallis,
           mutations=(Mutation("products off by 1% (both cases fail)", {"factor": 1.01},
                               part=("Eq. 23-25", "Eq. 26-28")),
@@ -250,9 +252,9 @@ CLAIMS = (
           cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_corrected_derivation),
     Claim(id="arpit2019.thm5.proof.eq31_34",
           where="App. C, proof of Theorem 5, Eq. 31-34",
-          statement="Eq. 31, int p(R_hat_i) max(0, cos theta)^2 = 0.5 K_n / n, is true with K_n of Eq. 30 read with S_n "
-          "the sphere in R^n and its products ended at their pattern (where K_n = 1), and Eq. 32-34 give E||v||^2 = "
-          "m (2n/m) ||u||^2 0.5 K_n / n = K_n ||u||^2",
+          statement="Eq. 31, int p(R_hat_i) max(0, cos theta)^2 = 0.5 K_n / n, is true with K_n of Eq. 30 read with "
+          "S_n the sphere in R^n and its products ended at their pattern (where K_n = 1), and Eq. 32-34 give E||v||^2 "
+          "= m (2n/m) ||u||^2 0.5 K_n / n = K_n ||u||^2",
           kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq31_34,
           mutations=(Mutation("gain^2 n/m in Eq. 33", {"gain2": "n/m"}, part="Eq. 32-34"),
                      Mutation("Eq. 31 alone: 0.5 (1 + 10^-(dps - 10)) K_n / n (5 digits above the tolerance)",
@@ -274,8 +276,8 @@ CLAIMS = (
     # --- Theorems 1, 2 and Lemma 1 by Monte Carlo -------------------------------------------
     Claim(id="arpit2019.thm1.monte_carlo",
           where="Sec. 3, Theorem 1 (App. C, Theorem 5)",
-          statement="For isotropic iid rows (Gaussian, Student-t, uniform in the ball) or Haar-orthogonal rows/columns, "
-          "E||ReLU(sqrt(2n/m) R_hat u)||^2 = ||u||^2, including m > n",
+          statement="For isotropic iid rows (Gaussian, Student-t, uniform in the ball) or Haar-orthogonal "
+          "rows/columns, E||ReLU(sqrt(2n/m) R_hat u)||^2 = ||u||^2, including m > n",
           kind="identity", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_thm1,
           mutations=(Mutation("K = 1.02 (the tolerance)", {"K": 1.02}),
                      Mutation("gain sqrt(2m/n) (fan-in/out swapped)", {"gain": "fan_out_over_fan_in"}))),
@@ -287,7 +289,8 @@ CLAIMS = (
           mutations=(Mutation("claim Rademacher is rejected",
                               {"rejected": ("rademacher",), "accepted": ("shifted_gaussian",)}),
                      Mutation("anisotropic Gaussian accepted",
-                              {"rejected": ("shifted_gaussian",), "accepted": ("rademacher", "anisotropic_gaussian")}))),
+                              {"rejected": ("shifted_gaussian",),
+                               "accepted": ("rademacher", "anisotropic_gaussian")}))),
     Claim(id="arpit2019.thm2.monte_carlo",
           where="Sec. 3, Theorem 2 (App. C, Theorem 6)",
           statement="For isotropic iid or Haar-orthogonal rows and z iid Bernoulli(1/2), "
@@ -298,8 +301,8 @@ CLAIMS = (
     # --- Proof of Theorem 6 (Eq. 35-42) and footnote 8 ------------------------------------
     Claim(id="arpit2019.thm6.proof.eq35_36",
           where="App. C, proof of Theorem 6, Eq. 35-36 and 39",
-          statement="E||v||^2 = 2 E||(sum_{i=1}^{n} R_hat_i u_i) * z||^2 = 2 E[sum_{j=1}^{m} (sum_{i=1}^{n} R_hat_ij u_i)^2 "
-          "z_j^2] with u in R^m and R_hat in R^(m x n) (index ranges as printed)",
+          statement="E||v||^2 = 2 E||(sum_{i=1}^{n} R_hat_i u_i) * z||^2 = 2 E[sum_{j=1}^{m} (sum_{i=1}^{n} R_hat_ij "
+          "u_i)^2 z_j^2] with u in R^m and R_hat in R^(m x n) (index ranges as printed)",
           kind="identity", recorded=F, measure=ranges.eq35_measure, judge=ranges.judge_eq35,
           params={"variant": "printed", "parts": ("sum",)},
           mutations=(Mutation("sums over i = 1..m", {"variant": "corrected"}, H),),
@@ -333,8 +336,8 @@ CLAIMS = (
           cites=("Theorem 6",), derivation=dl.eq35_36_corrected_derivation),
     Claim(id="arpit2019.thm6.proof.eq39_41",
           where="App. C, proof of Theorem 6, Eq. 39-41 and the text after Eq. 41",
-          statement="The cross term sum_{i != j} u_i u_j cos(phi_ij) of Eq. 39-41 has mean 0 for iid isotropic rows and "
-          "is 0 on every draw for orthogonal rows",
+          statement="The cross term sum_{i != j} u_i u_j cos(phi_ij) of Eq. 39-41 has mean 0 for iid isotropic rows "
+          "and is 0 on every draw for orthogonal rows",
           kind="identity", recorded=H, measure=mc.SINGLE_LAYER, judge=judges.judge_cross_term,
           mutations=(Mutation("mean 0.02 ||u||^2 (the tolerance)", {"mean": 0.02}, part="stated mean"),
                      Mutation("orthogonal rows: 0.02 ||u||^2 on every draw", {"orthogonal_value": 0.02},
@@ -375,8 +378,8 @@ CLAIMS = (
                      Mutation("better by a factor 2: Var(Gaussian) > 2 Var(orthogonal)", {"ratio": 2.0}))),
     Claim(id="arpit2019.lemma1.printed",
           where="App. C, Lemma 1; Sec. 3 after Eq. 5",
-          statement="For Gaussian zero-mean weights and zero biases, conditioned on h^{l-1}, each unit of 1(a^l) is iid "
-          "Bernoulli(1/2) (for every h^{l-1})",
+          statement="For Gaussian zero-mean weights and zero biases, conditioned on h^{l-1}, each unit of 1(a^l) is "
+          "iid Bernoulli(1/2) (for every h^{l-1})",
           kind="identity", recorded=F, measure=steps.symbolic_measure, judge=steps.judge_lemma1_zero_input,
           mutations=(Mutation("h^{l-1} != 0", {"h": 1.0}, H),),
           note="A missing hypothesis: at h^{l-1} = 0, which a finite ReLU layer outputs with positive probability, the "
@@ -418,7 +421,8 @@ CLAIMS = (
           kind="identity", recorded=H, measure=steps.eq5_measure, judge=steps.judge_eq5,
           params={"variant": "corrected"},
           mutations=(Mutation("printed form: gain outside W^T", {"variant": "printed"}, printed=True),
-                     Mutation("form x (1 + 1e-6) (1.9 to 10 times the tolerance 1e-7 max(1, max|gradient|), in each of the five cases)", {"scale": 1 + 1e-6}),
+                     Mutation("form x (1 + 1e-6) (1.9 to 10 times the tolerance 1e-7 max(1, max|gradient|), in each "
+                              "of the five cases)", {"scale": 1 + 1e-6}),
                      Mutation("mask 1(a^l) dropped", {"mask": False})),
           corrects="arpit2019.sec3.eq5",
           cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_corrected_derivation),
@@ -433,8 +437,8 @@ CLAIMS = (
     # --- Figure 1, top: the MLP panels -----------------------------------------------------
     Claim(id="arpit2019.fig1.mlp_forward",
           where="Fig. 1 top left; Sec. 3 after Theorem 1; App. A.1",
-          statement="In the 20-layer WN ReLU MLPs of Figure 1 (inputs in R^500, widths ~U(150, 250)) the proposed gains "
-          "keep E||h^l||^2 = ||x||^2 at every layer l (orthogonal and He directions), while g = 1 gives "
+          statement="In the 20-layer WN ReLU MLPs of Figure 1 (inputs in R^500, widths ~U(150, 250)) the proposed "
+          "gains keep E||h^l||^2 = ||x||^2 at every layer l (orthogonal and He directions), while g = 1 gives "
           "E||h^l||^2 = ||x||^2 n_l/(n_0 2^l) (vanishing)",
           kind="identity", recorded=H, measure=panels.MLP_PANELS, judge=judges.judge_panel,
           params={"pass_": "forward", "index": "layer", "arch": "mlp"},

@@ -77,8 +77,8 @@ CLAIMS = (
                "printed steps before it."),
     Claim(id="arpit2019.thm3.resnet_exact",
           where="Sec. 4, Theorem 3; App. C, Eq. 47 and 50-53; App. A.2 architecture",
-          statement="For WN ResNets with the proposed gains (alpha absorbed, gamma = 1/B), E||h^B||^2 = (1+1/B)^B ||x||^2 "
-          "exactly at finite width, for orthogonal and Gaussian directions",
+          statement="For WN ResNets with the proposed gains (alpha absorbed, gamma = 1/B), E||h^B||^2 = (1+1/B)^B "
+          "||x||^2 exactly at finite width, for orthogonal and Gaussian directions",
           kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_resnet_forward,
           mutations=(Mutation("factor off by 2% (the tolerance)", {"scale": 1.02}),
                      Mutation("exponent B/2", {"exponent": "B/2"})),
@@ -97,8 +97,8 @@ CLAIMS = (
     # --- Theorem 4 / 8 -------------------------------------------------------------------------
     Claim(id="arpit2019.thm4.eq8",
           where="Sec. 4, Theorem 4, Eq. 8; App. C, Theorem 8, Eq. 55",
-          statement="||dl/dh^1|| ~ c ||dl/dh^B|| with c in [sqrt(2), sqrt(e)] (from h^B down to h^1 there are B-1 blocks, "
-          "so c = (1+1/B)^{(B-1)/2})",
+          statement="||dl/dh^1|| ~ c ||dl/dh^B|| with c in [sqrt(2), sqrt(e)] (from h^B down to h^1 there are B-1 "
+          "blocks, so c = (1+1/B)^{(B-1)/2})",
           kind="inequality", recorded=F, measure=exact.residual_measure, judge=exact.judge_factor_range,
           params={"shift": 1},
           mutations=(Mutation("gradient at the input h^0", {"shift": 0}, H),
@@ -145,14 +145,16 @@ CLAIMS = (
           "dl/dh^{b-1} = dl/dh^b + alpha (dF_b/dh^{b-1})^T dl/dh^b (Eq. 57-58)",
           kind="identity", recorded=H, measure=steps.eq56_measure, judge=steps.judge_eq56,
           params={"variant": "corrected"},
-          mutations=(Mutation("printed form: recursion h^b = x + alpha F_b(h^{b-1})", {"variant": "printed"}, printed=True),
-                     Mutation("Eq. 57's alpha x (1 + 1e-5) (error 6.7e-6 at the 1e-6 tolerance)", {"alpha_scale": 1 + 1e-5})),
+          mutations=(Mutation("printed form: recursion h^b = x + alpha F_b(h^{b-1})", {"variant": "printed"},
+                              printed=True),
+                     Mutation("Eq. 57's alpha x (1 + 1e-5) (error 6.7e-6 at the 1e-6 tolerance)",
+                              {"alpha_scale": 1 + 1e-5})),
           corrects="arpit2019.thm8.proof.eq56",
           cites=("Eq. 6",), derivation=dr.eq56_corrected_derivation),
     Claim(id="arpit2019.thm8.proof.eq59",
           where="App. C, proof of Theorem 8, Eq. 59",
-          statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^{b-1}||^2 + 2 alpha <dl/dh^b, J dl/dh^{b-1}> "
-          "with J = dF_b/dh^{b-1}",
+          statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^{b-1}||^2 + 2 alpha <dl/dh^b, J "
+          "dl/dh^{b-1}> with J = dF_b/dh^{b-1}",
           kind="identity", recorded=F, measure=steps.eq59_measure, judge=steps.judge_eq59,
           params={"variant": "printed"}, mutations=(Mutation("dl/dh^b in both terms", {"variant": "corrected"}, H),),
           note="Both the alpha^2 term and the cross term carry dl/dh^{b-1} where dl/dh^b is meant; the printed cross "
@@ -177,9 +179,11 @@ CLAIMS = (
           cites=("Eq. 58",), derivation=dr.eq59_corrected_derivation),
     Claim(id="arpit2019.thm8.eq60",
           where="App. C, proof of Theorem 8, Eq. 60",
-          statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor 1/(1 - alpha^2)",
+          statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor 1/(1 - "
+          "alpha^2)",
           kind="identity", recorded=F, measure=mc.RESNETS, judge=judges.judge_eq60,
-          params={"variant": "printed"}, mutations=(Mutation("corrected factor 1 + alpha^2", {"variant": "corrected"}, H),),
+          params={"variant": "printed"},
+          mutations=(Mutation("corrected factor 1 + alpha^2", {"variant": "corrected"}, H),),
           slow=True,
           severity="step",
           impact="Eq. 60 keeps Eq. 59's alpha^2 ||dl/dh^{b-1}||^2 and drops a cross term the hypotheses do not "
@@ -189,7 +193,8 @@ CLAIMS = (
           cites=("Eq. 59", "Theorem 8"), derivation=dr.eq60_derivation),
     Claim(id="arpit2019.thm8.eq60_corrected",
           where="App. C, proof of Theorem 8, Eq. 60 (corrected)",
-          statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of its weights)",
+          statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of its "
+          "weights)",
           kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq60,
           params={"variant": "corrected"},
           mutations=(Mutation("printed form: factor 1/(1 - alpha^2)", {"variant": "printed"}, printed=True),
@@ -198,8 +203,8 @@ CLAIMS = (
           cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq60_corrected_derivation),
     Claim(id="arpit2019.thm8.proof.eq61",
           where="App. C, proof of Theorem 8, Eq. 61",
-          statement="||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^{b-1}||^2 (Eq. 61 after Eq. 60), "
-          "under Theorem 8's hypotheses",
+          statement="||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^{b-1}||^2 (Eq. 61 after Eq. "
+          "60), under Theorem 8's hypotheses",
           kind="identity", recorded=F, measure=steps.eq59_measure, judge=steps.judge_eq61,
           params={"variant": "printed"},
           mutations=(Mutation("(1 + alpha^2) ||dl/dh^b||^2", {"variant": "corrected"}, H),),
@@ -290,13 +295,15 @@ CLAIMS = (
     # --- Shortcut connections, footnotes 4-5, Sec. 5.1 and Table 5 --------------------------------
     Claim(id="arpit2019.sec4.shortcut_stagewise",
           where="Sec. 4 'Shortcut connections' and 'Implementation details'; Sec. 5.1 baselines",
-          statement="With projection shortcuts and gamma = 1/B_k per stage, E||out||^2 = prod_k (1+1/B_k)^{B_k} ||in||^2; "
-          "stage-wise Hanin gives prod_k prod_b (1+0.81^b), PyTorch's default prod_k (d_k/(3 d_{k-1})) (19/18)^{B_k}",
+          statement="With projection shortcuts and gamma = 1/B_k per stage, E||out||^2 = prod_k (1+1/B_k)^{B_k} "
+          "||in||^2; stage-wise Hanin gives prod_k prod_b (1+0.81^b), PyTorch's default prod_k (d_k/(3 d_{k-1})) "
+          "(19/18)^{B_k}",
           kind="identity", recorded=H, measure=mc.MULTISTAGE, judge=judges.judge_multistage,
           mutations=(Mutation("gamma = 1/(total blocks)", {"gamma_per_stage": False}),
                      Mutation("Hanin base 0.814 instead of 0.81 (its target +4.2%, twice the tolerance)",
                               {"hanin_base": 0.814}),
-                     Mutation("PyTorch branch rate 1/16.5 instead of 1/18 (its target +4.4%)", {"pytorch_rate": 1 / 16.5}),
+                     Mutation("PyTorch branch rate 1/16.5 instead of 1/18 (its target +4.4%)",
+                              {"pytorch_rate": 1 / 16.5}),
                      Mutation("PyTorch projection d_k/(2.94 d_{k-1}) instead of /3 (its target +4.1%)",
                               {"pytorch_divisor": 2.94})),
           slow=True,
@@ -312,8 +319,8 @@ CLAIMS = (
           note="Fully connected blocks with D = 1, 2, 3 ReLU layers (widths 8 and 12), B = 2, Gaussian directions."),
     Claim(id="arpit2019.fn5.alpha_absorbed",
           where="Sec. 4, footnote 5 and 'Implementation details'",
-          statement="gamma = 1/B_k on the last layer of a block (g = sqrt(gamma fan-in/fan-out)) is alpha = 1/sqrt(B_k) "
-          "of Eq. 6 absorbed into the gain",
+          statement="gamma = 1/B_k on the last layer of a block (g = sqrt(gamma fan-in/fan-out)) is alpha = "
+          "1/sqrt(B_k) of Eq. 6 absorbed into the gain",
           kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_fn5,
           mutations=(Mutation("gamma = 1/B_k^2", {"gamma": "1/B**2"}),)),
     Claim(id="arpit2019.sec5.depth_robustness",
@@ -332,8 +339,8 @@ CLAIMS = (
                "scale)."),
     Claim(id="arpit2019.table5.depth_count",
           where="App. B, Table 5 (WRN N in {1, 16, 166, 1666}, 'N = 1666 (10,000 layers)')",
-          statement="A WRN with N blocks per stage has 6N + 4 layers: 10, 100, 1000 and 10,000 for N = 1, 16, 166, 1666 "
-          "(and WRN-40 has N = 6)",
+          statement="A WRN with N blocks per stage has 6N + 4 layers: 10, 100, 1000 and 10,000 for N = 1, 16, 166, "
+          "1666 (and WRN-40 has N = 6)",
           kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_table5,
           mutations=(Mutation("6N + 2 layers", {"depth": "6*N+2"}),)),
 )

@@ -34,7 +34,8 @@ def kn_measure(ctx) -> dict:
         for reading in sphere.READINGS:
             for product in (sphere.PRODUCTS if place == "eq9" else ("pattern",)):
                 sym = {p: sphere.kn_symbolic(place, reading, p, product) for p in ("even", "odd")}
-                vals = {d: [sphere.kn(n, place, reading, dps=d, product=product) for n in N_GRID] for d in ctx.precisions}
+                vals = {d: [sphere.kn(n, place, reading, dps=d, product=product) for n in N_GRID]
+                        for d in ctx.precisions}
                 is_one = {p: sp.simplify(e - 1) == 0 for p, e in sym.items()}
                 out[(place, reading, product)] = {"symbolic": sym, "values": vals, "is_one": is_one}
     return out

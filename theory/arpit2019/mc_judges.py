@@ -111,8 +111,8 @@ def judge_orthogonal_variance(m, ctx, better="haar_orthogonal", other="gaussian"
                       ratio * da))
     times = "" if ratio == 1.0 else f"{ratio:g} "
     what = f"var_{other}_minus_{times.strip() + '_' if times else ''}var_{better}"
-    ev = judge_comparison(pairs, ">", f"squared deviations of ||v||^2 (footnote 8), Var({other}) - {times}Var({better})",
-                          ctx, what=what)
+    ev = judge_comparison(pairs, ">", f"squared deviations of ||v||^2 (footnote 8), Var({other}) - "
+                          f"{times}Var({better})", ctx, what=what)
     ev.expected = f"Var||v||^2: {times}{better} < {other}"
     # plotted as Var(other) / Var(better) against the stated ratio (the difference's limits over Var(better))
     rows = [{"label": f"n={d['n']}, m={d['m']}", "mean": ratio + d[what] / d[f"var_{better}"],
@@ -260,10 +260,13 @@ def judge_panel(m, ctx, pass_="forward", scale=1.0, he_scale=1.0, index="layer",
     g = 1 baseline; both 1 as printed)."""
     rows = [r for r in m.rows if r.labels["pass"] == pass_]
     nets = m.meta["nets_per_group"]
-    return judge_means(rows, lambda r: r["ratio_over_prediction"], lambda r: scale * (he_scale if r.init == "he" else 1),
+    return judge_means(rows, lambda r: r["ratio_over_prediction"],
+                       lambda r: scale * (he_scale if r.init == "he" else 1),
                        ("init", index), PANEL_REQUIRED[arch],
-                       f"Monte Carlo of Figure 1's networks; replicate = mean of ratio / exact expectation over a group "
-                       f"of networks sharing one width draw ({nets} per group) and {m.meta['inputs']} inputs each", ctx)
+                       f"Monte Carlo of Figure 1's networks; replicate = mean of ratio / exact expectation over a "
+                       f"group of networks sharing one width draw ({nets} per group) and {m.meta['inputs']} inputs "
+                       "each",
+                       ctx)
 
 
 def judge_units(m, ctx, K=1.0):

@@ -19,7 +19,8 @@ from simulations import (CONTROL_LAWS, ISOTROPIC_LAWS, WNLinear, WNResidual, bac
                          sample_rows, to_host)
 from ..core import Block, Row, Sampling
 
-__all__ = ["THEOREM_SHAPES", "squared_ratios", "SINGLE_LAYER", "CONTROLS", "LEMMA1", "GAINS", "RESNETS", "RESNET_WIDTHS",
+__all__ = ["THEOREM_SHAPES", "squared_ratios", "SINGLE_LAYER", "CONTROLS", "LEMMA1", "GAINS", "RESNETS",
+           "RESNET_WIDTHS",
            "MULTISTAGE"]
 
 #: (n, m) = (fan-in, fan-out) for the single-layer theorems, m > n included.
@@ -132,7 +133,8 @@ def gain_block(ctx, block: int, shapes=((16, 8), (8, 16)), reps: int = 4_000) ->
             d_pos = xp.matmul(Wt, ((a > 0) * e)[..., None])[..., 0]
             d_neg = xp.matmul(Wt, ((a <= 0) * e)[..., None])[..., 0]
             bwd = (xp.sum(d_pos * d_pos, axis=-1) + xp.sum(d_neg * d_neg, axis=-1)) / (2 * xp.sum(e * e, axis=-1))
-            rows.append(Row({"law": law, "n_in": n_in, "n_out": n_out}, {"fwd": _exact(fwd, xp), "bwd": _exact(bwd, xp)}))
+            rows.append(Row({"law": law, "n_in": n_in, "n_out": n_out},
+                            {"fwd": _exact(fwd, xp), "bwd": _exact(bwd, xp)}))
     return Block(rows)
 
 

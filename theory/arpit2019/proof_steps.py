@@ -126,7 +126,8 @@ def eq19_21_measure(ctx) -> dict:
     for d in ctx.precisions:
         with mpmath.workdps(d + 10):
             pi = mpmath.pi
-            out[d] = [(mpmath.quad(lambda x: abs(mpmath.sin(x)) ** (n - 1) * max(0, mpmath.cos(x)) ** 2, [0, pi / 2, pi]),
+            out[d] = [(mpmath.quad(lambda x: abs(mpmath.sin(x)) ** (n - 1) * max(0, mpmath.cos(x)) ** 2,
+                                   [0, pi / 2, pi]),
                        mpmath.quad(lambda x: mpmath.sin(x) ** (n - 1) * mpmath.cos(x) ** 2, [0, pi / 2]),
                        sphere.wallis(n - 1, d + 10) - sphere.wallis(n + 1, d + 10)) for n in out["n"]]
     return out
@@ -163,7 +164,8 @@ def judge_eq19_21(m, ctx, shift: int = 0, eq19_factor: str = "1"):
                        "parts": {name: i not in failed for i, name in enumerate(_EQ19_21_PARTS)},
                        "measured": bad[0] if bad else "all agree", "expected": "equal integrals",
                        "counterexample": bad[0] if bad else None})
-    return judge_exact(checks, "sympy (Eq. 20); mpmath quadrature of the three integrands", f"1e-{ctx.dps - 5} absolute")
+    return judge_exact(checks, "sympy (Eq. 20); mpmath quadrature of the three integrands",
+                       f"1e-{ctx.dps - 5} absolute")
 
 
 # --- Eq. 45-49, footnote 5: symbolic steps (Eq. 31-34: exact_claims.judge_eq31_34) ----------
@@ -309,7 +311,8 @@ def judge_eq56(m, ctx, variant: str = "printed", tol: float = 1e-6, alpha_scale:
         err = float(np.max(np.abs(c["jacobian"] - eq57)))
         checks.append({"label": f"b = {c['b']}", "ok": err <= tol, "measured": {"max |J - (I + alpha J_F)|": err},
                        "expected": f"<= {tol:g}", "counterexample": {"b": c["b"], "max_entry_error": round(err, 6)}})
-    return judge_exact(checks, "central finite differences of h^{b-1} -> h^b through small WN blocks", f"{tol:g} absolute")
+    return judge_exact(checks, "central finite differences of h^{b-1} -> h^b through small WN blocks",
+                       f"{tol:g} absolute")
 
 
 # --- Eq. 59-61: the norm of Eq. 58 ---------------------------------------------------------
