@@ -89,8 +89,8 @@ MAIN_TEXT = (
          "iid isotropic or orthogonal); hence g = sqrt2 preserves backward norms",
          claims=("arpit2019.thm2.monte_carlo", "arpit2019.sec3.gain_discrepancy"),
          note="The transcriptions differ on where the rows' law lives: 'isotropic distribution in R^n' in one, "
-              "'R^m' in the OCR of the main text (the OCR renders m that way elsewhere). The rows R_i lie in R^n, as in "
-              "Theorem 6, so R^m would be a notational typo; the claims check R^n."),
+              "'R^m' in the OCR of the main text (the OCR renders m that way elsewhere). The rows R_i lie in R^n, as "
+              "in Theorem 6, so R^m would be a notational typo; the claims check R^n."),
     Item("Sec. 3, after Theorem 2: 'In the absence of ReLU, this factor should be 1'",
          "Sec. 3",
          "statement",

@@ -12,12 +12,13 @@ import sympy as sp
 
 from simulations.core import check_choice
 from ..core.claims import Where, applies_only
-from ..judges import exact_constant, judge_exact
+from ..core.evidence import bound_tightness
+from ..judges import exact_constant, judge_exact, tightest
 from . import residual, sphere
 
 __all__ = [
     "N_GRID", "kn_measure", "judge_kn", "judge_kn_consistent", "proof_measure", "judge_wallis", "judge_eq18",
-    "judge_eq29", "residual_measure", "judge_factor_range", "judge_depth_robustness",
+    "judge_eq29", "judge_eq31_34", "residual_measure", "judge_factor_range", "judge_depth_robustness",
 ]
 
 #: n = 2..100, then 40 log-spaced values up to 10^6.
@@ -33,7 +34,8 @@ def kn_measure(ctx) -> dict:
         for reading in sphere.READINGS:
             for product in (sphere.PRODUCTS if place == "eq9" else ("pattern",)):
                 sym = {p: sphere.kn_symbolic(place, reading, p, product) for p in ("even", "odd")}
-                vals = {d: [sphere.kn(n, place, reading, dps=d, product=product) for n in N_GRID] for d in ctx.precisions}
+                vals = {d: [sphere.kn(n, place, reading, dps=d, product=product) for n in N_GRID]
+                        for d in ctx.precisions}
                 is_one = {p: sp.simplify(e - 1) == 0 for p, e in sym.items()}
                 out[(place, reading, product)] = {"symbolic": sym, "values": vals, "is_one": is_one}
     return out
@@ -244,6 +246,39 @@ def judge_eq18(m, ctx, variant: str = "printed", moment_factor: str = "1", mass_
                        f"1e-{ctx.dps - 5} relative")
 
 
+def judge_eq31_34(m, ctx, reading: str = "sphere_in_Rn", product: str = "pattern", eq31_factor: str = "1",
+                  gain2: str = "2*n/m"):
+    """Eq. 31, int p(R_hat_i) max(0, cos theta)^2 = 0.5 K_n / n, is true: K_n of Eq. 30
+    read with S_n ``reading`` and its products ``product`` (:mod:`.sphere`; the sphere in
+    R^n with products ended at their pattern, where K_n = 1), against the true left side,
+    the corrected density's E[max(0, cos)^2] (``proof_measure``'s true moment), for
+    n = 2..30 at two precisions; and Eq. 32-34, m (gain^2) ||u||^2 (0.5 K_n / n) =
+    K_n ||u||^2 with gain^2 = 2n/m (sympy). Whether Eq. 31 follows from the printed Eq. 21,
+    29 and 30 is the claim's derivation (:func:`.derivations_sphere.eq31_34_derivation`).
+    ``eq31_factor`` (decimal text) multiplies Eq. 31's 0.5 and ``gain2`` replaces Eq. 33's
+    gain^2, for mutation tests."""
+    check_choice("reading", reading, sphere.READINGS)
+    check_choice("product", product, sphere.PRODUCTS)
+    checks = []
+    for d in ctx.precisions:
+        with mpmath.workdps(d + 10):
+            half = mpmath.mpf(1) / 2 * mpmath.mpf(eq31_factor)
+            rows = [(n, half * sphere.kn(n, "eq9", reading, dps=d + 10, product=product) / n, t)
+                    for n, t in zip(m["n"], m[d]["true_moment"])]
+            bad = next(((n, v, t) for n, v, t in rows if not _close(v, t, d)), None)
+        checks.append({"label": f"Eq. 31: 0.5 K_n / n = E[max(0, cos)^2], n = 2..30 at {d} digits", "ok": bad is None,
+                       "measured": "all match" if bad is None else mpmath.nstr(bad[1], 15),
+                       "expected": "the corrected density's moment" if bad is None else mpmath.nstr(bad[2], 15),
+                       "counterexample": None if bad is None else {"n": bad[0], "0.5 K_n / n": mpmath.nstr(bad[1], 15),
+                                                                   "E[max(0, cos)^2]": mpmath.nstr(bad[2], 15)}})
+    n, mm, u2, K = sp.symbols("n m u2 K", positive=True)
+    r34 = sp.simplify(mm * sp.sympify(gain2, locals={"n": n, "m": mm}) * u2 * sp.Rational(1, 2) * K / n - K * u2)
+    checks.append({"label": f"Eq. 32-34 with gain^2 = {gain2} (sympy)", "ok": r34 == 0, "measured": str(r34),
+                   "expected": "0", "counterexample": {"residual": str(r34)} if r34 != 0 else None})
+    return judge_exact(checks, f"mpmath: K_n of Eq. 30 (S_n: {reading}, products: {product}) against the quadrature "
+                       "of the corrected density's moment; sympy for Eq. 32-34", f"1e-{ctx.dps - 5} relative")
+
+
 def _eq29_form(n: int, d: int, variant: str, denominator, swap: bool):
     """Eq. 29's right side (:func:`.sphere.eq29_form`) with its parts replaced: E for even n
     when corrected, for odd n when printed (``swap`` exchanges them), over ``denominator``
@@ -334,8 +369,12 @@ def judge_factor_range(m, ctx, shift: int = 0, half: bool = True, lo: str = "sqr
                            "factor": str(_factor_at(first, half, shift)),
                            "value": float(_factor_at(first, half, shift))} if first else None,
     }]
-    return judge_exact(checks, "sympy: sign of d/dB log f, f(1), limit; exact rationals B <= 200; "
-                       f"mpmath.iv interval arithmetic B = 201..{SCAN}", "exact")
+    ev = judge_exact(checks, "sympy: sign of d/dB log f, f(1), limit; exact rationals B <= 200; "
+                     f"mpmath.iv interval arithmetic B = 201..{SCAN}", "exact")
+    # both ends are bounds: the smallest factor against lo, the supremum against hi
+    ev.tightness = tightest([bound_tightness(float(f1), float(lo_s), ">=", {"end": "lower", "B": str(b_min)}),
+                             bound_tightness(float(lim), float(hi_s), "<=", {"end": "upper", "B": "sup, B -> oo"})])
+    return ev
 
 
 def judge_depth_robustness(m, ctx, blocks: int = 1666, stages: int = 3, pytorch_rate: str = "1/18",
@@ -365,5 +404,11 @@ def judge_depth_robustness(m, ctx, blocks: int = 1666, stages: int = 3, pytorch_
          "measured": mpmath.nstr(torch, 6), "expected": f"> {bound:g}",
          "counterexample": {"pytorch_factor": mpmath.nstr(torch, 6)}},
     ]
-    return judge_exact(checks, "exact expectations: (1+1/B)^B, prod(1+0.81^b), (1+1/18)^B per stage",
-                       "exact")
+    ev = judge_exact(checks, "exact expectations: (1+1/B)^B, prod(1+0.81^b), (1+1/18)^B per stage",
+                     "exact")
+    # on the informative rows only: PyTorch's divergence threshold (and a proposed bound below e^K)
+    bounds = [bound_tightness(float(torch), bound, ">", {"scheme": "PyTorch default"})]
+    if proposed_bound is not None and sup_prop < math.e**stages:
+        bounds.append(bound_tightness(float(prop), sup_prop, "<", {"scheme": "proposed"}))
+    ev.tightness = tightest(bounds)
+    return ev

@@ -13,7 +13,9 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..judges import judge_comparison, judge_limit, judge_means, largest_shortfall
+from ..core.claims import applies_only
+from ..core.evidence import bound_tightness
+from ..judges import judge_comparison, judge_limit, judge_means, largest_shortfall, tightest
 
 __all__ = [
     "judge_thm1", "judge_controls", "judge_thm2", "judge_orthogonal_variance", "judge_lemma1",
@@ -89,60 +91,74 @@ def judge_thm2(m, ctx, K=1.0, factor2=2.0):
                        "(its conditional expectation given the weights, ||R_hat^T u||^2 / 2)", ctx)
 
 
-def judge_orthogonal_variance(m, ctx, better="haar_orthogonal", other="gaussian", domain="rows"):
+def judge_orthogonal_variance(m, ctx, better="haar_orthogonal", other="gaussian", domain="rows", ratio=1.0):
     """Footnote 8: Var||v||^2 is smaller for ``better`` rows than for ``other`` rows, on
     shapes with m <= n (``domain="rows"``: orthogonal rows exist) or m > n
     (``"columns"``: orthonormal columns, rows re-normalized). Per shape, a Welch
-    comparison of the squared deviations (whose means are the variances)."""
+    comparison of the squared deviations (whose means are the variances) of ``other``
+    against ``ratio`` times those of ``better`` (1 as printed: 'strictly better'; larger
+    for mutation tests, 'better by that factor'). The evidence's ``tightness`` is the
+    factor by which the ratio Var(other) / Var(better) could move down and still hold on
+    its weakest row (its lower limit over the stated ratio; the difference's one-sided
+    limit over the point estimate of Var(better))."""
     shapes = sorted({(r.n, r.m) for r in m.rows if (r.m <= r.n) == (domain == "rows")})
     pairs = []
     for n, mm in shapes:
         a = m.row(law=better, n=n, m=mm)["thm2_masked"] * 2
         b = m.row(law=other, n=n, m=mm)["thm2_masked"] * 2
         da, db = ((x - x.mean()) ** 2 * x.size / (x.size - 1) for x in (a, b))
-        pairs.append(({"n": n, "m": mm, f"var_{better}": float(da.mean()), f"var_{other}": float(db.mean())}, db, da))
-    ev = judge_comparison(pairs, ">", f"squared deviations of ||v||^2 (footnote 8), Var({other}) - Var({better})", ctx,
-                          what=f"var_{other}_minus_var_{better}")
-    ev.expected = f"Var||v||^2: {better} < {other}"
-    what = f"var_{other}_minus_var_{better}"
-    # plotted as Var(other) / Var(better) against 1 (the difference's limits over Var(better))
-    ev.plot = {"kind": "bounds", "claim": ">=",
-               "rows": [{"label": f"n={d['n']}, m={d['m']}", "mean": 1 + d[what] / d[f"var_{better}"],
-                         "interval": [1 + x / d[f"var_{better}"] for x in d["one_sided_limits"]],
-                         "bound": 1.0, "attainable": None, "informative": True} for d in ev.details]}
+        pairs.append(({"n": n, "m": mm, f"var_{better}": float(da.mean()), f"var_{other}": float(db.mean())}, db,
+                      ratio * da))
+    times = "" if ratio == 1.0 else f"{ratio:g} "
+    what = f"var_{other}_minus_{times.strip() + '_' if times else ''}var_{better}"
+    ev = judge_comparison(pairs, ">", f"squared deviations of ||v||^2 (footnote 8), Var({other}) - "
+                          f"{times}Var({better})", ctx, what=what)
+    ev.expected = f"Var||v||^2: {times}{better} < {other}"
+    # plotted as Var(other) / Var(better) against the stated ratio (the difference's limits over Var(better))
+    rows = [{"label": f"n={d['n']}, m={d['m']}", "mean": ratio + d[what] / d[f"var_{better}"],
+             "interval": [ratio + x / d[f"var_{better}"] for x in d["one_sided_limits"]],
+             "bound": ratio, "attainable": None, "informative": True} for d in ev.details]
+    ev.plot = {"kind": "bounds", "claim": ">=", "rows": rows}
+    ev.tightness = tightest(bound_tightness(r["interval"][0], ratio, ">=", {"row": r["label"]}) for r in rows)
     return ev
 
 
-def judge_lemma1(m, ctx, p=0.5):
+def judge_lemma1(m, ctx, p=0.5, zero_input=False):
     """Lemma 1: given h, the mask 1(W h > 0) is iid Bernoulli(p = 1/2) across units:
     chi-square goodness of fit of the 2^m patterns against the product law; holds when
-    the upper confidence limit of Cohen's w is inside the band ``MASK_W``."""
-    alpha = ctx.split(len(m.rows))
+    the upper confidence limit of Cohen's w is inside the band ``MASK_W``. The
+    measurement's inputs h are nonzero ReLU outputs (the corrected lemma); with
+    ``zero_input`` the same weight draws are also applied to h = 0 (the printed lemma,
+    'conditioned on h^{l-1}' for every h^{l-1}), where W h = 0 and every mask is 0."""
+    groups = [(r.law, r.m, r["code"]) for r in m.rows]
+    if zero_input:
+        groups += [(f"{law}, h^(l-1) = 0", k, np.zeros_like(code)) for law, k, code in groups]
+    alpha = ctx.split(len(groups))
     details, verdicts = [], []
-    for r in m.rows:
-        k = r.m
+    for law, k, code in groups:
         ones = np.array([bin(c).count("1") for c in range(2**k)])
         probs = p**ones * (1 - p) ** (k - ones)
-        counts = np.bincount(r["code"], minlength=2**k)
+        counts = np.bincount(code, minlength=2**k)
         stat, pv, w, v = stats.goodness_of_fit(counts, probs, alpha, tol_w=MASK_W)
         verdicts.append(v)
-        details.append({"law": r.law, "m": k, "draws": int(counts.sum()), "chi2": stat, "p_value": pv,
+        details.append({"law": law, "m": k, "draws": int(counts.sum()), "chi2": stat, "p_value": pv,
                         "w_upper": w, "verdict": v.value})
     v = combine(verdicts)
     worst = min(details, key=lambda d: d["p_value"])
     shortfall = max(d["w_upper"] for d in details) / MASK_W
     plot_rows = []
-    for r in m.rows:  # per pattern: observed frequency (exact binomial interval) against the product law
-        k, n = r.m, r["code"].size
-        counts = np.bincount(r["code"], minlength=2**k)
+    for law, k, code in groups:  # per pattern: observed frequency (exact binomial interval) against the product law
+        n = code.size
+        counts = np.bincount(code, minlength=2**k)
         for c in range(2**k):
             q = p ** bin(c).count("1") * (1 - p) ** (k - bin(c).count("1"))
             lo, hi = stats.binomial_interval(int(counts[c]), n, alpha)
             half = MASK_W * math.sqrt(q / 2**k)  # a deviation spread evenly that reaches Cohen's w = MASK_W
-            plot_rows.append({"label": f"{r.law}, pattern {c:0{k}b}", "mean": counts[c] / n, "interval": [lo, hi],
+            plot_rows.append({"label": f"{law}, pattern {c:0{k}b}", "mean": counts[c] / n, "interval": [lo, hi],
                               "target": q, "band": [q - half, q + half]})
     return Evidence(v, {"chi2": worst["chi2"], "p_value": worst["p_value"]}, f"product Bernoulli({p})",
-                    f"chi-square over the {2 ** m.rows[0].m} mask patterns, alpha = {alpha:.1e} per law",
+                    f"chi-square over the {2 ** m.rows[0].m} mask patterns, alpha = {alpha:.1e} per law"
+                    + (" (and per law at h = 0)" if zero_input else ""),
                     f"upper confidence limit of Cohen's w {max(d['w_upper'] for d in details):.3f} (band {MASK_W})",
                     margin=math.log10(worst["p_value"] / alpha) if worst["p_value"] > 0 else -math.inf,
                     margin_unit="decades of p-value above alpha (worst law)",
@@ -182,12 +198,16 @@ def judge_resnet_forward(m, ctx, scale=1.0, exponent="B"):
                        ("init", "B"), REQUIRED, "Monte Carlo of WN ResNets, one network per replicate", ctx)
 
 
-def judge_eq60(m, ctx, variant="corrected"):
+@applies_only("variant", alpha_power=("corrected",))
+def judge_eq60(m, ctx, variant="corrected", alpha_power=2):
     """Last block: E||dl/dh^{B-1}||^2 / ||dl/dh^B||^2 = 1 + alpha^2 (corrected Eq. 60-61)
-    vs 1/(1 - alpha^2) (Eq. 60 as printed, solved for ||dl/dh^{b-1}||^2), alpha^2 = 1/B."""
+    vs 1/(1 - alpha^2) (Eq. 60 as printed, solved for ||dl/dh^{b-1}||^2), alpha = 1/sqrt(B).
+    ``alpha_power`` replaces the corrected form's exponent 2 of alpha, for mutation tests."""
+    check_choice("variant", variant, ("printed", "corrected"))
+
     def target(r):
-        a2 = 1.0 / r.B
-        return 1 + a2 if variant == "corrected" else 1 / (1 - a2)
+        a = 1.0 / math.sqrt(r.B)
+        return 1 + a**alpha_power if variant == "corrected" else 1 / (1 - a**2)
 
     rows = [r for r in m.rows if variant == "corrected" or r.B > 1]
     return judge_means(rows, lambda r: r["bwd_last"], target, ("init", "B"), REQUIRED,
@@ -240,10 +260,13 @@ def judge_panel(m, ctx, pass_="forward", scale=1.0, he_scale=1.0, index="layer",
     g = 1 baseline; both 1 as printed)."""
     rows = [r for r in m.rows if r.labels["pass"] == pass_]
     nets = m.meta["nets_per_group"]
-    return judge_means(rows, lambda r: r["ratio_over_prediction"], lambda r: scale * (he_scale if r.init == "he" else 1),
+    return judge_means(rows, lambda r: r["ratio_over_prediction"],
+                       lambda r: scale * (he_scale if r.init == "he" else 1),
                        ("init", index), PANEL_REQUIRED[arch],
-                       f"Monte Carlo of Figure 1's networks; replicate = mean of ratio / exact expectation over a group "
-                       f"of networks sharing one width draw ({nets} per group) and {m.meta['inputs']} inputs each", ctx)
+                       f"Monte Carlo of Figure 1's networks; replicate = mean of ratio / exact expectation over a "
+                       f"group of networks sharing one width draw ({nets} per group) and {m.meta['inputs']} inputs "
+                       "each",
+                       ctx)
 
 
 def judge_units(m, ctx, K=1.0):
@@ -280,8 +303,9 @@ def judge_cross_term(m, ctx, mean=0.0, orthogonal_value=0.0):
 
 def judge_eq62(m, ctx, exponent="B"):
     """Eq. 62-63: E||dl/dh^1||^2 / ||dl/dh^B||^2 = (1 + 1/B)^e with e = B as printed (B - 1
-    corrected: from h^B down to h^1 there are B - 1 blocks)."""
-    pw = {"B": lambda B: B, "B-1": lambda B: B - 1}[exponent]
+    corrected: from h^B down to h^1 there are B - 1 blocks; B - 2, one block short, for
+    mutation tests)."""
+    pw = {"B": lambda B: B, "B-1": lambda B: B - 1, "B-2": lambda B: B - 2}[exponent]
     return judge_means(m.rows, lambda r: r["bwd_h1"], lambda r: (1 + 1 / r.B) ** pw(r.B), ("init", "B"), REQUIRED,
                        "Monte Carlo of WN ResNets, one network per replicate averaged with its antithetic twin", ctx)
 

@@ -19,7 +19,8 @@ from simulations import (CONTROL_LAWS, ISOTROPIC_LAWS, WNLinear, WNResidual, bac
                          sample_rows, to_host)
 from ..core import Block, Row, Sampling
 
-__all__ = ["THEOREM_SHAPES", "squared_ratios", "SINGLE_LAYER", "CONTROLS", "LEMMA1", "GAINS", "RESNETS", "RESNET_WIDTHS",
+__all__ = ["THEOREM_SHAPES", "squared_ratios", "SINGLE_LAYER", "CONTROLS", "LEMMA1", "GAINS", "RESNETS",
+           "RESNET_WIDTHS",
            "MULTISTAGE"]
 
 #: (n, m) = (fan-in, fan-out) for the single-layer theorems, m > n included.
@@ -132,7 +133,8 @@ def gain_block(ctx, block: int, shapes=((16, 8), (8, 16)), reps: int = 4_000) ->
             d_pos = xp.matmul(Wt, ((a > 0) * e)[..., None])[..., 0]
             d_neg = xp.matmul(Wt, ((a <= 0) * e)[..., None])[..., 0]
             bwd = (xp.sum(d_pos * d_pos, axis=-1) + xp.sum(d_neg * d_neg, axis=-1)) / (2 * xp.sum(e * e, axis=-1))
-            rows.append(Row({"law": law, "n_in": n_in, "n_out": n_out}, {"fwd": _exact(fwd, xp), "bwd": _exact(bwd, xp)}))
+            rows.append(Row({"law": law, "n_in": n_in, "n_out": n_out},
+                            {"fwd": _exact(fwd, xp), "bwd": _exact(bwd, xp)}))
     return Block(rows)
 
 
@@ -163,12 +165,14 @@ def _resnet_ratios(be, B: int, d: int, k: int, init: str, N: int, antithetic: bo
     """Per-network squared ratios of N networks: forward ||h^B||^2/||x||^2, backward at
     the last block ||dl/dh^{B-1}||^2/||dl/dh^B||^2, at h^1 ||dl/dh^1||^2/||dl/dh^B||^2
     and at the input ||dl/dh^0||^2/||dl/dh^B||^2 (each averaged with the antithetic
-    twin if ``antithetic``), and the (unsquared) norm ratios of the network itself."""
+    twin if ``antithetic``), and the (unsquared) norm ratios of the network itself
+    (forward, backward at the input and at h^1)."""
     xp = be.xp
     ops = build_resnet(be, [d, d], [B], [k], init, n_networks=N)
     x, e = be.normal((N, 1, d)), be.normal((N, 1, d))
     lf, lg = squared_ratios(ops, x, e, xp)
-    out = {"fwd_norm": to_host(xp.exp(lf[:, 0, -1] / 2)), "bwd_norm": to_host(xp.exp(lg[:, 0, 0] / 2))}
+    out = {"fwd_norm": to_host(xp.exp(lf[:, 0, -1] / 2)), "bwd_norm": to_host(xp.exp(lg[:, 0, 0] / 2)),
+           "bwd_h1_norm": to_host(xp.exp(lg[:, 0, 1] / 2))}
     def pick(f, g):
         return {"fwd": xp.exp(f[:, 0, -1]), "bwd_last": xp.exp(g[:, 0, -2]), "bwd_h1": xp.exp(g[:, 0, 1]),
                 "bwd_input": xp.exp(g[:, 0, 0])}
@@ -193,11 +197,13 @@ def resnet_block(ctx, block: int, blocks=(1, 2, 8), reps: int = 1_000) -> Block:
 
 
 def resnet_width_block(ctx, block: int, B: int = 4, widths=(8, 16, 32, 64, 128), reps: int = 500) -> Block:
-    """Norm (not squared) ratios of Theorems 3-4 over a width ladder (d = k = width)."""
+    """Norm (not squared) ratios of Theorems 3-4 over a width ladder (d = k = width): forward
+    ||h^B||/||x||, backward at the input ||dl/dh^0||/||dl/dh^B|| and at h^1 (Eq. 8 as printed)."""
     rows = []
     for j, w in enumerate(widths):
         r = _resnet_ratios(ctx.stream("arpit2019.resnet_widths", j, block), B, w, w, "proposed_he", reps)
-        rows.append(Row({"width": w, "B": B}, {"fwd": r["fwd_norm"], "bwd": r["bwd_norm"]}))
+        rows.append(Row({"width": w, "B": B},
+                        {"fwd": r["fwd_norm"], "bwd": r["bwd_norm"], "bwd_h1": r["bwd_h1_norm"]}))
     return Block(rows)
 
 

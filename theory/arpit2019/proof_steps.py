@@ -1,5 +1,5 @@
 """Exact checks of single displayed steps of Arpit et al. (2019): the backpropagation
-formula (Eq. 4-5), steps of the proofs of Theorems 5-8 (Eq. 19-21, 31-34, 45-49, 56-61),
+formula (Eq. 4-5), steps of the proofs of Theorems 5-8 (Eq. 19-21, 45-53, 56-61),
 footnotes 5 and 8, Lemma 1's hypotheses and Table 5's depth count. The index ranges of
 Eq. 35-39 are checked in :mod:`.proof_ranges`.
 
@@ -26,8 +26,8 @@ from ..judges import judge_exact
 from . import sphere
 
 __all__ = [
-    "eq5_measure", "judge_eq5", "eq19_21_measure", "judge_eq19_21", "judge_eq31_34",
-    "judge_eq45_49", "eq56_measure", "judge_eq56", "eq59_measure", "judge_eq59", "judge_eq61",
+    "eq5_measure", "judge_eq5", "eq19_21_measure", "judge_eq19_21",
+    "judge_eq45_49", "judge_eq47_53", "eq56_measure", "judge_eq56", "eq59_measure", "judge_eq59", "judge_eq61",
     "fn8_measure", "judge_fn8_deterministic", "judge_fn5", "judge_table5", "judge_lemma1_zero_input",
     "symbolic_measure",
 ]
@@ -126,7 +126,8 @@ def eq19_21_measure(ctx) -> dict:
     for d in ctx.precisions:
         with mpmath.workdps(d + 10):
             pi = mpmath.pi
-            out[d] = [(mpmath.quad(lambda x: abs(mpmath.sin(x)) ** (n - 1) * max(0, mpmath.cos(x)) ** 2, [0, pi / 2, pi]),
+            out[d] = [(mpmath.quad(lambda x: abs(mpmath.sin(x)) ** (n - 1) * max(0, mpmath.cos(x)) ** 2,
+                                   [0, pi / 2, pi]),
                        mpmath.quad(lambda x: mpmath.sin(x) ** (n - 1) * mpmath.cos(x) ** 2, [0, pi / 2]),
                        sphere.wallis(n - 1, d + 10) - sphere.wallis(n + 1, d + 10)) for n in out["n"]]
     return out
@@ -163,30 +164,15 @@ def judge_eq19_21(m, ctx, shift: int = 0, eq19_factor: str = "1"):
                        "parts": {name: i not in failed for i, name in enumerate(_EQ19_21_PARTS)},
                        "measured": bad[0] if bad else "all agree", "expected": "equal integrals",
                        "counterexample": bad[0] if bad else None})
-    return judge_exact(checks, "sympy (Eq. 20); mpmath quadrature of the three integrands", f"1e-{ctx.dps - 5} absolute")
+    return judge_exact(checks, "sympy (Eq. 20); mpmath quadrature of the three integrands",
+                       f"1e-{ctx.dps - 5} absolute")
 
 
-# --- Eq. 31-34, 45-49, footnote 5: symbolic steps ------------------------------------
+# --- Eq. 45-49, footnote 5: symbolic steps (Eq. 31-34: exact_claims.judge_eq31_34) ----------
 
 def symbolic_measure(ctx) -> dict:
     """Symbols shared by the symbolic steps (the judges do the algebra)."""
     return {}
-
-
-def judge_eq31_34(m, ctx, gain2: str = "2*n/m", eq31_half: str = "1/2"):
-    """Eq. 31 follows from the printed Eq. 21, 29 and 30 (same parity labels), and
-    Eq. 32-34: m (gain^2) ||u||^2 (0.5 K_n / n) = K_n ||u||^2 with gain^2 = 2n/m.
-    ``eq31_half`` replaces the 0.5 of Eq. 31's right side (not Eq. 33's), for mutation tests."""
-    n, mm, u2, S1, S0, P = sp.symbols("n m u2 S_nm1 S_n P", positive=True)
-    lhs31 = S1 / S0 * P / n  # Eq. 21 with Eq. 29: (S_{n-1}/S_n) (1/n) P_n, P_n the printed product
-    K = 2 * S1 / S0 * P  # Eq. 30 with the same product
-    r31 = sp.simplify(lhs31 - sp.sympify(eq31_half) * K / n)
-    r34 = sp.simplify(mm * sp.sympify(gain2, locals={"n": n, "m": mm}) * u2 * sp.Rational(1, 2) * K / n - K * u2)
-    checks = [{"label": "Eq. 31 from Eq. 21, 29, 30 (sympy)", "ok": r31 == 0, "measured": str(r31), "expected": "0"},
-              {"label": f"Eq. 32-34 with gain^2 = {gain2} (sympy)", "ok": r34 == 0, "measured": str(r34),
-               "expected": "0", "counterexample": {"residual": str(r34)} if r34 != 0 else None}]
-    return judge_exact(checks, "sympy simplification with symbolic n, m, S_n, S_(n-1), ||u||^2 and product P_n",
-                       "exact")
 
 
 def judge_eq45_49(m, ctx, cross: str = "2", alpha_power: str = "2"):
@@ -200,6 +186,45 @@ def judge_eq45_49(m, ctx, cross: str = "2", alpha_power: str = "2"):
     return judge_exact([{"label": "Eq. 45-46 (and Eq. 49 with h^1 for x)", "ok": r == 0, "measured": str(r),
                          "expected": "0", "counterexample": {"residual": str(r)} if r != 0 else None}],
                        "sympy expansion with symbolic x, F in R^3 and alpha", "exact")
+
+
+def judge_eq47_53(m, ctx, factor: str = "1 + alpha**2", exponent: str = "B", blocks: int = 8):
+    """Eq. 47 and 50-53 with Theorem 7's hypotheses holding exactly: every block F_b the
+    rotation by 90 degrees in R^2 (||F_b(h)|| = ||h||, <h, F_b(h)> = 0 for every h), x
+    symbolic. One block with symbolic alpha gives ||h^1||^2 = (factor) ||x||^2 (Eq. 47,
+    and Eq. 50 for any block); B = 1..``blocks`` blocks at alpha = 1/sqrt(B) give
+    ||h^B||^2 = (factor)^(exponent) ||x||^2 = (1 + 1/B)^B ||x||^2 (Eq. 51-53). ``factor``
+    (text in alpha) and ``exponent`` (text in B) replace the printed 1 + alpha^2 and B, for
+    mutation tests."""
+    a, Bs = sp.Symbol("alpha", positive=True), sp.Symbol("B", positive=True)
+    x = sp.Matrix(sp.symbols("x1 x2", real=True))
+    rot = sp.Matrix([[0, -1], [1, 0]])
+    fac = sp.sympify(factor, locals={"alpha": a})
+    h1 = x + a * rot * x
+    r47 = sp.expand(h1.dot(h1) - fac * x.dot(x))
+    checks = [{"label": "Eq. 47 (and 50): one block, symbolic alpha", "ok": r47 == 0, "measured": str(r47),
+               "expected": "0", "counterexample": {"residual": str(r47)} if r47 != 0 else None}]
+    bad = None
+    for B in range(1, blocks + 1):
+        alpha = 1 / sp.sqrt(B)
+        h = x
+        for _ in range(B):
+            h = h + alpha * rot * h  # Eq. 48's h^b = h^{b-1} + alpha F_b(h^{b-1})
+        target = (fac.subs(a, alpha) ** sp.sympify(exponent, locals={"B": Bs}).subs(Bs, B)) * x.dot(x)
+        r = sp.expand(h.dot(h) - target)
+        if r != 0 and bad is None:
+            bad = {"B": B, "||h^B||^2 / ||x||^2": str(sp.factor(h.dot(h)) / x.dot(x)).replace(" ", ""),
+                   "stated": str(sp.factor(target) / x.dot(x)).replace(" ", "")}
+    checks.append({"label": f"Eq. 51-53: B = 1..{blocks} blocks at alpha = 1/sqrt(B)", "ok": bad is None,
+                   "measured": "all match" if bad is None else bad["||h^B||^2 / ||x||^2"],
+                   "expected": "(1 + 1/B)^B" if bad is None else bad["stated"], "counterexample": bad})
+    b_factor = sp.simplify(sp.powsimp((fac ** sp.sympify(exponent, locals={"B": Bs})).subs(a, 1 / sp.sqrt(Bs))
+                                      / (1 + 1 / Bs) ** Bs, force=True) - 1)
+    checks.append({"label": "Eq. 53: (factor)^(exponent) at alpha = 1/sqrt(B) is (1 + 1/B)^B, symbolic B",
+                   "ok": b_factor == 0, "measured": str(b_factor), "expected": "0",
+                   "counterexample": {"residual": str(b_factor)} if b_factor != 0 else None})
+    return judge_exact(checks, "sympy: residual blocks that meet Theorem 7's hypotheses exactly (a 90-degree rotation "
+                       "in R^2), symbolic x", "exact")
 
 
 def judge_fn5(m, ctx, gamma: str = "1/B"):
@@ -286,7 +311,8 @@ def judge_eq56(m, ctx, variant: str = "printed", tol: float = 1e-6, alpha_scale:
         err = float(np.max(np.abs(c["jacobian"] - eq57)))
         checks.append({"label": f"b = {c['b']}", "ok": err <= tol, "measured": {"max |J - (I + alpha J_F)|": err},
                        "expected": f"<= {tol:g}", "counterexample": {"b": c["b"], "max_entry_error": round(err, 6)}})
-    return judge_exact(checks, "central finite differences of h^{b-1} -> h^b through small WN blocks", f"{tol:g} absolute")
+    return judge_exact(checks, "central finite differences of h^{b-1} -> h^b through small WN blocks",
+                       f"{tol:g} absolute")
 
 
 # --- Eq. 59-61: the norm of Eq. 58 ---------------------------------------------------------

@@ -100,9 +100,19 @@ def test_eq29_parts_reproduce_the_stored_forms(proof):
     assert ex.judge_eq29(proof, CTX, "corrected", swap=True).verdict.value == "fails"
 
 
-def test_eq31_half_fails_eq31_alone():
-    ev = ps.judge_eq31_34({}, CTX, eq31_half="1/2 + 10**-40")
-    assert failing_labels(ev) == ["Eq. 31 from Eq. 21, 29, 30 (sympy)"]
+def test_eq31_factor_fails_eq31_alone(proof):
+    ev = ex.judge_eq31_34(proof, CTX, eq31_factor=ONE_PLUS_1E40)
+    assert failing_labels(ev) == [f"Eq. 31: 0.5 K_n / n = E[max(0, cos)^2], n = 2..30 at {d} digits"
+                                  for d in RUN.precisions]
+    assert ex.judge_eq31_34(proof, CTX).verdict.value == "holds"
+
+
+@pytest.mark.parametrize("params", [{"product": "literal"}, {"reading": "n_sphere"}])
+def test_eq31_is_true_only_where_k_n_is_one(proof, params):
+    """Eq. 31 is judged true, not only as algebra: with Eq. 30 read where K_n != 1 it fails
+    (at n = 4 for the literal last factor, already at n = 2 for the n-sphere)."""
+    ev = ex.judge_eq31_34(proof, CTX, **params)
+    assert ev.verdict.value == "fails" and ev.counterexample["n"] == (4 if "product" in params else 2)
 
 
 def test_factor_range_closed_end_and_domain(res):

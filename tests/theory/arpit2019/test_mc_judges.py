@@ -37,7 +37,8 @@ def test_thm1_and_thm2(offset, n, expect):
     for i, law in enumerate(ISOTROPIC_LAWS):
         for j, (nn, m) in enumerate(SHAPES):
             x = _normal(1 + offset, 0.5, n, 10 * i + j)
-            rows.append(({"law": law, "n": nn, "m": m}, {"thm1": x * m / (2 * nn), "thm2": x / 2, "thm2_masked": x / 2}))
+            rows.append(({"law": law, "n": nn, "m": m},
+                         {"thm1": x * m / (2 * nn), "thm2": x / 2, "thm2_masked": x / 2}))
     rec = _rec(rows)
     assert J.judge_thm1(rec, CTX).verdict == expect
     assert J.judge_thm2(rec, CTX).verdict == expect
@@ -79,7 +80,8 @@ def test_orthogonal_variance(gap, n, expect):
     rows = []
     for j, (nn, m) in enumerate(SHAPES):
         rows.append(({"law": "haar_orthogonal", "n": nn, "m": m}, {"thm2_masked": _normal(0.5, 0.5, n, j)}))
-        rows.append(({"law": "gaussian", "n": nn, "m": m}, {"thm2_masked": _normal(0.5, 0.5 * np.sqrt(1 + gap), n, 9 + j)}))
+        rows.append(({"law": "gaussian", "n": nn, "m": m},
+                     {"thm2_masked": _normal(0.5, 0.5 * np.sqrt(1 + gap), n, 9 + j)}))
     assert J.judge_orthogonal_variance(_rec(rows), CTX).verdict == expect
 
 
@@ -191,7 +193,8 @@ def _cross_term_rec(n=200_000):
     cross term has mean 0."""
     rows = [({"law": "haar_orthogonal", "n": 8, "m": 8}, {"thm2": np.full(n, 0.5)}),
             ({"law": "haar_orthogonal", "n": 16, "m": 4}, {"thm2": np.full(n, 0.5)})]
-    rows += [({"law": "gaussian", "n": nn, "m": m}, {"thm2": _normal(0.5, 0.3, n, j)}) for j, (nn, m) in enumerate(SHAPES)]
+    rows += [({"law": "gaussian", "n": nn, "m": m}, {"thm2": _normal(0.5, 0.3, n, j)})
+             for j, (nn, m) in enumerate(SHAPES)]
     return _rec(rows)
 
 
@@ -256,8 +259,8 @@ def test_multistage_each_scheme_fails_alone(param, value):
     """Networks as stated: the catalogue's perturbation of one scheme's printed constant
     fails that scheme's row alone (the counterexample), the other two still hold."""
     dims, blocks = (8, 16, 24), (3, 6)
-    rows = [({"init": init}, {"fwd": _normal(J._stage_targets(init, dims, blocks), 0.4 * J._stage_targets(init, dims, blocks),
-                                             200_000, k)})
+    rows = [({"init": init}, {"fwd": _normal(J._stage_targets(init, dims, blocks),
+                                             0.4 * J._stage_targets(init, dims, blocks), 200_000, k)})
             for k, init in enumerate(("proposed_orthogonal", "hanin_stagewise", "pytorch_default"))]
     rec = _rec(rows, {"dims": dims, "blocks": blocks})
     assert J.judge_multistage(rec, CTX).verdict == H
@@ -273,8 +276,8 @@ def test_stage_targets_defaults_are_the_printed_formulas():
     dims, blocks = (8, 16, 24), (3, 6)
     assert J._stage_targets("hanin_stagewise", dims, blocks) == float(np.prod([1 + 0.81**b for b in range(1, 4)])) * \
         float(np.prod([1 + 0.81**b for b in range(1, 7)]))
-    assert J._stage_targets("pytorch_default", dims, blocks) == (16 / (3.0 * 8)) * (19 / 18) ** 3 * (24 / (3.0 * 16)) * \
-        (19 / 18) ** 6
+    assert J._stage_targets("pytorch_default", dims, blocks) == \
+        (16 / (3.0 * 8)) * (19 / 18) ** 3 * (24 / (3.0 * 16)) * (19 / 18) ** 6
 
 
 def _ladder(rms_power, sd=0.5):

@@ -1,5 +1,5 @@
 """Exact proof-step checks of Arpit et al. (2019): each printed form fails with its
-smallest counterexample, each corrected form holds (Eq. 5, 19-21, 31-36, 45-49, 56-61,
+smallest counterexample, each corrected form holds (Eq. 5, 19-21, 35-36, 45-49, 56-61,
 footnotes 5 and 8, Lemma 1, Table 5), and the Figure 1 gradient helper agrees with an
 explicit backward pass."""
 import numpy as np
@@ -29,7 +29,7 @@ def test_eq5_printed_is_ill_typed_for_unequal_widths():
 
 
 @pytest.mark.parametrize("judge,params", [
-    (ps.judge_eq31_34, {"gain2": "n/m"}), (ps.judge_eq45_49, {"cross": "1"}), (ps.judge_fn5, {"gamma": "1/B**2"}),
+    (ps.judge_eq45_49, {"cross": "1"}), (ps.judge_fn5, {"gamma": "1/B**2"}),
     (ps.judge_table5, {"depth": "6*N+2"})])
 def test_symbolic_steps_hold_and_their_mutations_fail(judge, params):
     assert judge({}, CTX).verdict.value == "holds"

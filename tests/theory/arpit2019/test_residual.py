@@ -22,7 +22,8 @@ def test_squared_factor_outside_printed_eq43_range(B):
 
 def test_h1_factor_counterexamples_are_b_1_to_4():
     assert residual.smallest_b_where_h1_factor_reaches(2) == 5
-    assert residual.interval_scan(50, "sqrt(2)", "sqrt(e)", exponent=lambda B: B - 1, half=True, start=1) == [1, 2, 3, 4]
+    scan = residual.interval_scan(50, "sqrt(2)", "sqrt(e)", exponent=lambda B: B - 1, half=True, start=1)
+    assert scan == [1, 2, 3, 4]
 
 
 def test_symbolic_bounds():

@@ -38,8 +38,8 @@ def test_the_precision_sized_mutations():
     assert {c.id for c, _ in SIZED} == {
         "arpit2019.thm1.kn_eq3.n_sphere", "arpit2019.thm5.kn_eq9.sphere_in_Rn_corrected",
         "arpit2019.thm5.proof.eq18_corrected", "arpit2019.thm5.proof.eq19_21", "arpit2019.thm5.proof.eq22_28",
-        "zeroinit2019.eq10.lse_max"}
-    assert len(SIZED) == 10
+        "arpit2019.thm5.proof.eq31_34", "zeroinit2019.eq10.lse_max"}
+    assert len(SIZED) == 11
 
 
 @pytest.mark.parametrize("dps", DPS)
