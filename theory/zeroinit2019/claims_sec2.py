@@ -53,6 +53,10 @@ CLAIMS = (
           "those blocks",
           kind="identity", recorded=F, measure=E.eq1_measure, judge=E.judge_eq1, params={"labels": "printed"},
           mutations=(Mutation("blocks labelled F_0..F_{L-1}", {"labels": "zero_based"}, H),),
+          severity="misprint",
+          impact="Only the labels are off by one: the recursion x_{l+1} = x_l + F_l(x_l) printed right after Eq. 1 "
+                 "uses the same 0-based blocks as Eq. 1 and gets it right; only the set {F_1, ..., F_L} named before it "
+                 "disagrees, and nothing downstream depends on the labels.",
           note="Eq. 1 is exactly the unrolled recursion printed after it; only the labels disagree: both use F_0, "
                "which the text's {F_1, ..., F_L} does not contain (and F_L is never used). Sec. 5 writes the 1-based "
                "x_l = f(x_{l-1}, F_l(x_{l-1})). Nothing downstream depends on the labels."),
@@ -61,7 +65,7 @@ CLAIMS = (
           statement="With the blocks labelled {F_0, ..., F_{L-1}}, Eq. 1 x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i) is the "
           "recursion x_{l+1} = x_l + F_l(x_l) unrolled, for every l",
           kind="identity", recorded=H, measure=E.eq1_measure, judge=E.judge_eq1, params={"labels": "zero_based"},
-          mutations=(Mutation("the text's labels F_1..F_L", {"labels": "printed"}),
+          mutations=(Mutation("printed form: the text's labels F_1..F_L", {"labels": "printed"}, printed=True),
                      Mutation("sum to l instead of l - 1 (one block too many)", {"upper": 1}),
                      Mutation("sum to l - 2 instead of l - 1 (one block too few)", {"upper": -1})),
           corrects="zeroinit2019.eq1.index_printed"),
@@ -104,6 +108,11 @@ CLAIMS = (
           "p.h. blocks whose output variance equals their input's (kappa = 1)",
           kind="identity", recorded=F, measure=E.eq2_scalar_measure, judge=E.judge_eq2_scalar, params={"form": "printed"},
           mutations=(Mutation("Var[x_l] = ((1 + kappa)^l - 1) ||x_0||^2", {"form": "corrected"}, H),),
+          severity="step",
+          impact="A step of Sec. 2's argument: with x_0 fixed the premise 'Var[F_l(x_l) | x_l] about Var[x_l]' confuses "
+                 "the variance with the second moment (Var[F(x) | x] = kappa ||x||^2), so Eq. 2 reads 0 = 0 at l = 0 and "
+                 "is false from l = 1; the conclusion survives: the stream's second moment, and its variance "
+                 "((1 + kappa)^l - 1) ||x_0||^2, grow exponentially (eq2.variance_fixed_input, eq2.doubling).",
           note="A fixed x_0 has Var[x_0] = 0, yet Var[x_1] = kappa ||x_0||^2 > 0: the premise 'Var[F(x_l) | x_l] about "
                "the same as Var[x_l]' confuses the variance with the second moment (Var[F(x) | x] = kappa ||x||^2). "
                "Smallest counterexample: one scalar block F(x) = w x, E w = 0, E w^2 = 1, x_0 = 1. With a random "
@@ -114,7 +123,11 @@ CLAIMS = (
           statement="With x_0 fixed, Var[x_l] = E||x_l - x_0||^2 = ((1 + kappa)^l - 1) ||x_0||^2 (E x_l = x_0), for "
           "ReLU branches with kappa = 2 (He/He) and kappa = 1",
           kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_variance_fixed_input,
-          mutations=(Mutation("per-block factor off by the tolerance (x 1.05)", {"scale": 1.05}),),
+          mutations=(Mutation("per-block factor off by the tolerance (x 1.05)", {"scale": 1.05}),
+                     Mutation("printed form: Var[x_l] = 2^l Var[x_0], Var[x_0] read as ||x_0||^2 (the only reading "
+                              "not 0 for a fixed x_0)", {"base_factor": 2.0, "offset": 0.0}, printed=True),
+                     Mutation("Var[x_l] = (1 + kappa)^l ||x_0||^2 (the second moment's law, the '- 1' dropped)",
+                              {"offset": 0.0})),
           corrects="zeroinit2019.eq2.fixed_input_variance_printed"),
     Claim(id="zeroinit2019.thm1.l2",
           where="Sec. 2, Theorem 1, Eq. 3 (reconstructed), Euclidean norm",
@@ -128,13 +141,19 @@ CLAIMS = (
           statement="Eq. 3 holds for any valid norm (the same norm on both sides)",
           kind="inequality", recorded=F, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "linf"},
           mutations=(Mutation("dual norms (l1 gradient, linf input)", {"norm": "dual_l1_linf"}, H),),
+          severity="result",
+          impact="Theorem 1 is stated for 'any valid norm' (the paper says so before the assumptions, as a choice the "
+                 "reader may make), and for the max-norm it is false; the proof only covers the Euclidean norm, and "
+                 "the theorem holds for it and with the dual norm on the gradient (thm1.l2, thm1.dual_norm), which is "
+                 "what Sec. 2's conclusions use.",
           note="With the max-norm on both sides, <g, x> <= ||g||_inf ||x||_inf fails; the dual norm is needed. The "
                "smallest counterexample (one 2 x 2 layer, two classes) is evaluated exactly."),
     Claim(id="zeroinit2019.thm1.dual_norm",
           where="Sec. 2, Theorem 1 (corrected wording)",
           statement="||dl/dx||_* >= (l - H(p)) / ||x|| with ||.||_* the dual norm of ||.|| (l1 gradient / linf input)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "dual_l1_linf"},
-          mutations=(Mutation("same max-norm on both sides", {"norm": "linf"}, part="smallest counterexample"),
+          mutations=(Mutation("printed form: the same max-norm on both sides", {"norm": "linf"},
+                              part="smallest counterexample", printed=True),
                      Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW,
                      Mutation("the other dual pair (linf gradient, l1 input)", {"norm": "dual_linf_l1"}, H)),
           corrects="zeroinit2019.thm1.any_norm"),
@@ -154,6 +173,10 @@ CLAIMS = (
           "d/dt l(f(x + t x/||x||)) = (l - H(p))/||x|| (strictly)",
           kind="inequality", recorded=F, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": True},
           mutations=(Mutation("at least (>=)", {"strict": False}, H),),
+          severity="wording",
+          impact="Agreeing with the issue: 'must be greater than' in a proof whose theorem (Eq. 3) and every use read "
+                 "'at least' is the informal >=; read strictly it fails only where the gradient is parallel to x "
+                 "(width-1 block inputs), and the intended 'at least' holds (thm1.directional_at_least).",
           note="Cauchy-Schwarz gives 'at least', with equality when the gradient is parallel to x; on a width-1 block "
                "input that is always so (when l - H > 0). Theorem 1 itself uses only 'at least' and stands."),
     Claim(id="zeroinit2019.thm1.directional_at_least",
@@ -161,7 +184,8 @@ CLAIMS = (
           statement="||dl/dx||_2 >= (l - H(p))/||x||_2 = d/dt l(f(x + t x/||x||)), with equality attained (width-1 "
           "block inputs)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": False},
-          mutations=(Mutation("strictly greater", {"strict": True}, part="(1, 1, 4, 3), block input"),
+          mutations=(Mutation("printed form: strictly greater", {"strict": True}, part="(1, 1, 4, 3), block input",
+                              printed=True),
                      Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}, part="(1, 1, 4, 3), block input"),
                      Mutation("bound times 1 - 1e-11 (equality then never attained)", {"factor": 1 - 1e-11},
                               part="equality attained")),
@@ -171,7 +195,7 @@ CLAIMS = (
           statement="H(p) <= log(c) for every probability vector p over c classes, with equality at the uniform law",
           kind="inequality", recorded=H, measure=S.entropy_measure, judge=S.judge_entropy,
           mutations=(Mutation("strict inequality H(p) < log c", {"strict": True}, part="uniform p"),
-                     Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}, part="random p"))),
+                     Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}, part="random p", mirror=True))),
     Claim(id="zeroinit2019.thm2.ph_set",
           where="Sec. 2, Theorem 2, Eq. 4 (reconstructed) and App. A.2, Eq. 9",
           statement="For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m (l_m - H(p_m)) / "
@@ -244,6 +268,11 @@ CLAIMS = (
           kind="inequality", recorded=F, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "realized_norm"},
           mutations=(Mutation("conditional on ||theta_ph||", {"reading": "conditional"}, H),),
+          severity="step",
+          impact="Eq. 11 takes the random ||theta_ph|| out of the expectation (E[X/||theta||] = E[X]/||theta||), which "
+                 "holds only for a fixed or conditioned norm, so Eq. 5 does not follow for the realized norm the "
+                 "expectation runs over; Theorem 2's conclusion survives in the conditional form (eq5.conditional, "
+                 "every expectation given ||theta_ph||) and the product form (eq5.expected_bound).",
           note="Smallest setting: c = 2 classes, one input, theta_ph = W in R^2 iid N(0, sigma^2). There E[G] < "
                "sqrt(2)/pi while the bound exceeds it whenever ||W|| is below a threshold that has positive "
                "probability. The conditional form and the product form (eq5.expected_bound) hold, so Theorem 2's "
@@ -253,7 +282,8 @@ CLAIMS = (
           statement="E[G(theta_ph) | ||theta_ph|| = r] >= (E[max_i z_i | r] - log(c)) / r for every r > 0 (c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "conditional"},
-          mutations=(Mutation("realized-norm reading", {"reading": "realized_norm"}, part="realized ||W||"),
+          mutations=(Mutation("printed form: the realized-norm reading", {"reading": "realized_norm"},
+                              part="realized ||W||", printed=True),
                      Mutation("without '- log c' (E[G | r] >= E[max z | r]/r)", {"log_c_term": 0.0})),
           corrects="zeroinit2019.eq5.realized_norm_printed"),
     Claim(id="zeroinit2019.eq11.omega_weight_scale",

@@ -36,7 +36,13 @@ CLAIMS = (
           statement="Zeroing only the last layer of every branch (no depth scaling): after 3 SGD steps the residual "
           "stream's log variance ratio log(||x_L||^2/||x_0||^2) increases with depth at every doubling of L = 2..32",
           kind="inequality", recorded=H, measure=mc.FEW_STEPS, judge=J.judge_naive_growth,
-          mutations=(Mutation("decreases with depth", {"direction": "<"}),)),
+          mutations=(Mutation("decreases with depth", {"direction": "<"}, mirror=True),
+                     Mutation("explodes already at small depth: increases by more than 1 nat at every doubling, "
+                              "L = 2 to 4 included (the text says 'if the depth L is large')", {"by": 1.0},
+                              part="L = 2 to 4")),
+          note="The increase per doubling grows fast with depth ({=details[deeper=4].increase:.2f} nats from L = 2 to 4, "
+               "{=details[deeper=32].increase:.3g} from 16 to 32): the explosion the text predicts 'if the depth L is "
+               "large'; the non-mirror mutation states it at every depth and fails at the shallow end."),
     Claim(id="zeroinit2019.principle_b.variance_printed",
           where="Sec. 3, design principle (b) as printed",
           statement="A branch variance Var[F_l(x_l)] = Theta(1/L) (the m - 1 non-zero branch layers scaled by "
@@ -45,6 +51,11 @@ CLAIMS = (
           kind="approximation", recorded=F, measure=mc.FEW_STEPS, judge=J.judge_few_steps,
           params={"scheme": "variance_reading"},
           mutations=(Mutation("the derivation's scale O(1/L) (ZeroInit)", {"scheme": "zeroinit"}, H),),
+          severity="misprint",
+          impact="Principle (b) prints the variance where the derivation right after it ('the output of this branch "
+                 "scales its input by O(1/L)') and the recipe's L^(1/(2-2m)) use the scale, i.e. a variance O(1/L^2): "
+                 "the surrounding text gets it right and ZeroInit follows it (principle_b.one_step, "
+                 "principle_c.few_updates).",
           note="Principle (b) prints Var[F_l(x_l)] = O(1/L), but the derivation after it and the recipe need the branch "
                "scale to be O(1/L), i.e. a variance of O(1/L^2). Taken as the design target, a variance of order 1/L "
                "lets the stream's variance grow with depth after a few steps. ZeroInit itself follows the derivation, "
@@ -56,7 +67,8 @@ CLAIMS = (
           "Var[F_l] ~ L^-2 (m = 2 and 3)",
           kind="approximation", recorded=H, measure=mc.ONE_STEP, judge=J.judge_one_step,
           mutations=(Mutation("exponent -0.9 (twice the tolerance)", {"exponent": -0.9}),
-                     Mutation("exponent -1/2 (the printed variance read as a scale)", {"exponent": -0.5})),
+                     Mutation("printed form: exponent -1/2 (Var[F_l] = O(1/L), a scale L^(-1/2))", {"exponent": -0.5},
+                              printed=True)),
           corrects="zeroinit2019.principle_b.variance_printed",
           note=CODE + "the first convolution of a basic block (m = 2) is He fan-out times L^(-1/2), both non-zero "
                "convolutions of a bottleneck (m = 3) He fan-out times L^(-1/4), L = sum(layers) the number of residual "
@@ -161,6 +173,10 @@ CLAIMS = (
           params={"band": "depth_affected_down"},
           mutations=(Mutation("only 'prevents exponential growth' (ratio within [1/100, 100])", {"band": "bounded"},
                               H),), slow=True,
+          severity="stand-in",
+          impact="Agreeing with the issue: the shrinking is measured on WRNs with CIFAR-10/SVHN, and the dense "
+                 "analogue that fails it has no downsampling groups, no convolutions and no image data; a failure of "
+                 "that model does not show the row wrong (the corrected claim records what the analogue supports).",
           note="In the dense analogue the sqrt(1/2) recurrence keeps the stream's variance, and ||H|| grows from 3 to "
                "30 blocks instead of shrinking; 'prevents exponential growth' holds there (the mutation). The analogue "
                "has no downsampling groups (see zeroinit2019.table1.batchnorm_small), so this records that the "
@@ -174,8 +190,9 @@ CLAIMS = (
           f"slow exponential growth); {SYNTH}",
           kind="approximation", recorded=H, measure=T.SAMPLINGS["half_scaling"], judge=T.judge_ratio,
           params={"band": "bounded"},
-          mutations=(Mutation("read as shrinking (ratio <= 1/3)", {"band": "depth_affected_down"}),), slow=True,
-          corrects="zeroinit2019.table1.half_scaling_depth_affected"),
+          mutations=(Mutation("printed form: shrinking (ratio <= 1/3)", {"band": "depth_affected_down"}, printed=True),
+                     Mutation("read as very large (ratio >= 100, the baseline's class)", {"band": "very_large"})),
+          slow=True, corrects="zeroinit2019.table1.half_scaling_depth_affected"),
     Claim(id="zeroinit2019.related.sqrt_half_scaling",
           where="Sec. 5 (related work), the recurrence x_l = sqrt(1/2)(x_(l-1) + F_l(x_(l-1))) (the extraction prints "
                 "'1/2'; the square root is reconstructed)",
@@ -196,6 +213,10 @@ CLAIMS = (
           kind="identity", recorded=F, measure=E.unrolling_measure, judge=E.judge_unrolling,
           params={"recurrence": "sqrt_half", "index": "printed"},
           mutations=(Mutation("summand F_i(x_(i-1))", {"index": "corrected"}, H),),
+          severity="misprint",
+          impact="An index: the coefficients 0.5^((l-i+1)/2) and 0.5^(l/2) are right for the recurrence printed just "
+                 "before (which writes F_l(x_(l-1)) correctly), only the summand under the sum over i reads F_l(x_l); "
+                 "the conclusion (the branches' weights vanish exponentially) holds (related.unrolling_sqrt_half).",
           note="The coefficients are right for the sqrt(1/2) recurrence; the summand F_l(x_l) under a sum over i "
                "should be F_i(x_(i-1)), already at l = 1."),
     Claim(id="zeroinit2019.related.unrolling_sqrt_half",
@@ -206,7 +227,7 @@ CLAIMS = (
           kind="identity", recorded=H, measure=E.unrolling_measure, judge=E.judge_unrolling,
           params={"recurrence": "sqrt_half", "index": "corrected"},
           mutations=(Mutation("the extraction's literal factor 1/2", {"recurrence": "half"}),
-                     Mutation("printed summand F_l(x_l)", {"index": "printed"}),
+                     Mutation("printed form: summand F_l(x_l)", {"index": "printed"}, printed=True),
                      Mutation("branch coefficients 0.5^((l-i)/2) (exponent half a step low)", {"branch_shift": -1}),
                      Mutation("x_0's coefficient 0.5^((l+1)/2) (exponent half a step high)", {"x0_shift": 1}),
                      Mutation("sum to l - 1 (the last block left out)", {"upper": -1})),
@@ -223,6 +244,11 @@ CLAIMS = (
           "of block l (here: the branch's second layer)",
           kind="approximation", recorded=F, measure=Q.LSUV, judge=Q.judge_lsuv, params={"quantity": "w2", "exponent": -1.0},
           mutations=(Mutation("the branch's first layer (fed by the stream)", {"quantity": "w1"}, H),), slow=True,
+          severity="wording",
+          impact="Agreeing with the issue: W_l in 'Var[W_l] = O(1/l)' is most naturally the weight acting on x_l, and "
+                 "the sentence's point (LSUV gives very different scales across depth) is about those; read for every "
+                 "matrix of a block it fails only on the branch's inner layer, which sees normalized input, and the "
+                 "intended reading holds (related.lsuv_weight_variance_first).",
           note="The second layer of a branch sees the unit-variance output of the first, so LSUV leaves its variance "
                "constant; only layers fed by the growing residual stream shrink."),
     Claim(id="zeroinit2019.related.lsuv_weight_variance_first",
@@ -230,6 +256,8 @@ CLAIMS = (
           statement="For the layers fed by the residual stream (each branch's first layer) LSUV gives Var[W_l] ~ 1/l "
           "(depth exponent -1 within +-0.05)",
           kind="approximation", recorded=H, measure=Q.LSUV, judge=Q.judge_lsuv, params={"quantity": "w1", "exponent": -1.0},
-          mutations=(Mutation("exponent -1.1 (twice the tolerance)", {"exponent": -1.1}),), slow=True,
+          mutations=(Mutation("exponent -1.1 (twice the tolerance)", {"exponent": -1.1}),
+                     Mutation("printed form: every matrix of block l, here the branch's second layer", {"quantity": "w2"},
+                              printed=True)), slow=True,
           corrects="zeroinit2019.related.lsuv_weight_variance_printed"),
 )
