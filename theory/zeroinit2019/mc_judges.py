@@ -3,6 +3,7 @@ claimed constants (``params``) to a :class:`~theory.core.records.Samples` record
 :mod:`.montecarlo`, with the alpha of the look in ``ctx``."""
 from __future__ import annotations
 
+import math
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from ..core.evidence import bound_tightness
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_means, tightest
 from . import montecarlo as mc
 from .lsuv_checks import slope_evidence
+from .tightness import difference_tightness
 
 __all__ = ["TOL", "EXPONENT_TOLERANCE", "judge_eq5", "judge_logits_symmetric", "judge_growth", "judge_variance_fixed_input", "judge_eq2_step",
            "judge_half", "judge_one_step", "judge_few_steps", "judge_naive_growth", "judge_output_scale",
@@ -36,6 +38,10 @@ def judge_eq5(m, ctx, shift: float = 0.0, eq5_shift: float | None = None):
                       f"random He MLPs, inputs N(0, {m.meta['input_scale']:g}^2 I), per-network means over "
                       f"{m.meta['batch']} inputs of the label-averaged loss", ctx, claim=">=", what="E[difference]")
     ev.expected = {"eq10": f"E[l] - E[max z] >= {shift:g}", "eq5": f"E[G ||W||] - (E[max z] - log c) >= {eq5_shift:g}"}
+    rhs = {"eq10": lambda r: float(r["max_z"].mean()) + shift,
+           "eq5": lambda r: float(r["max_z"].mean()) - math.log(r.widths[-1]) + eq5_shift}
+    ev.tightness = difference_tightness(ev.details, [rhs[part](r) for r in m.rows for part in ("eq10", "eq5")],
+                                        ("widths", "part"))
     return ev
 
 

@@ -48,7 +48,8 @@ def heads_block(ctx, block: int, reps: int = 200, batch: int = 8, scale: float =
     over the c labels (its conditional expectation given the network and the inputs:
     logsumexp(z) - mean_i z_i), which removes the label's sampling noise. Also the
     mean of the logits in units of the network's RMS logit and the balance of their
-    signs, 2 P(z > 0) - 1 (App. A.2: z is symmetric with mean 0 under Assumption 2)."""
+    signs, 2 P(z > 0) - 1 (App. A.2: z is symmetric with mean 0 under Assumption 2),
+    and the batch mean of max z (the bounds' side, for their tightness)."""
     rows = []
     for a, widths in enumerate(HEADS):
         be = ctx.stream("zeroinit2019.heads", a, block)
@@ -64,7 +65,8 @@ def heads_block(ctx, block: int, reps: int = 200, batch: int = 8, scale: float =
         u = z / xp.sqrt((z**2).mean(axis=(1, 2), keepdims=True))  # logits in units of the network's RMS logit
         rows.append(Row({"widths": widths}, {"eq10": to_host((loss - zmax[..., 0]).mean(-1)),
                                              "eq5": to_host((loss - ent - zmax[..., 0]).mean(-1) + math.log(widths[-1])),
-                                             "z_mean": to_host(u.mean(axis=(1, 2))), "z_sign": to_host(xp.sign(u).mean(axis=(1, 2)))}))
+                                             "z_mean": to_host(u.mean(axis=(1, 2))), "z_sign": to_host(xp.sign(u).mean(axis=(1, 2))),
+                                             "max_z": to_host(zmax[..., 0].mean(-1))}))
     return Block(rows, meta={"input_scale": scale, "batch": batch})
 
 
