@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..core import Claim, Mutation, Verdict
 from ..core.claims import AtPrecision
 from . import depth_sweep as D
+from . import derivations as DV
 from . import homogeneity as hom
 from . import mc_judges as J
 from . import montecarlo as mc
@@ -40,6 +41,7 @@ CLAIMS = (
           statement="A composition of positively homogeneous functions is positively homogeneous (bias-free ReLU nets, "
           "in the input and in one layer's weights)",
           kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_prop1,
+          cites=("Definition 1",), derivation=DV.ph_composition,
           mutations=(Mutation("degree 1 + 1e-11 (in the input and in one layer's weights: both parts)",
                               {"power": 1 + 1e-11}, part=("degree in the input", "degree in W_")),
                      Mutation("degree 1 + 1e-11 in the input alone (the weights' degree 1)", {"input_power": 1 + 1e-11},
@@ -75,6 +77,8 @@ CLAIMS = (
           "2 E<x_l - x_0, F(x_l)> vanishes, and by positive homogeneity E||F(x)||^2 = kappa ||x||^2 with kappa "
           "independent of x (kappa = 2 for He/He branches, 1 when the last layer has variance 1/n)",
           kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_eq2_step,
+          cites=("Sec. 2: x_{l+1} = x_l + F_l(x_l)", "Sec. 2: E[F_l(x_l) | x_l] = 0"),
+          derivation=DV.total_variance_step,
           mutations=(Mutation("kappa off by the tolerance (x 1.05)", {"kappa_scale": 1.05}, part="kappa"),
                      Mutation("cross term 0.1 of the increment (twice the tolerance)", {"cross": 0.1},
                               part="cross / increment"))),
@@ -107,6 +111,8 @@ CLAIMS = (
           statement="With x_0 fixed and the variance taken over the weights, Var[x_l] = Theta(2^l) Var[x_0] for zero-mean "
           "p.h. blocks whose output variance equals their input's (kappa = 1)",
           kind="identity", recorded=F, measure=E.eq2_scalar_measure, judge=E.judge_eq2_scalar, params={"form": "printed"},
+          cites=("zeroinit2019.eq2.total_variance_step", "Sec. 2: Var[F_l(x_l) | x_l] about Var[x_l]"),
+          derivation=DV.eq2_printed,
           mutations=(Mutation("Var[x_l] = ((1 + kappa)^l - 1) ||x_0||^2", {"form": "corrected"}, H),),
           severity="step",
           impact="A step of Sec. 2's argument: with x_0 fixed the premise 'Var[F_l(x_l) | x_l] about Var[x_l]' confuses "
@@ -133,6 +139,7 @@ CLAIMS = (
           where="Sec. 2, Theorem 1, Eq. 3 (reconstructed), Euclidean norm",
           statement="||dl/dx_{i-1}||_2 >= (l(z, y) - H(p)) / ||x_{i-1}||_2 for every block input of a bias-free ReLU net",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "l2"},
+          cites=("zeroinit2019.thm1.greater_than_printed", "Eq. 6", "Eq. 7"), derivation=DV.theorem1_l2,
           mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW),
           note="Width-1 block inputs are on the grid: there the gradient is parallel to the input and the bound is an "
                "equality, so the check could fail."),
@@ -140,6 +147,8 @@ CLAIMS = (
           where="Sec. 2, Theorem 1 and '||.|| denotes any valid norm' before the assumptions",
           statement="Eq. 3 holds for any valid norm (the same norm on both sides)",
           kind="inequality", recorded=F, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "linf"},
+          cites=("zeroinit2019.thm1.greater_than_printed", "Eq. 7", "Sec. 2: ||.|| denotes any valid norm"),
+          derivation=DV.theorem1_any_norm,
           mutations=(Mutation("dual norms (l1 gradient, linf input)", {"norm": "dual_l1_linf"}, H),),
           severity="result",
           impact="Theorem 1 is stated for 'any valid norm' (the paper says so before the assumptions, as a choice the "
@@ -152,6 +161,7 @@ CLAIMS = (
           where="Sec. 2, Theorem 1 (corrected wording)",
           statement="||dl/dx||_* >= (l - H(p)) / ||x|| with ||.||_* the dual norm of ||.|| (l1 gradient / linf input)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "dual_l1_linf"},
+          cites=("Eq. 6", "Eq. 7", "Hoelder's inequality"), derivation=DV.theorem1_dual_norm,
           mutations=(Mutation("printed form: the same max-norm on both sides", {"norm": "linf"},
                               part="smallest counterexample", printed=True),
                      Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW,
@@ -162,6 +172,8 @@ CLAIMS = (
           statement="d/d eps l((1 + eps) z, y) at eps = 0 equals -y^T z + p^T z = l(z, y) - H(p) (c = 2, 3, 4 classes, "
           "first and last label), and d/dt l(f(x + t x/||x||)) = (1/||x||) d/d eps l(f((1 + eps) x)) (Eq. 7)",
           kind="identity", recorded=H, measure=S.eq6_measure, judge=S.judge_eq6,
+          cites=("Sec. 2: l(z, y) = -y^T (z - logsumexp(z))", "zeroinit2019.prop1.ph_composition"),
+          derivation=DV.eq6_euler,
           mutations=(Mutation("l + H(p) instead of l - H(p)", {"entropy_sign": -1}, part="second equality"),
                      Mutation("the derivative taken at eps = 1/2 instead of 0 (first equality alone)", {"at_eps": "1/2"},
                               part="first equality"),
@@ -172,6 +184,7 @@ CLAIMS = (
           statement="The gradient's L2 norm 'must be greater than' the directional derivative "
           "d/dt l(f(x + t x/||x||)) = (l - H(p))/||x|| (strictly)",
           kind="inequality", recorded=F, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": True},
+          cites=("Eq. 6", "Cauchy-Schwarz"), derivation=DV.directional_strict,
           mutations=(Mutation("at least (>=)", {"strict": False}, H),),
           severity="wording",
           impact="Agreeing with the issue: 'must be greater than' in a proof whose theorem (Eq. 3) and every use read "
@@ -184,6 +197,7 @@ CLAIMS = (
           statement="||dl/dx||_2 >= (l - H(p))/||x||_2 = d/dt l(f(x + t x/||x||)), with equality attained (width-1 "
           "block inputs)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": False},
+          cites=("Eq. 6", "Cauchy-Schwarz"), derivation=DV.directional_at_least,
           mutations=(Mutation("printed form: strictly greater", {"strict": True}, part="(1, 1, 4, 3), block input",
                               printed=True),
                      Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}, part="(1, 1, 4, 3), block input"),
@@ -194,6 +208,7 @@ CLAIMS = (
           where="Sec. 2 after Theorem 1 ('H(p) is upper bounded by log(c)') and App. A.2 before Eq. 11",
           statement="H(p) <= log(c) for every probability vector p over c classes, with equality at the uniform law",
           kind="inequality", recorded=H, measure=S.entropy_measure, judge=S.judge_entropy,
+          cites=("Sec. 2: H the Shannon entropy",), derivation=DV.entropy_bound,
           mutations=(Mutation("strict inequality H(p) < log c", {"strict": True}, part="uniform p"),
                      Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}, part="random p", mirror=True))),
     Claim(id="zeroinit2019.thm2.ph_set",
@@ -201,6 +216,7 @@ CLAIMS = (
           statement="For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m (l_m - H(p_m)) / "
           "||theta||_F =: G(theta)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm2,
+          cites=("Eq. 8", "zeroinit2019.thm1.greater_than_printed"), derivation=DV.theorem2_eq9,
           mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW),
           note="A 1 x 1 weight matrix is on the grid, where the bound is an equality."),
     Claim(id="zeroinit2019.eq8.batch_euler",
@@ -208,6 +224,7 @@ CLAIMS = (
           statement="d/d eps l_avg(D_M; (1 + eps) theta_ph) at 0 = <d l_avg/d theta_ph, theta_ph> = "
           "(1/M) sum_m (l(z^(m), y^(m)) - H(p^(m))) for every layer's weights",
           kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_eq8,
+          cites=("Definition 2", "Eq. 6"), derivation=DV.eq8_batch_euler,
           mutations=(Mutation(f"right-hand side times {EPS}", {"factor": 1 + 1e-11}),
                      Mutation("H(p) times 1 + 1e-11 (ten times the check's 1e-12 tolerance)", {"entropy": 1 + 1e-11}))),
     Claim(id="zeroinit2019.thm2.ph_set_examples",
@@ -232,6 +249,7 @@ CLAIMS = (
           statement="logsumexp(z) > max_i z_i for every logit vector z (so l(z, y) >= max z - z_y pointwise), and "
           "logsumexp(z) - max z <= log c",
           kind="inequality", recorded=H, measure=S.lse_measure, judge=S.judge_lse,
+          cites=("Sec. 2: logsumexp(z) = log sum_i exp(z_i)",), derivation=DV.eq10_lse_max,
           mutations=(Mutation("logsumexp(z) >= max z + 1e-3", {"shift": 1e-3}, part="lower side"),
                      Mutation("logsumexp(z) - max z <= log c - 10^-(dps - 10) (ties reach log c; 5 digits above the "
                               "10^-(dps - 5) relative tolerance)", {"upper_shift": LSE_UPPER_SHIFT}, part="upper side"))),
@@ -240,6 +258,7 @@ CLAIMS = (
           statement="With iid zero-mean symmetric weights, the logits of a bias-free ReLU net have mean 0 and a symmetric "
           "law: E[z] = 0 and P(z > 0) = 1/2 (averaged over classes and inputs; z in units of the RMS logit)",
           kind="identity", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_logits_symmetric,
+          cites=("Assumption 2",), derivation=DV.logits_symmetric,
           mutations=(Mutation("both shifted by the tolerance (0.05)", {"shift": 0.05},
                               part=("E[z] = 0", "P(z > 0) = 1/2")),),
           note="What the proof uses is E[z | inputs, labels] = 0 over the weights. 'Probability density' is loose: a "
@@ -250,6 +269,9 @@ CLAIMS = (
           statement="E[l] >= E[max_i z_i] (Eq. 10) and E[G(theta_ph) ||theta_ph||] >= E[max_i z_i] - log(c) for the "
           "weights of any layer of random He MLPs, with G(theta_ph) ||theta_ph|| = (1/M) sum_m (l_m - H(p_m))",
           kind="inequality", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_eq5,
+          cites=("Eq. 9", "Eq. 10", "zeroinit2019.eq10.lse_max", "zeroinit2019.eq10.logits_symmetric",
+                 "zeroinit2019.sec2.entropy_bound"),
+          derivation=DV.product_form_eq11,
           mutations=(Mutation("both bounds raised by 1 nat (fails through Eq. 10's rows; Eq. 5's product form has more "
                               "than 1 nat of slack)", {"shift": 1.0}, part="eq10"),
                      Mutation("Eq. 5's product-form bound alone raised by 2.5 nats", {"eq5_shift": 2.5}, part="eq5")),
@@ -269,6 +291,7 @@ CLAIMS = (
           "i.e. for the realized norm of the random theta_ph",
           kind="inequality", recorded=F, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "realized_norm"},
+          cites=("Eq. 9", "Eq. 10", "zeroinit2019.sec2.entropy_bound"), derivation=DV.realized_norm_eq11,
           mutations=(Mutation("conditional on ||theta_ph||", {"reading": "conditional"}, H),),
           severity="step",
           impact="Eq. 11 takes the random ||theta_ph|| out of the expectation (E[X/||theta||] = E[X]/||theta||), which "
@@ -284,6 +307,7 @@ CLAIMS = (
           statement="E[G(theta_ph) | ||theta_ph|| = r] >= (E[max_i z_i | r] - log(c)) / r for every r > 0 (c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "conditional"},
+          cites=("Eq. 9", "Eq. 10", "zeroinit2019.sec2.entropy_bound"), derivation=DV.conditional_eq11,
           mutations=(Mutation("printed form: the realized-norm reading", {"reading": "realized_norm"},
                               part="realized ||W||", printed=True),
                      Mutation("without '- log c' (E[G | r] >= E[max z | r]/r)", {"log_c_term": 0.0})),
@@ -293,6 +317,7 @@ CLAIMS = (
           statement="E||d l/d theta_ph|| >= E[(max_i z_i - log c) / ||theta_ph||] at every weight scale sigma, a bound "
           "that stays Theta(1) as sigma grows (c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq11_toy, params={"form": "corrected"},
+          cites=("Eq. 4", "Eq. 10", "Eq. 11", "zeroinit2019.sec2.entropy_bound"), derivation=DV.omega_weight_scale,
           mutations=(Mutation("Omega(E[max z]) with ||theta_ph|| growing with sigma", {"form": "printed"},
                               part="bounded away from 0"),
                      Mutation("bound times 1.58 (above pi/2, the gradient norm's ratio to the bound's supremum)",
@@ -319,6 +344,7 @@ CLAIMS = (
           "E||d l_avg/d theta_ph||_F >= E[max_i z_i]/(2 ||theta_ph||), i.e. Omega(E[max_i z_i]) with one constant for "
           "all depths (the constant Eq. 11 gives once E[max z] >= 2 log c; also required at the shallow depths)",
           kind="inequality", recorded=H, measure=D.DEPTH_SWEEP, judge=D.judge_eq11_depth,
+          cites=("Eq. 4", "Eq. 10", "Eq. 11", "zeroinit2019.sec2.entropy_bound"), derivation=DV.omega_fixed_norm,
           mutations=(Mutation("Eq. 11 without '- log c' (E[G ||theta||] >= E[max z])", {"log_c_term": 0.0},
                               part="Eq. 11: E[G] ||theta||"),
                      Mutation("Eq. 11's bound times 1.25", {"bound_factor": 1.25}, part="Eq. 11: E[G] ||theta||"),

@@ -4,6 +4,7 @@ submission. Locations refer to ../shared/papers/zeroinit_fixup_iclr2019_submissi
 from __future__ import annotations
 
 from ..core import Claim, Mutation, Verdict
+from . import derivations as DV
 from . import hessian_table1 as T
 from . import lsuv_checks as Q
 from . import mc_judges as J
@@ -66,6 +67,7 @@ CLAIMS = (
           "an O(1) error signal each residual branch scales its input by O(1/L): ||F_l(x)|| / ||x|| ~ L^-1, i.e. "
           "Var[F_l] ~ L^-2 (m = 2 and 3)",
           kind="approximation", recorded=H, measure=mc.ONE_STEP, judge=J.judge_one_step,
+          cites=("zeroinit2019.sec3.alpha_exponents",), derivation=DV.one_step_scale,
           mutations=(Mutation("exponent -0.9 (twice the tolerance)", {"exponent": -0.9}),
                      Mutation("printed form: exponent -1/2 (Var[F_l] = O(1/L), a scale L^(-1/2))", {"exponent": -0.5},
                               printed=True)),
@@ -82,6 +84,9 @@ CLAIMS = (
           "and the branch scales its input by a factor proportional to alpha^(2m-2) (m = 2, 3), so alpha = L^(1/(2-2m)) "
           "gives 1/L",
           kind="identity", recorded=H, measure=E.alpha_measure, judge=E.judge_alpha,
+          cites=("Sec. 3: error signal O(1)", "Sec. 3: one layer at 0, the other m - 1 scaled by alpha",
+                 "Proposition 1"),
+          derivation=DV.alpha_derivation,
           mutations=(Mutation("update proportional to alpha^m (and the branch scale, twice its exponent, to alpha^(2m))",
                               {"update_exponent": "m"}, part="update ||dW_m||"),
                      Mutation("update proportional to alpha^m, the branch scale's alpha^(2m-2) kept (the update alone)",
