@@ -57,8 +57,8 @@ CLAIMS = (
           mutations=(Mutation("blocks labelled F_0..F_{L-1}", {"labels": "zero_based"}, H),),
           severity="misprint",
           impact="Only the labels are off by one: the recursion x_{l+1} = x_l + F_l(x_l) printed right after Eq. 1 "
-                 "uses the same 0-based blocks as Eq. 1 and gets it right; only the set {F_1, ..., F_L} named before it "
-                 "disagrees, and nothing downstream depends on the labels.",
+                 "uses the same 0-based blocks as Eq. 1 and gets it right; only the set {F_1, ..., F_L} named "
+                 "before it disagrees, and nothing downstream depends on the labels.",
           note="Eq. 1 is exactly the unrolled recursion printed after it; only the labels disagree: both use F_0, "
                "which the text's {F_1, ..., F_L} does not contain (and F_L is never used). Sec. 5 writes the 1-based "
                "x_l = f(x_{l-1}, F_l(x_{l-1})). Nothing downstream depends on the labels."),
@@ -115,9 +115,10 @@ CLAIMS = (
           derivation=DV.eq2_printed,
           mutations=(Mutation("Var[x_l] = ((1 + kappa)^l - 1) ||x_0||^2", {"form": "corrected"}, H),),
           severity="step",
-          impact="A step of Sec. 2's argument: with x_0 fixed the premise 'Var[F_l(x_l) | x_l] about Var[x_l]' confuses "
-                 "the variance with the second moment (Var[F(x) | x] = kappa ||x||^2), so Eq. 2 reads 0 = 0 at l = 0 and "
-                 "is false from l = 1; the conclusion survives: the stream's second moment, and its variance "
+          impact="A step of Sec. 2's argument: with x_0 fixed the premise 'Var[F_l(x_l) | x_l] about Var[x_l]' "
+                 "confuses the variance with the second moment (Var[F(x) | x] = kappa ||x||^2), so Eq. 2 reads "
+                 "0 = 0 at l = 0 and is false from l = 1; the conclusion survives: the stream's second moment, and "
+                 "its variance "
                  "((1 + kappa)^l - 1) ||x_0||^2, grow exponentially (eq2.variance_fixed_input, eq2.doubling).",
           note="A fixed x_0 has Var[x_0] = 0, yet Var[x_1] = kappa ||x_0||^2 > 0: the premise 'Var[F(x_l) | x_l] about "
                "the same as Var[x_l]' confuses the variance with the second moment (Var[F(x) | x] = kappa ||x||^2). "
@@ -210,7 +211,8 @@ CLAIMS = (
           kind="inequality", recorded=H, measure=S.entropy_measure, judge=S.judge_entropy,
           cites=("Sec. 2: H the Shannon entropy",), derivation=DV.entropy_bound,
           mutations=(Mutation("strict inequality H(p) < log c", {"strict": True}, part="uniform p"),
-                     Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}, part="random p", mirror=True))),
+                     Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}, part="random p",
+                              mirror=True))),
     Claim(id="zeroinit2019.thm2.ph_set",
           where="Sec. 2, Theorem 2, Eq. 4 (reconstructed) and App. A.2, Eq. 9",
           statement="For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m (l_m - H(p_m)) / "

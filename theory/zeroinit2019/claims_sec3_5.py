@@ -44,8 +44,9 @@ CLAIMS = (
                      Mutation("explodes already at small depth: increases by more than 1 nat at every doubling, "
                               "L = 2 to 4 included (the text says 'if the depth L is large')", {"by": 1.0},
                               part="L = 2 to 4")),
-          note="The increase per doubling grows fast with depth ({=details[deeper=4].increase:.2f} nats from L = 2 to 4, "
-               "{=details[deeper=32].increase:.3g} from 16 to 32): the explosion the text predicts 'if the depth L is "
+          note="The increase per doubling grows fast with depth ({=details[deeper=4].increase:.2f} nats from L = 2 "
+               "to 4, {=details[deeper=32].increase:.3g} from 16 to 32): the explosion the text predicts 'if the "
+               "depth L is "
                "large'; the non-mirror mutation states it at every depth and fails at the shallow end."),
     Claim(id="zeroinit2019.principle_b.variance_printed",
           where="Sec. 3, design principle (b) as printed",
@@ -273,7 +274,7 @@ CLAIMS = (
           "(depth exponent -1 within +-0.05)",
           kind="approximation", recorded=H, measure=Q.LSUV, judge=Q.judge_lsuv, params={"quantity": "w1", "exponent": -1.0},
           mutations=(Mutation("exponent -1.1 (twice the tolerance)", {"exponent": -1.1}),
-                     Mutation("printed form: every matrix of block l, here the branch's second layer", {"quantity": "w2"},
-                              printed=True)), slow=True,
+                     Mutation("printed form: every matrix of block l, here the branch's second layer",
+                              {"quantity": "w2"}, printed=True)), slow=True,
           corrects="zeroinit2019.related.lsuv_weight_variance_printed"),
 )

@@ -143,7 +143,8 @@ def _rows(m, bound_factor: float, log_c_term: float, omega_factor: float) -> lis
         mz = r["max_z"]
         out.append({"part": "Eq. 11: E[G] ||theta|| - (E[max z] - log c)", "set": "either", "depth": r.depth,
                     "x": r["g_times_norm"] - bound_factor * (mz - logc),
-                    "floor": -bound_factor * (float(mz.mean()) - logc), "rhs": bound_factor * (float(mz.mean()) - logc)})
+                    "floor": -bound_factor * (float(mz.mean()) - logc),
+                    "rhs": bound_factor * (float(mz.mean()) - logc)})
         for s, norm in m.meta["norms"].items():
             g = r[f"grad_{s}"]
             out.append({"part": "Eq. 4 + 11: E||grad|| - (E[max z] - log c)/||theta||", "set": s, "depth": r.depth,

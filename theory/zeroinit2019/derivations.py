@@ -42,8 +42,8 @@ def total_variance_step(ctx) -> dict:
     e_cond_var = q * (r1 * f1**2 + (1 - r1) * f2**2) + (1 - q) * (r2 * g1**2 + (1 - r2) * g2**2)
     residual = sp.simplify(var_next - e_cond_var - var_x)
     return _result(residual == 0, "from x_{l+1} = x_l + F_l(x_l) and E[F_l | x_l] = 0 (Sec. 2) the cross term "
-                   "E[(x_l - E x_l) F_l] = E[(x_l - E x_l) E[F_l | x_l]] vanishes: sympy on a two-point law of x_l with "
-                   f"two-point conditional laws of F, every value free, residual {residual}")
+                   "E[(x_l - E x_l) F_l] = E[(x_l - E x_l) E[F_l | x_l]] vanishes: sympy on a two-point law of x_l "
+                   f"with two-point conditional laws of F, every value free, residual {residual}")
 
 
 def eq2_printed(ctx) -> dict:
@@ -74,7 +74,8 @@ def ph_composition(ctx) -> dict:
     ok = all(sp.simplify(_ph_1d(lam * u, a, b) - lam * _ph_1d(u, a, b)) == 0
              for u in (sp.Symbol("u", positive=True), sp.Symbol("u", negative=True)))
     return _result(ok, "Definition 1 applied twice: f(g(lam x)) = f(lam g(x)) = lam f(g(x)) for lam > 0; sympy checks "
-                   "the scaling rule on the general p.h. maps of the line (slopes a, b on either side of 0), both signs")
+                   "the scaling rule on the general p.h. maps of the line (slopes a, b on either side of 0), both "
+                   "signs")
 
 
 def _xent(c: int):
@@ -163,8 +164,8 @@ def theorem1_dual_norm(ctx) -> dict:
     terms = [sp.Abs(g1) * m - g1 * u1, sp.Abs(g2) * m - g2 * u2]  # each >= 0: |g_i u_i| <= |g_i| max |u|
     ok = all(sp.simplify(t.subs({u1: v1, u2: v2, g1: a1, g2: a2})) >= 0
              for t in terms for v1 in (-2, 1, 3) for v2 in (-1, 2) for a1 in (-1, 2) for a2 in (3, -4))
-    return _result(ok, "follows from Eq. 7 with Hoelder's inequality <g, u> <= ||g||_* ||u|| in place of Cauchy-Schwarz "
-                   "(for l1/linf termwise |g_i u_i| <= |g_i| max_j |u_j|, checked on a sign grid)")
+    return _result(ok, "follows from Eq. 7 with Hoelder's inequality <g, u> <= ||g||_* ||u|| in place of "
+                   "Cauchy-Schwarz (for l1/linf termwise |g_i u_i| <= |g_i| max_j |u_j|, checked on a sign grid)")
 
 
 def eq8_batch_euler(ctx) -> dict:
@@ -215,8 +216,9 @@ def logits_symmetric(ctx) -> dict:
     z = sum(wi * hi for wi, hi in zip(w, h))
     mean = sp.expand(z).subs({wi: 0 for wi in w})  # E[W_ij] = 0, independent of h: substitute the mean
     flipped = sp.simplify(z.subs({wi: -wi for wi in w}, simultaneous=True) + z)
-    return _result(mean == 0 and flipped == 0, "follows from Assumption 2 for the mean and the symmetry (z is linear in "
-                   "the FC weights, W -> -W maps z to -z and keeps their law, E[W] = 0 independent of h); 'density' is "
+    return _result(mean == 0 and flipped == 0, "follows from Assumption 2 for the mean and the symmetry (z is "
+                   "linear in the FC weights, W -> -W maps z to -z and keeps their law, E[W] = 0 independent of h); "
+                   "'density' is "
                    "loose (ZeroInit's zero classifier gives z = 0), which nothing later uses")
 
 
@@ -256,8 +258,8 @@ def realized_norm_eq11(ctx) -> dict:
     B = 1
     EG = half * sp.Rational(B, 1) + half * sp.Rational(B, 2)
     return _result(EG >= B, "does not follow: Eq. 11 takes the random ||theta_ph|| out of the expectation; with "
-                   f"||theta_ph|| = 1 or 2 (probability 1/2) and G ||theta_ph|| = 1 = E max z - log c (Eq. 9-10 and the "
-                   f"entropy bound hold), E[G] = {EG} < 1 = the bound at the realized norm 1. It follows given "
+                   "||theta_ph|| = 1 or 2 (probability 1/2) and G ||theta_ph|| = 1 = E max z - log c (Eq. 9-10 and "
+                   f"the entropy bound hold), E[G] = {EG} < 1 = the bound at the realized norm 1. It follows given "
                    "||theta_ph|| (eq5.conditional) and in product form (eq5.expected_bound)")
 
 
@@ -268,8 +270,8 @@ def conditional_eq11(ctx) -> dict:
     EX, Emax, logc = sp.symbols("EX Emax logc", real=True)
     r = sp.Symbol("r", positive=True)
     ok = sp.simplify((EX / r - (Emax - logc) / r) * r - (EX - (Emax - logc))) == 0
-    return _result(ok, "follows given ||theta_ph|| = r: the premises hold conditionally on r (theta -> -theta keeps r), "
-                   "and dividing E[G ||theta|| | r] >= E[max z | r] - log c by r > 0 keeps the direction")
+    return _result(ok, "follows given ||theta_ph|| = r: the premises hold conditionally on r (theta -> -theta "
+                   "keeps r), and dividing E[G ||theta|| | r] >= E[max z | r] - log c by r > 0 keeps the direction")
 
 
 def omega_fixed_norm(ctx) -> dict:
@@ -295,8 +297,9 @@ def omega_weight_scale(ctx) -> dict:
     bound = (k * sigma - sp.log(2)) / sigma  # (max z - log c)/||theta|| when both scale with sigma
     limit = sp.limit(bound, sigma, sp.oo)
     return _result(limit == k, "the corrected bound follows from Eq. 4 and Eq. 10 taken pointwise, the entropy bound "
-                   "and E[z_y/||theta||] = 0 (uniform label, theta -> -theta keeps ||theta||); when max z and ||theta|| "
-                   f"both grow like sigma the bound tends to the constant {limit} (sympy), so it stays Theta(1), not "
+                   "and E[z_y/||theta||] = 0 (uniform label, theta -> -theta keeps ||theta||); when max z and "
+                   f"||theta|| both grow like sigma the bound tends to the constant {limit} (sympy), so it stays "
+                   "Theta(1), not "
                    "Omega(E[max z])")
 
 

@@ -65,7 +65,8 @@ def heads_block(ctx, block: int, reps: int = 200, batch: int = 8, scale: float =
         u = z / xp.sqrt((z**2).mean(axis=(1, 2), keepdims=True))  # logits in units of the network's RMS logit
         rows.append(Row({"widths": widths}, {"eq10": to_host((loss - zmax[..., 0]).mean(-1)),
                                              "eq5": to_host((loss - ent - zmax[..., 0]).mean(-1) + math.log(widths[-1])),
-                                             "z_mean": to_host(u.mean(axis=(1, 2))), "z_sign": to_host(xp.sign(u).mean(axis=(1, 2))),
+                                             "z_mean": to_host(u.mean(axis=(1, 2))),
+                                             "z_sign": to_host(xp.sign(u).mean(axis=(1, 2))),
                                              "max_z": to_host(zmax[..., 0].mean(-1))}))
     return Block(rows, meta={"input_scale": scale, "batch": batch})
 

@@ -9,7 +9,8 @@ given). The claim's tightness is that of its worst informative row
 
 >>> details = [{"interval": [0.5, 9.0], "informative": True, "part": "a"},
 ...            {"interval": [3.0, 9.0], "informative": True, "part": "b"}]
->>> difference_tightness(details, [1.0, 1.0], ("part",))["factor"], difference_tightness(details, [1.0, 1.0], ("part",))["row"]
+>>> t = difference_tightness(details, [1.0, 1.0], ("part",))
+>>> t["factor"], t["row"]
 (1.5, {'part': 'a'})
 """
 from __future__ import annotations
