@@ -22,7 +22,8 @@ PAPER = Paper(
     left_out=(
         "Sec. 4.1 / Table 1 as printed (WideResNet-10-1 and -64-1 on the first 1024 CIFAR-10/SVHN images, power "
         "method, 3 trials): needs the datasets; the synthetic analogue is catalogued (table1.*). It differs in: dense "
-        "pre-activation blocks instead of 3x3 convolutions, no downsampling groups, N(0, I) inputs with random labels, "
+        "pre-activation blocks instead of 3x3 convolutions, no downsampling groups (BatchNorm's row: the WRN's three "
+        "groups with their projection shortcuts, but no spatial downsampling), N(0, I) inputs with random labels, "
         "a narrower width (see each claim's method line), Lanczos instead of the power method (tested to agree), "
         "ratios of geometric means. The authors' public code has no Table 1 code (no Hessian, 1/2-scaling or LSUV), "
         "so the WRN shortcut type, LSUV's details and the parameters the Hessian covers stay readings.",

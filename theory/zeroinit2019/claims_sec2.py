@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..core import Claim, Mutation, Verdict
 from ..core.claims import AtPrecision
 from . import depth_sweep as D
+from . import derivations as DV
 from . import homogeneity as hom
 from . import mc_judges as J
 from . import montecarlo as mc
@@ -40,6 +41,7 @@ CLAIMS = (
           statement="A composition of positively homogeneous functions is positively homogeneous (bias-free ReLU nets, "
           "in the input and in one layer's weights)",
           kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_prop1,
+          cites=("Definition 1",), derivation=DV.ph_composition,
           mutations=(Mutation("degree 1 + 1e-11 (in the input and in one layer's weights: both parts)",
                               {"power": 1 + 1e-11}, part=("degree in the input", "degree in W_")),
                      Mutation("degree 1 + 1e-11 in the input alone (the weights' degree 1)", {"input_power": 1 + 1e-11},
@@ -53,6 +55,10 @@ CLAIMS = (
           "those blocks",
           kind="identity", recorded=F, measure=E.eq1_measure, judge=E.judge_eq1, params={"labels": "printed"},
           mutations=(Mutation("blocks labelled F_0..F_{L-1}", {"labels": "zero_based"}, H),),
+          severity="misprint",
+          impact="Only the labels are off by one: the recursion x_{l+1} = x_l + F_l(x_l) printed right after Eq. 1 "
+                 "uses the same 0-based blocks as Eq. 1 and gets it right; only the set {F_1, ..., F_L} named "
+                 "before it disagrees, and nothing downstream depends on the labels.",
           note="Eq. 1 is exactly the unrolled recursion printed after it; only the labels disagree: both use F_0, "
                "which the text's {F_1, ..., F_L} does not contain (and F_L is never used). Sec. 5 writes the 1-based "
                "x_l = f(x_{l-1}, F_l(x_{l-1})). Nothing downstream depends on the labels."),
@@ -61,7 +67,7 @@ CLAIMS = (
           statement="With the blocks labelled {F_0, ..., F_{L-1}}, Eq. 1 x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i) is the "
           "recursion x_{l+1} = x_l + F_l(x_l) unrolled, for every l",
           kind="identity", recorded=H, measure=E.eq1_measure, judge=E.judge_eq1, params={"labels": "zero_based"},
-          mutations=(Mutation("the text's labels F_1..F_L", {"labels": "printed"}),
+          mutations=(Mutation("printed form: the text's labels F_1..F_L", {"labels": "printed"}, printed=True),
                      Mutation("sum to l instead of l - 1 (one block too many)", {"upper": 1}),
                      Mutation("sum to l - 2 instead of l - 1 (one block too few)", {"upper": -1})),
           corrects="zeroinit2019.eq1.index_printed"),
@@ -71,6 +77,8 @@ CLAIMS = (
           "2 E<x_l - x_0, F(x_l)> vanishes, and by positive homogeneity E||F(x)||^2 = kappa ||x||^2 with kappa "
           "independent of x (kappa = 2 for He/He branches, 1 when the last layer has variance 1/n)",
           kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_eq2_step,
+          cites=("Sec. 2: x_{l+1} = x_l + F_l(x_l)", "Sec. 2: E[F_l(x_l) | x_l] = 0"),
+          derivation=DV.total_variance_step,
           mutations=(Mutation("kappa off by the tolerance (x 1.05)", {"kappa_scale": 1.05}, part="kappa"),
                      Mutation("cross term 0.1 of the increment (twice the tolerance)", {"cross": 0.1},
                               part="cross / increment"))),
@@ -103,7 +111,15 @@ CLAIMS = (
           statement="With x_0 fixed and the variance taken over the weights, Var[x_l] = Theta(2^l) Var[x_0] for zero-mean "
           "p.h. blocks whose output variance equals their input's (kappa = 1)",
           kind="identity", recorded=F, measure=E.eq2_scalar_measure, judge=E.judge_eq2_scalar, params={"form": "printed"},
+          cites=("zeroinit2019.eq2.total_variance_step", "Sec. 2: Var[F_l(x_l) | x_l] about Var[x_l]"),
+          derivation=DV.eq2_printed,
           mutations=(Mutation("Var[x_l] = ((1 + kappa)^l - 1) ||x_0||^2", {"form": "corrected"}, H),),
+          severity="step",
+          impact="A step of Sec. 2's argument: with x_0 fixed the premise 'Var[F_l(x_l) | x_l] about Var[x_l]' "
+                 "confuses the variance with the second moment (Var[F(x) | x] = kappa ||x||^2), so Eq. 2 reads "
+                 "0 = 0 at l = 0 and is false from l = 1; the conclusion survives: the stream's second moment, and "
+                 "its variance "
+                 "((1 + kappa)^l - 1) ||x_0||^2, grow exponentially (eq2.variance_fixed_input, eq2.doubling).",
           note="A fixed x_0 has Var[x_0] = 0, yet Var[x_1] = kappa ||x_0||^2 > 0: the premise 'Var[F(x_l) | x_l] about "
                "the same as Var[x_l]' confuses the variance with the second moment (Var[F(x) | x] = kappa ||x||^2). "
                "Smallest counterexample: one scalar block F(x) = w x, E w = 0, E w^2 = 1, x_0 = 1. With a random "
@@ -114,12 +130,17 @@ CLAIMS = (
           statement="With x_0 fixed, Var[x_l] = E||x_l - x_0||^2 = ((1 + kappa)^l - 1) ||x_0||^2 (E x_l = x_0), for "
           "ReLU branches with kappa = 2 (He/He) and kappa = 1",
           kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_variance_fixed_input,
-          mutations=(Mutation("per-block factor off by the tolerance (x 1.05)", {"scale": 1.05}),),
+          mutations=(Mutation("per-block factor off by the tolerance (x 1.05)", {"scale": 1.05}),
+                     Mutation("printed form: Var[x_l] = 2^l Var[x_0], Var[x_0] read as ||x_0||^2 (the only reading "
+                              "not 0 for a fixed x_0)", {"base_factor": 2.0, "offset": 0.0}, printed=True),
+                     Mutation("Var[x_l] = (1 + kappa)^l ||x_0||^2 (the second moment's law, the '- 1' dropped)",
+                              {"offset": 0.0})),
           corrects="zeroinit2019.eq2.fixed_input_variance_printed"),
     Claim(id="zeroinit2019.thm1.l2",
           where="Sec. 2, Theorem 1, Eq. 3 (reconstructed), Euclidean norm",
           statement="||dl/dx_{i-1}||_2 >= (l(z, y) - H(p)) / ||x_{i-1}||_2 for every block input of a bias-free ReLU net",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "l2"},
+          cites=("zeroinit2019.thm1.greater_than_printed", "Eq. 6", "Eq. 7"), derivation=DV.theorem1_l2,
           mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW),
           note="Width-1 block inputs are on the grid: there the gradient is parallel to the input and the bound is an "
                "equality, so the check could fail."),
@@ -127,14 +148,23 @@ CLAIMS = (
           where="Sec. 2, Theorem 1 and '||.|| denotes any valid norm' before the assumptions",
           statement="Eq. 3 holds for any valid norm (the same norm on both sides)",
           kind="inequality", recorded=F, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "linf"},
+          cites=("zeroinit2019.thm1.greater_than_printed", "Eq. 7", "Sec. 2: ||.|| denotes any valid norm"),
+          derivation=DV.theorem1_any_norm,
           mutations=(Mutation("dual norms (l1 gradient, linf input)", {"norm": "dual_l1_linf"}, H),),
+          severity="result",
+          impact="Theorem 1 is stated for 'any valid norm' (the paper says so before the assumptions, as a choice the "
+                 "reader may make), and for the max-norm it is false; the proof only covers the Euclidean norm, and "
+                 "the theorem holds for it and with the dual norm on the gradient (thm1.l2, thm1.dual_norm), which is "
+                 "what Sec. 2's conclusions use.",
           note="With the max-norm on both sides, <g, x> <= ||g||_inf ||x||_inf fails; the dual norm is needed. The "
                "smallest counterexample (one 2 x 2 layer, two classes) is evaluated exactly."),
     Claim(id="zeroinit2019.thm1.dual_norm",
           where="Sec. 2, Theorem 1 (corrected wording)",
           statement="||dl/dx||_* >= (l - H(p)) / ||x|| with ||.||_* the dual norm of ||.|| (l1 gradient / linf input)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "dual_l1_linf"},
-          mutations=(Mutation("same max-norm on both sides", {"norm": "linf"}, part="smallest counterexample"),
+          cites=("Eq. 6", "Eq. 7", "Hoelder's inequality"), derivation=DV.theorem1_dual_norm,
+          mutations=(Mutation("printed form: the same max-norm on both sides", {"norm": "linf"},
+                              part="smallest counterexample", printed=True),
                      Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW,
                      Mutation("the other dual pair (linf gradient, l1 input)", {"norm": "dual_linf_l1"}, H)),
           corrects="zeroinit2019.thm1.any_norm"),
@@ -143,6 +173,8 @@ CLAIMS = (
           statement="d/d eps l((1 + eps) z, y) at eps = 0 equals -y^T z + p^T z = l(z, y) - H(p) (c = 2, 3, 4 classes, "
           "first and last label), and d/dt l(f(x + t x/||x||)) = (1/||x||) d/d eps l(f((1 + eps) x)) (Eq. 7)",
           kind="identity", recorded=H, measure=S.eq6_measure, judge=S.judge_eq6,
+          cites=("Sec. 2: l(z, y) = -y^T (z - logsumexp(z))", "zeroinit2019.prop1.ph_composition"),
+          derivation=DV.eq6_euler,
           mutations=(Mutation("l + H(p) instead of l - H(p)", {"entropy_sign": -1}, part="second equality"),
                      Mutation("the derivative taken at eps = 1/2 instead of 0 (first equality alone)", {"at_eps": "1/2"},
                               part="first equality"),
@@ -153,7 +185,12 @@ CLAIMS = (
           statement="The gradient's L2 norm 'must be greater than' the directional derivative "
           "d/dt l(f(x + t x/||x||)) = (l - H(p))/||x|| (strictly)",
           kind="inequality", recorded=F, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": True},
+          cites=("Eq. 6", "Cauchy-Schwarz"), derivation=DV.directional_strict,
           mutations=(Mutation("at least (>=)", {"strict": False}, H),),
+          severity="wording",
+          impact="Agreeing with the issue: 'must be greater than' in a proof whose theorem (Eq. 3) and every use read "
+                 "'at least' is the informal >=; read strictly it fails only where the gradient is parallel to x "
+                 "(width-1 block inputs), and the intended 'at least' holds (thm1.directional_at_least).",
           note="Cauchy-Schwarz gives 'at least', with equality when the gradient is parallel to x; on a width-1 block "
                "input that is always so (when l - H > 0). Theorem 1 itself uses only 'at least' and stands."),
     Claim(id="zeroinit2019.thm1.directional_at_least",
@@ -161,7 +198,9 @@ CLAIMS = (
           statement="||dl/dx||_2 >= (l - H(p))/||x||_2 = d/dt l(f(x + t x/||x||)), with equality attained (width-1 "
           "block inputs)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_directional, params={"strict": False},
-          mutations=(Mutation("strictly greater", {"strict": True}, part="(1, 1, 4, 3), block input"),
+          cites=("Eq. 6", "Cauchy-Schwarz"), derivation=DV.directional_at_least,
+          mutations=(Mutation("printed form: strictly greater", {"strict": True}, part="(1, 1, 4, 3), block input",
+                              printed=True),
                      Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}, part="(1, 1, 4, 3), block input"),
                      Mutation("bound times 1 - 1e-11 (equality then never attained)", {"factor": 1 - 1e-11},
                               part="equality attained")),
@@ -170,13 +209,16 @@ CLAIMS = (
           where="Sec. 2 after Theorem 1 ('H(p) is upper bounded by log(c)') and App. A.2 before Eq. 11",
           statement="H(p) <= log(c) for every probability vector p over c classes, with equality at the uniform law",
           kind="inequality", recorded=H, measure=S.entropy_measure, judge=S.judge_entropy,
+          cites=("Sec. 2: H the Shannon entropy",), derivation=DV.entropy_bound,
           mutations=(Mutation("strict inequality H(p) < log c", {"strict": True}, part="uniform p"),
-                     Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}, part="random p"))),
+                     Mutation("H(p) >= log c (direction reversed)", {"direction": ">="}, part="random p",
+                              mirror=True))),
     Claim(id="zeroinit2019.thm2.ph_set",
           where="Sec. 2, Theorem 2, Eq. 4 (reconstructed) and App. A.2, Eq. 9",
           statement="For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m (l_m - H(p_m)) / "
           "||theta||_F =: G(theta)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm2,
+          cites=("Eq. 8", "zeroinit2019.thm1.greater_than_printed"), derivation=DV.theorem2_eq9,
           mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW),
           note="A 1 x 1 weight matrix is on the grid, where the bound is an equality."),
     Claim(id="zeroinit2019.eq8.batch_euler",
@@ -184,6 +226,7 @@ CLAIMS = (
           statement="d/d eps l_avg(D_M; (1 + eps) theta_ph) at 0 = <d l_avg/d theta_ph, theta_ph> = "
           "(1/M) sum_m (l(z^(m), y^(m)) - H(p^(m))) for every layer's weights",
           kind="identity", recorded=H, measure=hom.ph_measure, judge=hom.judge_eq8,
+          cites=("Definition 2", "Eq. 6"), derivation=DV.eq8_batch_euler,
           mutations=(Mutation(f"right-hand side times {EPS}", {"factor": 1 + 1e-11}),
                      Mutation("H(p) times 1 + 1e-11 (ten times the check's 1e-12 tolerance)", {"entropy": 1 + 1e-11}))),
     Claim(id="zeroinit2019.thm2.ph_set_examples",
@@ -208,6 +251,7 @@ CLAIMS = (
           statement="logsumexp(z) > max_i z_i for every logit vector z (so l(z, y) >= max z - z_y pointwise), and "
           "logsumexp(z) - max z <= log c",
           kind="inequality", recorded=H, measure=S.lse_measure, judge=S.judge_lse,
+          cites=("Sec. 2: logsumexp(z) = log sum_i exp(z_i)",), derivation=DV.eq10_lse_max,
           mutations=(Mutation("logsumexp(z) >= max z + 1e-3", {"shift": 1e-3}, part="lower side"),
                      Mutation("logsumexp(z) - max z <= log c - 10^-(dps - 10) (ties reach log c; 5 digits above the "
                               "10^-(dps - 5) relative tolerance)", {"upper_shift": LSE_UPPER_SHIFT}, part="upper side"))),
@@ -216,6 +260,7 @@ CLAIMS = (
           statement="With iid zero-mean symmetric weights, the logits of a bias-free ReLU net have mean 0 and a symmetric "
           "law: E[z] = 0 and P(z > 0) = 1/2 (averaged over classes and inputs; z in units of the RMS logit)",
           kind="identity", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_logits_symmetric,
+          cites=("Assumption 2",), derivation=DV.logits_symmetric,
           mutations=(Mutation("both shifted by the tolerance (0.05)", {"shift": 0.05},
                               part=("E[z] = 0", "P(z > 0) = 1/2")),),
           note="What the proof uses is E[z | inputs, labels] = 0 over the weights. 'Probability density' is loose: a "
@@ -226,12 +271,17 @@ CLAIMS = (
           statement="E[l] >= E[max_i z_i] (Eq. 10) and E[G(theta_ph) ||theta_ph||] >= E[max_i z_i] - log(c) for the "
           "weights of any layer of random He MLPs, with G(theta_ph) ||theta_ph|| = (1/M) sum_m (l_m - H(p_m))",
           kind="inequality", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_eq5,
+          cites=("Eq. 9", "Eq. 10", "zeroinit2019.eq10.lse_max", "zeroinit2019.eq10.logits_symmetric",
+                 "zeroinit2019.sec2.entropy_bound"),
+          derivation=DV.product_form_eq11,
           mutations=(Mutation("both bounds raised by 1 nat (fails through Eq. 10's rows; Eq. 5's product form has more "
                               "than 1 nat of slack)", {"shift": 1.0}, part="eq10"),
                      Mutation("Eq. 5's product-form bound alone raised by 2.5 nats", {"eq5_shift": 2.5}, part="eq5")),
-          note="Neither bound is tight for random networks: Eq. 5's product form has a pointwise slack "
+          note="Neither bound is attained by random networks: Eq. 5's product form has a pointwise slack "
                "(logsumexp - max z) + (log c - H(p)) bounded away from 0, and Eq. 10's slack E[logsumexp - max z] "
-               "is small only for huge logits, whose label noise then swamps it. The mutations therefore raise each "
+               "is small only for huge logits, whose label noise then swamps it. As a ratio the bound is not loose: "
+               "on its worst row ({=tightness.row.part}, widths {=tightness.row.widths}) the data's one-sided limit "
+               "allows raising it only by the factor {=tightness.factor:.4f}. The mutations therefore raise each "
                "bound by more than the slack of its tightest row plus the resolution: 1 nat for Eq. 10 (slack "
                "{=min details[part=eq10].mean:.2f} to {=max details[part=eq10].mean:.2f} over the rows), 2.5 nats "
                "for Eq. 5 (slack {=min details[part=eq5].mean:.2f} to {=max details[part=eq5].mean:.2f}); 1 nat on "
@@ -243,7 +293,13 @@ CLAIMS = (
           "i.e. for the realized norm of the random theta_ph",
           kind="inequality", recorded=F, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "realized_norm"},
+          cites=("Eq. 9", "Eq. 10", "zeroinit2019.sec2.entropy_bound"), derivation=DV.realized_norm_eq11,
           mutations=(Mutation("conditional on ||theta_ph||", {"reading": "conditional"}, H),),
+          severity="step",
+          impact="Eq. 11 takes the random ||theta_ph|| out of the expectation (E[X/||theta||] = E[X]/||theta||), which "
+                 "holds only for a fixed or conditioned norm, so Eq. 5 does not follow for the realized norm the "
+                 "expectation runs over; Theorem 2's conclusion survives in the conditional form (eq5.conditional, "
+                 "every expectation given ||theta_ph||) and the product form (eq5.expected_bound).",
           note="Smallest setting: c = 2 classes, one input, theta_ph = W in R^2 iid N(0, sigma^2). There E[G] < "
                "sqrt(2)/pi while the bound exceeds it whenever ||W|| is below a threshold that has positive "
                "probability. The conditional form and the product form (eq5.expected_bound) hold, so Theorem 2's "
@@ -253,7 +309,9 @@ CLAIMS = (
           statement="E[G(theta_ph) | ||theta_ph|| = r] >= (E[max_i z_i | r] - log(c)) / r for every r > 0 (c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "conditional"},
-          mutations=(Mutation("realized-norm reading", {"reading": "realized_norm"}, part="realized ||W||"),
+          cites=("Eq. 9", "Eq. 10", "zeroinit2019.sec2.entropy_bound"), derivation=DV.conditional_eq11,
+          mutations=(Mutation("printed form: the realized-norm reading", {"reading": "realized_norm"},
+                              part="realized ||W||", printed=True),
                      Mutation("without '- log c' (E[G | r] >= E[max z | r]/r)", {"log_c_term": 0.0})),
           corrects="zeroinit2019.eq5.realized_norm_printed"),
     Claim(id="zeroinit2019.eq11.omega_weight_scale",
@@ -261,6 +319,7 @@ CLAIMS = (
           statement="E||d l/d theta_ph|| >= E[(max_i z_i - log c) / ||theta_ph||] at every weight scale sigma, a bound "
           "that stays Theta(1) as sigma grows (c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq11_toy, params={"form": "corrected"},
+          cites=("Eq. 4", "Eq. 10", "Eq. 11", "zeroinit2019.sec2.entropy_bound"), derivation=DV.omega_weight_scale,
           mutations=(Mutation("Omega(E[max z]) with ||theta_ph|| growing with sigma", {"form": "printed"},
                               part="bounded away from 0"),
                      Mutation("bound times 1.58 (above pi/2, the gradient norm's ratio to the bound's supremum)",
@@ -287,6 +346,7 @@ CLAIMS = (
           "E||d l_avg/d theta_ph||_F >= E[max_i z_i]/(2 ||theta_ph||), i.e. Omega(E[max_i z_i]) with one constant for "
           "all depths (the constant Eq. 11 gives once E[max z] >= 2 log c; also required at the shallow depths)",
           kind="inequality", recorded=H, measure=D.DEPTH_SWEEP, judge=D.judge_eq11_depth,
+          cites=("Eq. 4", "Eq. 10", "Eq. 11", "zeroinit2019.sec2.entropy_bound"), derivation=DV.omega_fixed_norm,
           mutations=(Mutation("Eq. 11 without '- log c' (E[G ||theta||] >= E[max z])", {"log_c_term": 0.0},
                               part="Eq. 11: E[G] ||theta||"),
                      Mutation("Eq. 11's bound times 1.25", {"bound_factor": 1.25}, part="Eq. 11: E[G] ||theta||"),

@@ -38,6 +38,7 @@ from simulations import to_host
 from simulations.relu_nets import draw_resnet, resnet_backward, resnet_forward, softmax_xent
 from ..core import Block, Row, Sampling
 from ..judges import judge_bounds
+from .tightness import difference_tightness
 
 __all__ = ["DEPTHS", "WIDTH", "CLASSES", "BATCH", "BRANCH", "SCALARS", "ph_norms", "OMEGA_CONSTANT", "draw_sweep",
            "loss_and_grads", "sweep_networks", "depth_block", "DEPTH_SWEEP", "judge_eq11_depth"]
@@ -142,15 +143,17 @@ def _rows(m, bound_factor: float, log_c_term: float, omega_factor: float) -> lis
         mz = r["max_z"]
         out.append({"part": "Eq. 11: E[G] ||theta|| - (E[max z] - log c)", "set": "either", "depth": r.depth,
                     "x": r["g_times_norm"] - bound_factor * (mz - logc),
-                    "floor": -bound_factor * (float(mz.mean()) - logc)})
+                    "floor": -bound_factor * (float(mz.mean()) - logc),
+                    "rhs": bound_factor * (float(mz.mean()) - logc)})
         for s, norm in m.meta["norms"].items():
             g = r[f"grad_{s}"]
             out.append({"part": "Eq. 4 + 11: E||grad|| - (E[max z] - log c)/||theta||", "set": s, "depth": r.depth,
                         "x": g - bound_factor * (mz - logc) / norm,
-                        "floor": -bound_factor * (float(mz.mean()) - logc) / norm})
+                        "floor": -bound_factor * (float(mz.mean()) - logc) / norm,
+                        "rhs": bound_factor * (float(mz.mean()) - logc) / norm})
             k = omega_factor * OMEGA_CONSTANT / norm
             out.append({"part": f"Omega: E||grad|| - {omega_factor * OMEGA_CONSTANT:g} E[max z]/||theta||", "set": s,
-                        "depth": r.depth, "x": g - k * mz, "floor": -k * float(mz.mean())})
+                        "depth": r.depth, "x": g - k * mz, "floor": -k * float(mz.mean()), "rhs": k * float(mz.mean())})
     return out
 
 
@@ -179,6 +182,7 @@ def judge_eq11_depth(m, ctx, bound_factor: float = 1.0, log_c_term: float = 1.0,
                       attainable=lambda r: r["floor"], what="E[difference]")
     for r, d in zip(rows, ev.details):
         d["mean_max_z"] = float(m.row(depth=r["depth"])["max_z"].mean())
+    ev.tightness = difference_tightness(ev.details, [r["rhs"] for r in rows], ("part", "set", "depth"))
     ev.expected = {"Eq. 11": f"E[G] ||theta|| >= {bound_factor:g} (E[max z] - {log_c_term:g} log c)",
                    "Eq. 4 + 11": f"E||grad|| >= {bound_factor:g} (E[max z] - {log_c_term:g} log c)/||theta||",
                    "Omega": f"E||grad|| >= {omega_factor * OMEGA_CONSTANT:g} E[max z]/||theta|| at every depth"}

@@ -25,7 +25,8 @@ import numpy as np
 
 from simulations.relu_nets import draw_mlp, mlp_backward, mlp_forward, softmax_xent
 from simulations.core import check_choice
-from ..judges import judge_exact
+from ..core.evidence import bound_tightness
+from ..judges import judge_exact, tightest
 
 __all__ = ["NETS", "LAMBDA", "NORMS", "TOL", "ph_measure", "smallest_same_norm_counterexample", "judge_prop1",
            "judge_thm1", "judge_directional", "judge_thm2", "judge_eq8"]
@@ -128,7 +129,7 @@ def judge_thm1(m, ctx, norm: str = "l2", factor: float = 1.0, entropy: float = 1
     ||g||_q ||x||_p / (l - H) there (1 where the gradient is parallel to the input)."""
     check_choice("norm", norm, tuple(NORMS))
     q, p = NORMS[norm]
-    checks = []
+    checks, tights = [], []
     for r in m["rows"]:
         gap = _gap(r, entropy)
         for L in r["layers"]:
@@ -136,6 +137,7 @@ def judge_thm1(m, ctx, norm: str = "l2", factor: float = 1.0, entropy: float = 1
             viol = prod < factor * gap - TOL * (1 + r["loss"])
             pos = gap > TOL * (1 + r["loss"])
             tight = float(np.min(prod[pos] / gap[pos])) if np.any(pos) else None
+            tights += _tightness(prod, factor * gap, pos, {"widths": str(r["widths"]), "block_input": L["layer"]})
             idx = np.unravel_index(np.argmax(factor * gap - prod), prod.shape)
             checks.append({"label": f"{r['widths']}, block input {L['layer']} (dim {L['x'].shape[-1]})",
                            "ok": not np.any(viol), "measured": {"tightest_ratio": tight, "violations": int(viol.sum())},
@@ -150,8 +152,19 @@ def judge_thm1(m, ctx, norm: str = "l2", factor: float = 1.0, entropy: float = 1
                                     "digits)", "ok": bool(ok), "measured": c["gradient_linf"],
                            "expected": f">= {factor:g} x {c['bound_over_linf_x']:.6g}",
                            "counterexample": {k: v for k, v in c.items() if k != "gap"}})
-    return judge_exact(checks, f"{NETWORKS} random He networks x {BATCH} inputs per architecture, (gradient, input) "
-                       f"norms {NORMS[norm]}", f"deterministic; relative slack {TOL:g}")
+    ev = judge_exact(checks, f"{NETWORKS} random He networks x {BATCH} inputs per architecture, (gradient, input) "
+                     f"norms {NORMS[norm]}", f"deterministic; relative slack {TOL:g}")
+    ev.tightness = tightest(tights)
+    return ev
+
+
+def _tightness(lhs, bound, where, row: dict) -> list:
+    """The :func:`~theory.core.evidence.bound_tightness` of ``lhs >= bound`` at the
+    informative entry (``where``) where lhs / bound is smallest (empty when none is)."""
+    if not np.any(where):
+        return []
+    i = np.unravel_index(np.argmin(np.where(where, lhs / np.where(where, bound, 1.0), np.inf)), lhs.shape)
+    return [bound_tightness(float(lhs[i]), float(bound[i]), ">=", row)]
 
 
 def judge_directional(m, ctx, strict: bool = False, factor: float = 1.0):
@@ -162,12 +175,13 @@ def judge_directional(m, ctx, strict: bool = False, factor: float = 1.0):
     least): every row holds and equality is attained (so the inequality cannot be made
     strict). A factor above 1 fails the rows where equality is attained; below 1 the
     rows hold but equality is no longer attained."""
-    checks, equal = [], []
+    checks, equal, tights = [], [], []
     for r in m["rows"]:
         gap = _gap(r)
         for L in r["layers"]:
             prod = _norm(L["g"], 2) * _norm(L["x"], 2)
             pos = gap > TOL * (1 + r["loss"])
+            tights += _tightness(prod, factor * gap, pos, {"widths": str(r["widths"]), "block_input": L["layer"]})
             bound = factor * gap[pos]
             rel = (prod[pos] - bound) / bound
             at_eq = bool(np.any(rel <= TOL)) and L["x"].shape[-1] == 1
@@ -182,28 +196,33 @@ def judge_directional(m, ctx, strict: bool = False, factor: float = 1.0):
     checks.append({"label": "equality attained on a width-1 block input", "ok": bool(equal), "measured": len(equal),
                    "expected": ">= 1 row",
                    "counterexample": None if equal else {"factor": factor, "rows_at_equality": 0}})
-    return judge_exact(checks, "Cauchy-Schwarz on random He networks: ||g||_2 ||x||_2 against <g, x> = l - H(p)",
-                       f"relative slack {TOL:g}; a width-1 input makes the two sides equal exactly")
+    ev = judge_exact(checks, "Cauchy-Schwarz on random He networks: ||g||_2 ||x||_2 against <g, x> = l - H(p)",
+                     f"relative slack {TOL:g}; a width-1 input makes the two sides equal exactly")
+    ev.tightness = tightest(tights)
+    return ev
 
 
 def judge_thm2(m, ctx, factor: float = 1.0, entropy: float = 1.0):
     """Theorem 2 (Eq. 4, 9): for the p.h. set theta = W_i (Frobenius norm),
     ||d l_avg/d W_i|| ||W_i|| >= factor (1/M) sum_m (l_m - entropy H(p_m)) (``entropy``
     1 as printed). A 1 x 1 weight is a row where the two sides are equal."""
-    checks = []
+    checks, tights = [], []
     for r in m["rows"]:
         avg_gap = _gap(r, entropy).mean(-1)
         for L in r["layers"]:
             prod = L["G"] * L["W_norm"]
             viol = prod < factor * avg_gap - TOL * (1 + r["loss"].mean(-1))
             pos = avg_gap > TOL
+            tights += _tightness(prod, factor * avg_gap, pos, {"widths": str(r["widths"]), "layer": L["layer"]})
             checks.append({"label": f"{r['widths']}, W_{L['layer']} {tuple(L['shape'])}", "ok": not np.any(viol),
                            "measured": {"tightest_ratio": float(np.min(prod[pos] / avg_gap[pos])) if np.any(pos) else None,
                                         "violations": int(viol.sum())},
                            "expected": f">= {factor:g}", "informative": bool(np.any(pos)),
                            "counterexample": {"widths": r["widths"], "layer": L["layer"]} if np.any(viol) else None})
-    return judge_exact(checks, f"batch of {BATCH}, Frobenius norms, {NETWORKS} random He networks per architecture",
-                       f"deterministic; relative slack {TOL:g}")
+    ev = judge_exact(checks, f"batch of {BATCH}, Frobenius norms, {NETWORKS} random He networks per architecture",
+                     f"deterministic; relative slack {TOL:g}")
+    ev.tightness = tightest(tights)
+    return ev
 
 
 def judge_eq8(m, ctx, factor: float = 1.0, entropy: float = 1.0):

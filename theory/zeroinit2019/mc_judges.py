@@ -3,14 +3,17 @@ claimed constants (``params``) to a :class:`~theory.core.records.Samples` record
 :mod:`.montecarlo`, with the alpha of the look in ``ctx``."""
 from __future__ import annotations
 
+import math
 
 import numpy as np
 
 from .. import stats
 from ..core import Evidence, Verdict, band_verdict, combine
-from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_means
+from ..core.evidence import bound_tightness
+from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_means, tightest
 from . import montecarlo as mc
 from .lsuv_checks import slope_evidence
+from .tightness import difference_tightness
 
 __all__ = ["TOL", "EXPONENT_TOLERANCE", "judge_eq5", "judge_logits_symmetric", "judge_growth", "judge_variance_fixed_input", "judge_eq2_step",
            "judge_half", "judge_one_step", "judge_few_steps", "judge_naive_growth", "judge_output_scale",
@@ -35,6 +38,10 @@ def judge_eq5(m, ctx, shift: float = 0.0, eq5_shift: float | None = None):
                       f"random He MLPs, inputs N(0, {m.meta['input_scale']:g}^2 I), per-network means over "
                       f"{m.meta['batch']} inputs of the label-averaged loss", ctx, claim=">=", what="E[difference]")
     ev.expected = {"eq10": f"E[l] - E[max z] >= {shift:g}", "eq5": f"E[G ||W||] - (E[max z] - log c) >= {eq5_shift:g}"}
+    rhs = {"eq10": lambda r: float(r["max_z"].mean()) + shift,
+           "eq5": lambda r: float(r["max_z"].mean()) - math.log(r.widths[-1]) + eq5_shift}
+    ev.tightness = difference_tightness(ev.details, [rhs[part](r) for r in m.rows for part in ("eq10", "eq5")],
+                                        ("widths", "part"))
     return ev
 
 
@@ -83,11 +90,14 @@ def _branch_inits(branches) -> str:
     return "; ".join(f"{b}: W1 {inits[b][0]}, W2 {inits[b][1]}" for b in branches)
 
 
-def judge_variance_fixed_input(m, ctx, scale: float = 1.0):
+def judge_variance_fixed_input(m, ctx, scale: float = 1.0, base_factor: float | None = None, offset: float = -1.0):
     """With x_0 fixed, Var[x_l] = E||x_l - x_0||^2 (E x_l = x_0) = ((1 + kappa)^l - 1)
-    ||x_0||^2, per branch and block (``scale`` multiplies the growth factor)."""
+    ||x_0||^2, per branch and block (``scale`` multiplies the growth factor). The
+    mutations: ``base_factor`` replaces 1 + kappa by a number (2: Eq. 2's printed
+    doubling), ``offset`` the '- 1' (0: the printed Theta(2^l) Var[x_0] with Var[x_0]
+    read as ||x_0||^2, i.e. the second moment's law)."""
     rows = _growth_rows(m, ("he_fan_in", "linear_fan_in"), "dev",
-                        lambda r, l: (scale * (1 + r.kappa)) ** l - 1)
+                        lambda r, l: (scale * (1 + r.kappa if base_factor is None else base_factor)) ** l + offset)
     return judge_means(rows, lambda r: r["x"], lambda r: r["t"], ("branch", "block"), TOL,
                        f"Monte Carlo over the weights with a fixed input direction, width {m.meta['width']}", ctx)
 
@@ -196,21 +206,34 @@ def judge_few_steps(m, ctx, scheme: str = "zeroinit", band: float = EXPONENT_TOL
                                          "band": [shift - band, shift + band]} for d in details]})
 
 
-def judge_naive_growth(m, ctx, direction: str = ">"):
+def judge_naive_growth(m, ctx, direction: str = ">", by: float = 0.0):
     """Zeroing only the last branch layers (no depth scaling): after a few SGD steps the
-    mean log variance ratio grows with depth, E[r(2L)] - E[r(L)] > 0 for every doubling
-    (Welch, one-sided), and at the deepest depth it lies outside the +-band that
-    ZeroInit is held to (checked by the same judge as principle_c)."""
+    mean log variance ratio grows with depth, E[r(2L)] - E[r(L)] > ``by`` (0 as stated;
+    a positive value is the mutation 'explodes already at small depth') for every
+    doubling (Welch, one-sided; ``direction`` "<" is the mirror mutation). Each row is
+    the part "L = a to b"; ``tightness`` is that of the bound ``by`` against the
+    one-sided limit of the weakest doubling."""
     rows = m.select(scheme="zero_last")
-    pairs = [({"deeper": b.depth, "shallower": a.depth}, b["log_ratio"], a["log_ratio"]) for a, b in zip(rows, rows[1:])]
+    pairs = [({"deeper": b.depth, "shallower": a.depth}, b["log_ratio"], a["log_ratio"] + by)
+             for a, b in zip(rows, rows[1:])]
     ev = judge_comparison(pairs, direction, "zero-last-layer residual nets (m = 2, no depth scaling), "
-                          f"{m.meta['steps']} SGD steps, mean log(||x_L||^2/||x_0||^2) at depth 2L minus at L", ctx,
-                          what="increase")
+                          f"{m.meta['steps']} SGD steps, mean log(||x_L||^2/||x_0||^2) at depth 2L minus at L"
+                          + (f", minus {by:g} nats" if by else ""), ctx, what="increase")
+    for d in ev.details:
+        d["increase"] += by  # the measured increase itself; the limits stay those of increase - by
+        d["one_sided_limits"] = [x + by for x in d["one_sided_limits"]]
+        d["part"] = f"L = {d['shallower']} to {d['deeper']}"
+    worst = next(d for d in ev.details if d["deeper"] == ev.measured["deeper"])
+    ev.measured = {k: v for k, v in worst.items() if k not in ("verdict", "part")}
+    ev.expected = f"increase {direction} {by:g} nats per doubling"
+    side = 0 if direction == ">" else 1
+    ev.tightness = tightest(bound_tightness(d["one_sided_limits"][side], by, direction,
+                                            {"shallower": d["shallower"], "deeper": d["deeper"]}) for d in ev.details)
     top = max(d["one_sided_limits"][1] for d in ev.details)
     ev.plot = {"kind": "means",
                "rows": [{"label": f"L = {d['deeper']} minus L = {d['shallower']}", "mean": d["increase"],
-                         "interval": d["one_sided_limits"], "target": 0.0,
-                         "band": [0.0, top] if direction == ">" else [-top, 0.0]} for d in ev.details]}
+                         "interval": d["one_sided_limits"], "target": by,
+                         "band": [by, top] if direction == ">" else [-top, by]} for d in ev.details]}
     return ev
 
 

@@ -30,7 +30,8 @@ import sympy as sp
 
 from simulations.core import check_choice
 from ..core.claims import applies_only
-from ..judges import exact_constant, judge_exact
+from ..core.evidence import bound_tightness
+from ..judges import exact_constant, judge_exact, tightest
 
 __all__ = ["EQ6_CLASSES", "eq6_measure", "judge_eq6", "entropy_measure", "judge_entropy", "lse_measure", "judge_lse",
            "eq5_toy_measure", "judge_eq5_toy", "judge_eq11_toy"]
@@ -150,18 +151,24 @@ def judge_entropy(m, ctx, strict: bool = False, direction: str = "<="):
                "measured": {k: str(v) for k, v in pr.items()}, "expected": "p = 1/c, 0, True"},
               {"label": "sum p log(c p) = log c - H(p) on the simplex (c = 4)", "ok": pr["identity_residual_c4"] == 0,
                "measured": str(pr["identity_residual_c4"]), "expected": "0"}]
+    tights = []
     for dps, rows in m["values"].items():
         with mpmath.workdps(dps):
             tiny = mpmath.mpf(10) ** (-dps + 5)
             for r in rows:
+                logc = float(mpmath.log(r["c"]))
+                tights.append(bound_tightness(logc - float(r["slack"]), logc, direction,
+                                              {"c": r["c"], "point": r["point"], "dps": dps}))
                 ok = sign * r["slack"] > tiny if strict else sign * r["slack"] >= -tiny
                 if r["point"] == "uniform" or not ok:
                     checks.append({"label": f"c = {r['c']}, {r['point']} p, {dps} digits", "ok": bool(ok),
                                    "measured": mpmath.nstr(r["slack"], 8),
                                    "expected": {1: ">", -1: "<"}[sign] + ("" if strict else "=") + " 0",
                                    "counterexample": {"c": r["c"], "p": r["point"], "log_c_minus_H": float(r["slack"])}})
-    return judge_exact(checks, "sympy proof (Gibbs' inequality termwise) and mpmath at two precisions, c = 2..8, "
-                       "uniform and random points of the simplex", "exact; mpmath 10^(5 - dps)")
+    ev = judge_exact(checks, "sympy proof (Gibbs' inequality termwise) and mpmath at two precisions, c = 2..8, "
+                     "uniform and random points of the simplex", "exact; mpmath 10^(5 - dps)")
+    ev.tightness = tightest(tights)  # H(p) against log c: equal at the uniform law
+    return ev
 
 
 def lse_measure(ctx) -> dict:
@@ -194,11 +201,16 @@ def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float | str = 0.0):
     10^-(dps - 10) is below float's range from dps 334). The counterexample is the
     smallest gap, or the first row above the upper bound when only that side fails; a
     failing row names the side(s) it fails by (``part``)."""
-    checks = []
+    checks, tights = [], []
     upper_text = upper_shift if isinstance(upper_shift, str) else f"{upper_shift:g}"
     for dps, rows in m["values"].items():
         with mpmath.workdps(dps):
             worst = min(rows, key=lambda r: r["gap"])
+            top = max(rows, key=lambda r: r["gap"] - r["log_c"])
+            tights += [bound_tightness(float(worst["gap"]), float(shift), ">=",
+                                       {"side": "lower", "c": worst["c"], "case": worst["case"], "dps": dps}),
+                       bound_tightness(float(top["gap"]), float(top["log_c"] - mpmath.mpf(upper_shift)), "<=",
+                                       {"side": "upper", "c": top["c"], "case": top["case"], "dps": dps})]
             upper = mpmath.mpf(upper_shift)
             above = [r for r in rows if not r["gap"] <= r["log_c"] * (1 + mpmath.mpf(10) ** (5 - dps)) - upper]
             cex = above[0] if above and worst["gap"] > shift else worst
@@ -209,7 +221,9 @@ def judge_lse(m, ctx, shift: float = 0.0, upper_shift: float | str = 0.0):
                                         f"{worst['case']}"},
                            "expected": f"> {shift:g} and <= log c" + (f" - {upper_text}" if upper else ""),
                            "counterexample": {"c": cex["c"], "case": cex["case"], "gap": float(cex["gap"])}})
-    return judge_exact(checks, "mpmath at two precisions: ties, spread and random logits, c in (2, 10)", "exact")
+    ev = judge_exact(checks, "mpmath at two precisions: ties, spread and random logits, c in (2, 10)", "exact")
+    ev.tightness = tightest(tights)  # the upper side log c is reached at ties; the lower side's gap is e^-1000 there
+    return ev
 
 
 def _g(r):
@@ -309,10 +323,14 @@ def judge_eq5_toy(m, ctx, reading: str = "realized_norm", log_c_term: float = 1.
                "expected": "0"},
               {"label": "1/e < log 2", "ok": pf["inv_e_below_log2"], "measured": pf["inv_e_below_log2"],
                "expected": True}]
+    tights = []
     for dps, rows in m["quad"].items():
         with mpmath.workdps(dps):
             for row in rows:
                 bound = row["sup"] - log_c_term * mpmath.log(2) / mpmath.mpf(row["r"])
+                if bound > 0:
+                    tights.append(bound_tightness(float(row["E_G_given_r"]), float(bound), ">=",
+                                                  {"r": row["r"], "dps": dps}))
                 agree = row["direct"] is None or abs(row["E_G_given_r"] - row["direct"]) < mpmath.mpf(10) ** (5 - dps)
                 value = {"E_G_given_r": mpmath.nstr(row["E_G_given_r"], 10),
                          "direct": None if row["direct"] is None else mpmath.nstr(row["direct"], 10)}
@@ -326,8 +344,10 @@ def judge_eq5_toy(m, ctx, reading: str = "realized_norm", log_c_term: float = 1.
                                "ok": bool(agree and row["E_G_given_r"] < row["sup"]), "measured": value,
                                "expected": "< sqrt(2)/pi" + ("" if row["direct"] is None else ", = direct"),
                                "counterexample": {"r": row["r"], **value}})
-    return judge_exact(checks, "sympy proof of E[G|r] >= sqrt(2)/pi - 1/(e r) and mpmath quadrature at two precisions",
-                       "exact; quadrature agreement 10^(5 - dps)")
+    ev = judge_exact(checks, "sympy proof of E[G|r] >= sqrt(2)/pi - 1/(e r) and mpmath quadrature at two precisions",
+                     "exact; quadrature agreement 10^(5 - dps)")
+    ev.tightness = tightest(tights)
+    return ev
 
 
 @applies_only("form", bound_factor=("corrected",), order=("corrected",))
@@ -358,6 +378,10 @@ def judge_eq11_toy(m, ctx, form: str = "printed", bound_factor: float = 1.0, ord
         checks = [{"label": f"1/sqrt(2) > {scaled}sqrt(2)/pi >= {scaled}E[(max z - log 2)/||W||] for every sigma",
                    "ok": bool(sp.simplify(om["grad_mean"] - k * om["sup_bound"]) > 0), "measured": str(rhs),
                    "expected": "< 1/sqrt(2)"}]
+        grad = float(om["grad_mean"])
+        tights = [bound_tightness(grad, float(k * om["sup_bound"]), ">=", {"sigma": "sup (sigma -> oo)"})]
+        tights += [bound_tightness(grad, float(rhs.subs(sig, sp.Rational(s))), ">=", {"sigma": s})
+                   for s in SIGMA_GRID if rhs.subs(sig, sp.Rational(s)) > 0]
         checks += [{"label": f"sigma = {s}", "ok": float(rhs.subs(sig, sp.Rational(s))) <= float(1 / sp.sqrt(2)),
                     "informative": bool(rhs.subs(sig, sp.Rational(s)) > 0),
                     "measured": float(rhs.subs(sig, sp.Rational(s))), "expected": f"<= {float(1 / sp.sqrt(2)):.6g}"}
@@ -367,4 +391,6 @@ def judge_eq11_toy(m, ctx, form: str = "printed", bound_factor: float = 1.0, ord
                                 "finite and positive", "ok": bool(limit.is_finite and limit.is_positive),
                        "measured": str(limit), "expected": "finite and > 0",
                        "counterexample": {"order": order, "limit": str(limit)}})
-    return judge_exact(checks, "sympy closed forms on the c = 2 setting (module docstring)", "exact")
+    ev = judge_exact(checks, "sympy closed forms on the c = 2 setting (module docstring)", "exact")
+    ev.tightness = tightest(tights) if form == "corrected" else None
+    return ev

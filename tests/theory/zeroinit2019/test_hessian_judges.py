@@ -63,3 +63,14 @@ def test_lsuv_judge_is_inconclusive_when_networks_disagree():
 def test_lsuv_judge_fails_an_exponent_off_by_twice_the_tolerance():
     m = _lsuv(400, 0.05, 2, shift=2 * Q.EXPONENT_TOLERANCE)
     assert Q.judge_lsuv(m, CTX, "w1", -1.0).verdict == Verdict.FAILS
+
+
+def test_table1_block_names_a_bad_model():
+    with pytest.raises(ValueError, match="model must be 'flat' or 'groups'"):
+        T.table1_block(RunContext(), 0, "batchnorm", model="conv")
+
+
+def test_batchnorm_is_measured_on_the_grouped_analogue():
+    """Table 1's BatchNorm row uses the WRN analogue with groups; the other rows the flat one."""
+    assert {s: T.SAMPLINGS[s].draw.keywords["model"] for s in T.SAMPLINGS} == {
+        "baseline": "flat", "half_scaling": "flat", "lsuv": "flat", "zeroinit": "flat", "batchnorm": "groups"}

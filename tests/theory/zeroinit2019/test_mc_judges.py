@@ -94,9 +94,10 @@ def test_one_step_judge_on_known_truth():
     assert J.judge_one_step(_one_step(200, 3), CTX).plot["kind"] == "power_law"
 
 
-def _heads(n, seed, slack=0.4, sd=0.1):
+def _heads(n, seed, slack=0.4, sd=0.1, max_z=4.0):
     g = np.random.default_rng(seed)
-    rows = [Row({"widths": w}, {"eq10": slack + g.normal(0, sd, n), "eq5": 2 * slack + g.normal(0, sd, n)})
+    rows = [Row({"widths": w}, {"eq10": slack + g.normal(0, sd, n), "eq5": 2 * slack + g.normal(0, sd, n),
+                                "max_z": max_z + g.normal(0, sd, n)})
             for w in mc.HEADS]
     return Samples([Block(rows, meta={"input_scale": 3.0, "batch": 8})])
 
@@ -106,6 +107,15 @@ def test_eq5_judge_on_known_truth():
     assert J.judge_eq5(_heads(400, 1, slack=-0.2), CTX).verdict == F
     assert J.judge_eq5(_heads(5, 2, slack=0.05, sd=1.0), CTX).verdict == INC
     assert J.judge_eq5(_heads(400, 3), CTX, shift=1.0).verdict == F
+
+
+def test_eq5_tightness_is_the_ratio_of_the_worst_row():
+    """E[l] >= E[max z] with E[max z] = 4 and a slack of about 0.4 on the tightest part:
+    the bound could be raised by about (0.4 + 4)/4 = 1.1 (less the interval's width);
+    with E[max z] = 0.1 the same slack is a factor of about 5: loose."""
+    t = J.judge_eq5(_heads(4000, 4), CTX).tightness
+    assert t["row"]["part"] == "eq10" and 1.05 < t["factor"] < 1.1 and not t["loose"]
+    assert J.judge_eq5(_heads(4000, 5, max_z=0.1), CTX).tightness["loose"]
 
 
 def _slopes(n, seed, mean, sd, key="slope", at="at", extra=None):
