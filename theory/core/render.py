@@ -365,11 +365,11 @@ def one_line(claim: Claim, ev: Evidence) -> str:
 def findings(recs: list) -> dict:
     """The discrepancies among ``recs`` by severity class (keys in the order of
     :data:`SEVERITY_TITLES`, empty classes left out): every claim that fails, and every
-    step that is true but does not follow from the steps it cites."""
+    claim that holds but carries a class (a true step that does not follow from the steps
+    it cites, or that follows only because two printed errors cancel)."""
     out: dict = {}
     for sev in SEVERITY_TITLES:
-        group = [r for r in recs if (r["verdict"] == "fails" or (r["evidence"].get("follows") or {}).get("follows")
-                                     is False) and r.get("severity") == sev]
+        group = [r for r in recs if r.get("severity") == sev and (r["verdict"] == "fails" or sev is not None)]
         if group:
             out[sev] = group
     return out
