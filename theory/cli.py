@@ -262,6 +262,22 @@ def _render_only(a) -> int:
     return 0
 
 
+def _unmergeable(path: Path) -> str | None:
+    """Why the report at ``path`` cannot take a partial refresh when it is not shaped
+    like a report (a missing one is the merge's own error); None when it is."""
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        return f"{path} cannot be read as JSON ({e}): run a full report"
+    claims = data.get("claims") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(data.get("context"), dict) or not isinstance(claims, list) \
+            or not all(isinstance(r, dict) and "id" in r for r in claims):
+        return f"{path} is not shaped like a report (context and claims with ids): run a full report"
+    return None
+
+
 def _report(a, ctx, registry) -> int:
     from . import report
     from .parallel import block_executor
@@ -279,7 +295,11 @@ def _report(a, ctx, registry) -> int:
     if a.paper is not None:
         registry.paper(a.paper)
     chosen = [registry.get(cid) for cid in a.claim or ()] or list(registry.claims(a.paper))
-    if a.paper is None and not a.claim:
+    if a.paper is not None or a.claim:
+        unreadable = _unmergeable(out / report.REPORT_JSON)
+        if unreadable:
+            return _fail(unreadable)
+    else:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
