@@ -306,6 +306,8 @@ def _announce(config, claim_ids) -> None:
 
     by_id = {c.id: c for c in claims()}
     chosen = [by_id[i] for i in claim_ids if i in by_id]
+    if not chosen:  # plain tests only: no Monte-Carlo budget to scale
+        return
     line = cost.announcement(cost.estimate(chosen, ctx.scale), ctx.scale)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
