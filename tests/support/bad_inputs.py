@@ -621,6 +621,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.support.bad_inputs", description=__doc__.split("\n\n")[0])
     p.add_argument("--root", default=str(ROOT), help="the code to probe (default: this checkout)")
     p.add_argument("--surface", action="append", choices=("theory", "figures", "pytest", "simulator"))
+    p.add_argument("-k", dest="match", help="only the probes whose surface and id contain this text")
     p.add_argument("-v", "--verbose", action="store_true", help="one line per probe")
     a = p.parse_args(argv)
     root = Path(a.root).resolve()
@@ -628,7 +629,8 @@ def main(argv=None) -> int:
     os.chdir(root)
     counts = dict.fromkeys(OUTCOMES, 0)
     t0 = time.perf_counter()
-    chosen = [expected_for_this_machine(q) for q in PROBES if not a.surface or q.surface in a.surface]
+    chosen = [expected_for_this_machine(q) for q in PROBES if (not a.surface or q.surface in a.surface)
+              and (not a.match or a.match in f"{q.surface} {q.id}")]
     for probe in chosen:
         answer = run_probe(probe, root)
         counts[answer.outcome] += 1
