@@ -69,3 +69,52 @@ def residual_branches(draw):
     the unrolled 1/sqrt(2)), branch multiplier and the branch's inner width."""
     return (draw(st.integers(1, 3)), draw(st.sampled_from([1.0, 0.5, 2 ** -0.5])), draw(st.sampled_from([1.0, 0.3])),
             draw(st.sampled_from([5, 7])))
+
+
+# --- the command line's options (python -m theory) ---------------------------------------
+from theory.core.context import MAX_SCALE  # noqa: E402
+
+
+def _option(name: str, good, bad):
+    """(argv part, bad option names): the option with a good or a bad value."""
+    return st.one_of(good.map(lambda v: ([name, v], ())), bad.map(lambda v: ([name, v], (name,))))
+
+
+@st.composite
+def cli_options(draw):
+    """(argv, bad): the global options of ``python -m theory`` (``--seed``, ``--mc-scale``,
+    ``--backend``, each present or not, with a valid or a bad value) before ``list``
+    with or without ``--paper`` and ``--verdict``; ``bad`` names the options given a bad
+    value (the paper's error names ``paper``). Bad values are the probes' kinds: negative,
+    fractional or text seeds, scales <= 0, NaN, infinite, above the ceiling or text,
+    unknown backends, and ``cupy`` where CuPy sees no CUDA device."""
+    from simulations import cupy_available
+
+    from theory.core.registry import papers
+    from theory.core.verdicts import Verdict
+
+    backends = ["numpy", "cupy"] if cupy_available() else ["numpy"]
+    seeds = _option("--seed", st.integers(0, 2**70).map(str),
+                    st.one_of(st.integers(max_value=-1).map(str), st.sampled_from(["1.5", "abc", "1e3", "0x10"])))
+    scales = _option("--mc-scale", st.floats(min_value=1e-300, max_value=MAX_SCALE).map(repr),
+                     st.one_of(st.floats(max_value=0.0).map(repr),
+                               st.floats(min_value=MAX_SCALE * (1 + 1e-9)).map(repr),
+                               st.sampled_from(["nan", "inf", "-inf", "abc", "1e308"])))
+    backend = _option("--backend", st.sampled_from(backends),
+                      st.sampled_from(["torch", "CUPY", "", "jax"] + ([] if cupy_available() else ["cupy"])))
+    keys = [p.key for p in papers()]
+    paper = _option("--paper", st.sampled_from(keys), st.sampled_from(["nope", "", "ARPIT2019", keys[0] + "x"]))
+    verdict = _option("--verdict", st.sampled_from([v.value for v in Verdict]), st.sampled_from(["maybe", "HOLDS"]))
+    argv, bad = [], []
+    for part in (seeds, scales, backend):
+        if draw(st.booleans()):
+            words, names = draw(part)
+            argv += words
+            bad += names
+    argv.append("list")
+    for part, name in ((paper, "paper"), (verdict, "--verdict")):
+        if draw(st.booleans()):
+            words, names = draw(part)
+            argv += words
+            bad += [name] if names else []
+    return argv, tuple(bad)

@@ -19,16 +19,22 @@
 - ``new KEY [--dir DIR] [--reference TEXT]``: scaffold a paper package of its own
   (:mod:`theory.scaffold`).
 
-Bad input (an unknown claim id, paper or verdict, a scale <= 0 or NaN, a negative seed)
-gives a one-line error and exit status 2.
+Bad input (an unknown claim id, paper or verdict, a scale <= 0, NaN or above the ceiling
+:data:`~theory.core.context.MAX_SCALE`, a negative seed, ``--backend cupy`` where CuPy
+sees no CUDA device, a worker count below 1, a malformed scheduler address, a report file
+this version cannot read) gives a one-line error naming the option and exit status 2. A
+run above the default scale says its estimated cost first (``theory.core.cost``) and
+shows the blocks drawn as they come.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
-from .core.context import BACKENDS, DEFAULT_SEED, OptionError, RunContext
+from .core.context import BACKENDS, DEFAULT_SEED, MAX_SCALE, OptionError, RunContext
 from .core.verdicts import Verdict
 
 _OPTION = {"seed": "--seed", "scale": "--mc-scale", "backend": "--backend"}
@@ -42,7 +48,9 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="paperchecks", description="Claims checker for deep-network initialization theory.")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of every Monte-Carlo draw (>= 0)")
-    p.add_argument("--mc-scale", type=float, default=1.0, help="multiply every Monte-Carlo sample budget (> 0)")
+    p.add_argument("--mc-scale", type=float, default=1.0,
+                   help=f"multiply every Monte-Carlo sample budget (> 0 and <= {MAX_SCALE}); above 1 a run says its "
+                        "estimated cost first")
     p.add_argument("--backend", default="numpy", choices=BACKENDS)
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     ls = sub.add_parser("list", help="claim ids with their recorded verdicts")
@@ -57,8 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     which.add_argument("--paper", help="re-evaluate only this paper and merge it into the existing report")
     which.add_argument("--claim", action="append", metavar="ID", help="re-evaluate only this claim (repeatable)")
     where = r.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, help="draw Monte-Carlo blocks on a local Dask cluster of N workers")
-    where.add_argument("--scheduler", help="draw Monte-Carlo blocks on the Dask scheduler at this address")
+    where.add_argument("--workers", type=_jobs, help="draw Monte-Carlo blocks on a local Dask cluster of N workers "
+                                                     "(integer >= 1)")
+    where.add_argument("--scheduler", type=_address,
+                       help="draw Monte-Carlo blocks on the Dask scheduler at this address (HOST:PORT or "
+                            "tcp://HOST:PORT)")
     r.add_argument("--no-plots", action="store_true", help="skip the evidence plots")
     r.add_argument("--render-only", action="store_true",
                    help="evaluate nothing: rewrite paper_checks.md from the existing paper_checks.json and "
@@ -101,6 +112,15 @@ def _jobs(text: str) -> int:
     return n
 
 
+def _address(text: str) -> str:
+    """A Dask scheduler address: ``[scheme://]host:port`` with a port in 1..65535."""
+    rest = text.split("://", 1)[-1]
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a scheduler address HOST:PORT or tcp://HOST:PORT, got {text!r}")
+    return text
+
+
 def _fail(message: str) -> int:
     print(f"paperchecks: error: {message}", file=sys.stderr)
     return 2
@@ -114,6 +134,12 @@ def main(argv=None) -> int:
         ctx = RunContext(seed=a.seed, scale=a.mc_scale, backend=a.backend)
     except OptionError as e:
         return _fail(str(e).replace(e.option, _OPTION.get(e.option, e.option), 1))
+    if ctx.backend == "cupy":
+        from simulations import cupy_available
+
+        if not cupy_available():
+            return _fail("--backend cupy needs CuPy and a CUDA device, and CuPy sees none here (install "
+                         "paperchecks[gpu] on a machine with a GPU); --backend must be numpy here")
     from .core import registry
 
     try:
@@ -186,7 +212,7 @@ def main(argv=None) -> int:
 
 
 def _list(a, registry) -> int:
-    chosen = registry.claims(a.paper) if a.paper else registry.claims()
+    chosen = registry.claims(a.paper) if a.paper is not None else registry.claims()
     for c in chosen:
         if a.verdict is None or c.recorded.value == a.verdict:
             print(f"{c.id:55s} {c.recorded.value}")
@@ -198,9 +224,65 @@ def _check(a, ctx, registry) -> int:
     from .core.runner import with_headroom
 
     claim = registry.get(a.claim_id)
-    ev = with_headroom(claim, ctx, evaluate(claim, ctx))
+    with _announced([claim], ctx):
+        ev = with_headroom(claim, ctx, evaluate(claim, ctx))
     print(json.dumps(ev.to_json(), indent=1) if a.json else render_evidence(claim, ev))
     return 0
+
+
+@contextmanager
+def _announced(claims, ctx, inner=None):
+    """Above the default scale: print the run's estimated cost (``theory.core.cost``) to
+    stderr before it starts and show the blocks drawn as they come (drawn by ``inner``,
+    an executor, or in this process)."""
+    from .core import cost
+    from .core.runner import set_executor
+
+    if not cost.worth_announcing(ctx.scale):
+        yield
+        return
+    est = cost.estimate(claims, ctx.scale)
+    print(cost.announcement(est, ctx.scale), file=sys.stderr, flush=True)
+    progress = cost.ProgressExecutor(est.blocks, inner)
+    set_executor(progress)
+    try:
+        yield
+    finally:
+        set_executor(inner)
+        progress.close()
+
+
+def _render_only(a) -> int:
+    from . import report
+
+    try:
+        recs = report.render_report(a.out)
+    except report.ReportError as e:
+        return _fail(f"report --render-only: {e}")
+    except json.JSONDecodeError as e:
+        return _fail(f"report --render-only: {Path(a.out) / report.REPORT_JSON} is not JSON ({e})")
+    except (KeyError, IndexError, TypeError, AttributeError) as e:  # a JSON of another shape than a report's
+        what = f"lacks the field {e}" if isinstance(e, KeyError) else f"is not shaped like a report ({e})"
+        return _fail(f"report --render-only: {Path(a.out) / report.REPORT_JSON} {what}: regenerate it with "
+                     "python -m theory report")
+    print(f"{len(recs)} claims rendered from {report.REPORT_JSON} and {report.CALIBRATION_JSON}; nothing evaluated")
+    return 0
+
+
+def _unmergeable(path: Path) -> str | None:
+    """Why the report at ``path`` cannot take a partial refresh when it is not shaped
+    like a report (a missing one is the merge's own error); None when it is."""
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        return f"{path} cannot be read as JSON ({e}): run a full report"
+    claims = data.get("claims") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(data.get("context"), dict) or not isinstance(claims, list) \
+            or not all(isinstance(r, dict) and "id" in r for r in claims):
+        return f"{path} is not shaped like a report (context and claims with ids): run a full report"
+    return None
 
 
 def _report(a, ctx, registry) -> int:
@@ -208,25 +290,40 @@ def _report(a, ctx, registry) -> int:
     from .parallel import block_executor
 
     if a.render_only:
-        evaluating = (a.paper, a.claim, a.workers is not None, a.scheduler is not None, a.no_plots, ctx != RunContext())
+        evaluating = (a.paper is not None, a.claim, a.workers is not None, a.scheduler is not None, a.no_plots,
+                      ctx != RunContext())
         if any(evaluating):
             return _fail("report --render-only evaluates nothing: drop --paper, --claim, --workers, --scheduler, "
                          "--no-plots, --seed, --mc-scale and --backend")
-        try:
-            recs = report.render_report(a.out)
-        except (report.ReportError, json.JSONDecodeError) as e:
-            return _fail(f"report --render-only: {e}")
-        print(f"{len(recs)} claims rendered from {report.REPORT_JSON} and {report.CALIBRATION_JSON}; nothing evaluated")
-        return 0
-    if a.paper:
+        return _render_only(a)
+    out = Path(a.out)
+    if out.exists() and not out.is_dir():
+        return _fail(f"--out must be a directory, got a file: {out}")
+    if a.paper is not None:
         registry.paper(a.paper)
-    for cid in a.claim or ():
-        registry.get(cid)
-    try:
-        with block_executor(workers=a.workers, scheduler=a.scheduler):
-            recs = report.write_report(a.out, ctx, paper=a.paper, claim_ids=a.claim, plots=not a.no_plots)
-    except (report.PartialRefreshError, report.NoteFieldError) as e:
-        return _fail(str(e))
+    chosen = [registry.get(cid) for cid in a.claim or ()] or list(registry.claims(a.paper))
+    if a.paper is not None or a.claim:
+        unreadable = _unmergeable(out / report.REPORT_JSON)
+        if unreadable:
+            return _fail(unreadable)
+    else:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            return _fail(f"--out must be a directory that can be made, got {out} ({e.strerror})")
+    with ExitStack() as stack:
+        try:
+            client = stack.enter_context(block_executor(workers=a.workers, scheduler=a.scheduler))
+        except (OSError, TimeoutError, ValueError) as e:
+            if a.scheduler is None:
+                raise
+            return _fail(f"--scheduler: cannot reach a Dask scheduler at {a.scheduler} ({e})")
+        inner = client.get_executor(pure=False) if client is not None else None
+        try:
+            with _announced(chosen, ctx, inner):
+                recs = report.write_report(a.out, ctx, paper=a.paper, claim_ids=a.claim, plots=not a.no_plots)
+        except (report.PartialRefreshError, report.NoteFieldError) as e:
+            return _fail(str(e))
     bad = [x["id"] for x in recs if x["verdict"] != x["recorded_verdict"]]
     print(f"{len(recs)} claims; {len(bad)} differ from the recorded verdict{': ' + ', '.join(bad) if bad else ''}")
     return 1 if bad else 0

@@ -16,7 +16,11 @@ verdict, then the inconclusive ones and the moves.
 Exit status: 0 when no item is red; 1 otherwise; with ``--paperchecks-strict``, also 1
 when a claim fails as printed in one of the classes of ``--paperchecks-strict-classes``
 (default ``result,step``: an author checking their own paper). Bad option values end
-the run with a one-line usage error (exit status 4).
+the run with a one-line usage error (exit status 4): a seed that is not a non-negative
+integer, a scale that is not a finite number in (0, MAX_SCALE], ``--backend cupy``
+where CuPy sees no CUDA device, and a ``-m`` expression that names a marker nobody
+registered (a mistyped paper key would otherwise select nothing). A run above the
+default scale says its estimated cost before the first claim runs (``theory.core.cost``).
 
 Options (declared here; the plugin is loaded from the root conftest and, in any repository, from the
 ``pytest11`` entry point of the installed package): ``--paperchecks-seed``,
@@ -38,13 +42,14 @@ pytest below 9.2; tests/theory/test_pytest_plugin.py checks the split.
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-from .core.context import DEFAULT_SEED, OptionError, RunContext
+from .core.context import DEFAULT_SEED, MAX_SCALE, OptionError, RunContext
 from .core.severity import SEVERITIES, STRICT_DEFAULT, parse_classes
 from .core.verdicts import Verdict
 
@@ -75,7 +80,9 @@ def pytest_addoption(parser):
     g = parser.getgroup("paperchecks")
     g.addoption("--paperchecks-seed", default=str(DEFAULT_SEED),
                 help=f"seed of every Monte-Carlo draw (non-negative integer, default {DEFAULT_SEED})")
-    g.addoption("--mc-scale", default="1.0", help="multiply every Monte-Carlo sample budget (> 0, default 1)")
+    g.addoption("--mc-scale", default="1.0",
+                help=f"multiply every Monte-Carlo sample budget (> 0 and <= {MAX_SCALE}, default 1; above 1 the run "
+                     "says its estimated cost first)")
     g.addoption("--backend", default="numpy", help="array backend of the simulators: numpy (default) or cupy")
     g.addoption("--paperchecks-strict", action="store_true",
                 help="exit non-zero when a claim fails as printed in one of the strict classes (for authors "
@@ -103,8 +110,55 @@ def context_from(config) -> RunContext:
         except OptionError as e:
             option = _OPTION.get(e.option, e.option)
             raise pytest.UsageError(str(e).replace(e.option, option, 1)) from None
+        if ctx.backend == "cupy":
+            from simulations import cupy_available
+
+            if not cupy_available():
+                raise pytest.UsageError("--backend cupy needs CuPy and a CUDA device, and CuPy sees none here (install "
+                                        "paperchecks[gpu] on a machine with a GPU); --backend must be numpy here")
         config._paperchecks_ctx = ctx
     return ctx
+
+
+#: Words of a ``-m`` expression that are not marker names.
+_MARK_WORDS = frozenset({"and", "or", "not", "True", "False", "None"})
+
+
+def unknown_markers(expression: str, known) -> list[str]:
+    """The names in a ``-m`` expression that are not in ``known`` (in order, once each):
+    operators, parentheses and a marker's keyword arguments (``name(key=value)``) are
+    not names.
+
+    >>> unknown_markers("arpit2019 and not (slow or arpit2091)", {"arpit2019", "slow"})
+    ['arpit2091']
+    >>> unknown_markers("device(serial='123') or gpu", {"device", "gpu"})
+    []
+    """
+    text = re.sub(r"(['\"]).*?\1", " ", expression)
+    text = re.sub(r"\([^()]*=[^()]*\)", " ", text)  # drop keyword arguments: name(key=value, ...)
+    out: list = []
+    for name in re.findall(r"[\w:+\-.\[\]\\/]+", text):
+        if name not in _MARK_WORDS and name not in known and name not in out:
+            out.append(name)
+    return out
+
+
+def check_markexpr(config) -> None:
+    """A usage error when ``-m`` names a marker nobody registered, naming the paper keys
+    and the project's other markers (pytest would select nothing, or everything under a
+    ``not``, without a word)."""
+    expression = config.getoption("markexpr", "") or ""
+    if not expression:
+        return
+    known = {line.split(":")[0].split("(")[0].strip() for line in config.getini("markers")}
+    unknown = unknown_markers(expression, known)
+    if unknown:
+        from .core.registry import papers
+
+        names = ", ".join(repr(u) for u in unknown)
+        raise pytest.UsageError(f"-m: {names} {'is not a marker' if len(unknown) == 1 else 'are not markers'} of this "
+                                f"suite; the paper keys are {', '.join(p.key for p in papers())}, the other markers "
+                                "slow and gpu (all: pytest --markers)")
 
 
 def _share_cores(config) -> None:
@@ -190,6 +244,7 @@ def pytest_collection_modifyitems(session, config, items):
     items[:] = longest_first(items, seconds)
 
 
+@pytest.hookimpl(trylast=True)  # after the other plugins have registered their markers
 def pytest_configure(config):
     context_from(config)  # validate the options before anything runs
     strict_classes(config)
@@ -202,7 +257,43 @@ def pytest_configure(config):
         config.addinivalue_line("markers", f"{p.key}: claims of {p.reference}")
     config.addinivalue_line("markers", "slow: long fidelity checks (left out by -m 'not slow')")
     config.addinivalue_line("markers", "gpu: needs CuPy and a CUDA device (skipped cleanly otherwise)")
+    check_markexpr(config)
     config.pluginmanager.register(VerdictLog(config), "paperchecks-verdicts")
+
+
+def _announce(config, claim_ids) -> None:
+    """Above the default scale, the estimated cost of the selected claims, once, before
+    the first one runs (``theory.core.cost``)."""
+    ctx = context_from(config)
+    from .core import cost
+
+    if getattr(config, "_paperchecks_announced", False) or not cost.worth_announcing(ctx.scale):
+        return
+    config._paperchecks_announced = True
+    from .core.registry import claims
+
+    by_id = {c.id: c for c in claims()}
+    chosen = [by_id[i] for i in claim_ids if i in by_id]
+    if not chosen:  # plain tests only: no Monte-Carlo budget to scale
+        return
+    line = cost.announcement(cost.estimate(chosen, ctx.scale), ctx.scale)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(line)
+    else:  # pragma: no cover - pytest always has one unless -p no:terminal
+        print(line)
+
+
+def pytest_collection_finish(session):
+    """A serial run: announce the cost of the selected claims (:func:`_announce`)."""
+    if not getattr(session.config, "workerinput", None):
+        _announce(session.config, [item.claim.id for item in session.items if isinstance(item, ClaimItem)])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """Under xdist, on the controller: announce from the first worker's collection."""
+    _announce(node.config, [i.split("::", 1)[1].split("@", 1)[0] for i in ids if "::" in i])
 
 
 def pytest_collect_file(file_path, parent):

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..core.backend import Backend, to_host
 from ..core.namespace import array_namespace, tiny
-from ..core.validation import check_choice, check_int
+from ..core.validation import check_choice, check_finite, check_int, check_positive, entry_point
 
 __all__ = ["VARIANTS", "STARTS", "METHODS", "ChainRecord", "orthogonality_gap", "gap_from_gram", "batch_norm",
            "initial_representation", "simulate_chain", "centered_gap_floor", "a1_margin",
@@ -50,14 +50,19 @@ STARTS = ("diagonal_spike", "gaussian", "aligned", "orthogonal")
 METHODS = ("gram", "direct")
 
 
+@entry_point
 def gap_from_gram(C, xp=None):
-    """V from the Gram matrix C = H^T H (..., n, n): ||C / tr C - I_n / n||_F (Eq. 2)."""
+    """V from the Gram matrix C = H^T H (..., n, n), finite: ||C / tr C - I_n / n||_F (Eq. 2)."""
     xp = xp or array_namespace(C)
+    if C.ndim < 2 or C.shape[-1] != C.shape[-2]:
+        raise ValueError(f"C must have shape (..., n, n), got shape {tuple(C.shape)}")
+    check_finite("C", C)
     n = C.shape[-1]
     tr = xp.trace(C, axis1=-2, axis2=-1)[..., None, None]
     return xp.linalg.norm((C / tr - xp.eye(n, dtype=C.dtype) / n).reshape(C.shape[:-2] + (n * n,)), axis=-1)
 
 
+@entry_point
 def orthogonality_gap(H, xp=None):
     """Orthogonality gap V(H) of Eq. 2 for H of shape (..., d, n), H != 0.
 
@@ -71,8 +76,7 @@ def orthogonality_gap(H, xp=None):
     H = xp.asarray(H)
     if H.ndim < 2:
         raise ValueError(f"H must have shape (..., d, n), got shape {H.shape}")
-    if not bool(xp.all(xp.isfinite(H))):
-        raise ValueError("H must be finite (found NaN or inf)")
+    check_finite("H", H)
     peak = xp.max(xp.abs(H), axis=(-2, -1), keepdims=True)
     if bool(xp.any(peak == 0)):
         raise ValueError("H must be non-zero: V is defined on R^{d x n} minus 0")
@@ -91,10 +95,12 @@ def centered_gap_floor(n: int) -> float:
     return 1.0 / float(np.sqrt(n * (n - 1)))
 
 
+@entry_point
 def batch_norm(M, xp=None, centered: bool = False):
-    """BN(M) = diag(M M^T)^{-1/2} M along the batch (last) axis; ``centered`` first
-    subtracts each row's batch mean. A zero row (possible after ReLU) is left at 0."""
+    """BN(M) = diag(M M^T)^{-1/2} M along the batch (last) axis, M finite; ``centered``
+    first subtracts each row's batch mean. A zero row (possible after ReLU) is left at 0."""
     xp = xp or array_namespace(M)
+    check_finite("M", M)
     if centered:
         M = M - M.mean(axis=-1, keepdims=True)
     norms = xp.linalg.norm(M, axis=-1, keepdims=True)
@@ -114,6 +120,8 @@ def initial_representation(be: Backend, start: str, runs: int, d: int, n: int, e
     runs = check_int("runs", runs, low=1)
     d = check_int("d", d, low=1)
     n = check_int("n", n, low=1, high=d, why="the paper assumes width d >= batch size n")
+    eps = check_positive("eps", eps)
+    floor = check_positive("floor", floor)
     xp = be.xp
     if start == "gaussian":
         H = be.normal((runs, d, n))
@@ -243,6 +251,7 @@ def _raise_if_vanished(norms: np.ndarray, variant: str) -> None:
                                  + (" (all rows zero after ReLU)" if finite else ""))
 
 
+@entry_point
 def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str = "gram",
                    progress: bool = False, keep_eigs: bool = False) -> ChainRecord:
     """Run ``depth`` layers of the chain from H0 (runs, d, n); see the module docstring.
@@ -265,8 +274,7 @@ def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str
         raise ValueError(f"H0 must have shape (runs, d, n), got shape {H.shape}")
     runs, d, n = H.shape
     check_int("n", n, low=1, high=d, why="the paper assumes width d >= batch size n")
-    if not bool(xp.all(xp.isfinite(H))):
-        raise ValueError("H0 must be finite (found NaN or inf)")
+    check_finite("H0", H)
     col = xp.linalg.norm(H, axis=-2)
     if not bool(xp.all(col > 0)):
         raise ValueError("H0 must have no zero column (a zero sample stays zero and V cannot vanish)")
@@ -302,6 +310,7 @@ def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str
     return ChainRecord(variant, method, d, n, eigs=eigs, final=H, **rec)
 
 
+@entry_point
 def a1_margin(be: Backend, H0, depth: int, factor: float = 0.1, variant: str = "bn", chunk: int = 50,
               stop: str = "any"):
     """Assumption A1(factor * alpha_0, depth) of Daneshmand et al. (2021) per run.
@@ -315,9 +324,12 @@ def a1_margin(be: Backend, H0, depth: int, factor: float = 0.1, variant: str = "
     outcome is final: its ratio can only fall further), so every run's outcome is known.
     """
     depth = check_int("depth", depth, low=1)
+    factor = check_positive("factor", factor)
+    chunk = check_int("chunk", chunk, low=1)
     check_choice("stop", stop, ("any", "all"))
     xp = be.xp
     H = xp.asarray(H0, dtype=be.dtype)
+    check_finite("H0", H)
     rec = simulate_chain(be, H, 0, variant)
     log_alpha0 = rec.log_smin[:, 0]
     ratio = np.full(log_alpha0.shape, np.inf)
@@ -342,6 +354,7 @@ def a1_margin(be: Backend, H0, depth: int, factor: float = 0.1, variant: str = "
     return ratio, done
 
 
+@entry_point
 def gaussian_pair_singular_values(be: Backend, lam, d: int, draws: int = 1):
     """Singular values of draws of W H and of G/sqrt(n) (Lemma 2 of Daneshmand et al.
     2021, Eq. 4), for trace-one Gram spectra ``lam`` (..., n) of H (the ``eigs`` of a
@@ -356,7 +369,8 @@ def gaussian_pair_singular_values(be: Backend, lam, d: int, draws: int = 1):
     d = check_int("d", d, low=1)
     draws = check_int("draws", draws, low=1)
     xp = be.xp
-    lam = xp.clip(be.asarray(lam), 0, None)
+    lam = check_finite("lam", be.asarray(lam))
+    lam = xp.clip(lam, 0, None)
     n = lam.shape[-1]
     shape = tuple(lam.shape[:-1]) + (draws, d, n)
     X = be.normal(shape) * (xp.sqrt(lam / d)[..., None, None, :])

@@ -39,13 +39,14 @@ import math
 import numbers
 
 from ..core.namespace import array_namespace, eps
-from ..core.validation import check_choice
+from ..core.validation import check_choice, check_finite, entry_point
 
 __all__ = ["EQ6_VARIANTS", "eq6_weight"]
 
 EQ6_VARIANTS = ("printed", "orthogonal", "flipped", "whitening")
 
 
+@entry_point
 def eq6_weight(H, variant: str = "printed", xp=None, power: float | None = None):
     """The d x d matrix W of Eq. 6 for H of shape (..., d, n), n >= d, full row rank
     (numerically: every singular value above max(d, n) eps times the largest, the rank
@@ -70,8 +71,7 @@ def eq6_weight(H, variant: str = "printed", xp=None, power: float | None = None)
     if n < d:
         raise ValueError(f"n (columns of H) must be >= d = {d} for Eq. 6 (a batch at least as large as the width), "
                          f"got n = {n}")
-    if not bool(xp.all(xp.isfinite(H))):
-        raise ValueError("H must be finite (found NaN or inf)")
+    check_finite("H", H)
     U, s, Vt = xp.linalg.svd(H, full_matrices=False)  # U (d, d), s (d,), Vt (d, n)
     if not bool(xp.all(s > s[..., :1] * (max(d, n) * eps(s)))):
         raise ValueError("H must have full row rank d (Sigma must be invertible in Eq. 6)")

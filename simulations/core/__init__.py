@@ -14,7 +14,8 @@ from .haar_factor import HaarFactor, haar_factor
 from .random_matrices import CONTROL_LAWS, HAAR_METHODS, ISOTROPIC_LAWS, ROW_LAWS, haar_orthogonal, sample_rows
 from .triangular import TRIANGULAR_INVERSE_METHODS, upper_triangular_inverse, upper_triangular_inverses
 # validation
-from .validation import check_choice, check_finite, check_int, check_positive, check_widths
+from .validation import (check_choice, check_finite, check_int, check_labels, check_positive, check_real, check_widths,
+                         entry_point)
 
 __all__ = [
     "Backend", "cupy_available", "get_backend", "stream_key", "to_host",
@@ -23,5 +24,6 @@ __all__ = [
     "HaarFactor", "haar_factor",
     "CONTROL_LAWS", "HAAR_METHODS", "ISOTROPIC_LAWS", "ROW_LAWS", "haar_orthogonal", "sample_rows",
     "TRIANGULAR_INVERSE_METHODS", "upper_triangular_inverse", "upper_triangular_inverses",
-    "check_choice", "check_finite", "check_int", "check_positive", "check_widths",
+    "check_choice", "check_finite", "check_int", "check_labels", "check_positive", "check_real", "check_widths",
+    "entry_point",
 ]

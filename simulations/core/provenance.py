@@ -1,6 +1,8 @@
 """Provenance of a generated artifact (a figure, a report): the commit of the code that
-made it, whether the working tree had uncommitted changes to tracked files, and the
-library versions. Shared by the figures command, the claims report and the calibration.
+made it, whether the working tree had uncommitted changes (to tracked files, or untracked
+files in the code's packages, :data:`CODE_PACKAGES`: a new paper package not yet added
+is code the commit lacks), and the library versions. Shared by the figures command, the
+claims report and the calibration.
 
 A run that takes minutes can outlive its commit (a commit or an edit made while it
 runs; processes it starts later import the new code). So a run takes the state when it
@@ -16,7 +18,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-__all__ = ["GENERATED", "git_state", "state_since", "provenance"]
+__all__ = ["GENERATED", "CODE_PACKAGES", "git_state", "state_since", "provenance"]
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,16 +35,29 @@ def _git(*args) -> str | None:
 GENERATED = ("figures", "paper_checks.md", "paper_checks.json", "calibration.json")
 
 
+#: The packages whose untracked files are code too (files git ignores are not).
+CODE_PACKAGES = ("theory", "simulations")
+
+
 def _code_paths() -> tuple:
     """git pathspecs of the code: every tracked file but the generated outputs."""
     return ("--", ".", *(f":!{g}" for g in GENERATED))
 
 
+def _untracked_code() -> str | None:
+    """The untracked, not ignored files under :data:`CODE_PACKAGES` (None where git
+    cannot tell)."""
+    return _git("ls-files", "--others", "--exclude-standard", "--", *CODE_PACKAGES)
+
+
 def git_state() -> dict:
     """{"commit": HEAD or None, "dirty": True when tracked files other than the
-    generated outputs (``GENERATED``) differ from HEAD}."""
+    generated outputs (``GENERATED``) differ from HEAD, or an untracked file lies in
+    the code's packages (``CODE_PACKAGES``)}."""
     status = _git("status", "--porcelain", "--untracked-files=no", *_code_paths())
-    return {"commit": _git("rev-parse", "HEAD") or None, "dirty": None if status is None else bool(status)}
+    untracked = _untracked_code()
+    dirty = None if status is None or untracked is None else bool(status or untracked)
+    return {"commit": _git("rev-parse", "HEAD") or None, "dirty": dirty}
 
 
 def state_since(start: dict | None = None) -> dict:
@@ -50,7 +65,8 @@ def state_since(start: dict | None = None) -> dict:
     commit, dirty when it was dirty then or when the code (tracked files but the
     generated outputs) now differs from that commit, by an edit or a commit made during
     the run (a commit of generated outputs alone does not count); None where git cannot
-    tell. Without ``start``, the state now.
+    tell. An untracked file in the code's packages made during the run counts as an
+    edit. Without ``start``, the state now.
 
     >>> state_since(git_state()) == git_state()  # nothing changed in between
     True
@@ -62,7 +78,9 @@ def state_since(start: dict | None = None) -> dict:
     if start["dirty"]:
         return dict(start)
     changed = _git("diff", "--name-only", start["commit"], *_code_paths())
-    return {"commit": start["commit"], "dirty": None if changed is None else bool(changed)}
+    untracked = _untracked_code()  # none at the start (it was clean): any now came during the run
+    dirty = None if changed is None or untracked is None else bool(changed or untracked)
+    return {"commit": start["commit"], "dirty": dirty}
 
 
 def provenance(start: dict | None = None) -> dict:

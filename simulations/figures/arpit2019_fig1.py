@@ -47,6 +47,17 @@ def side_by_side(workers: int):
     return threadpool_limits(max(1, _blas_threads() // workers))
 
 
+def check(settings: dict) -> dict:
+    """The settings with each one checked (a ValueError names a bad one)."""
+    out = dict(settings)
+    for name, low in (("n_networks", 1), ("n_inputs", 2), ("dim", 1), ("depth", 1), ("blocks", 1)):
+        if name in out:
+            out[name] = check_int(name, out[name], low=low)
+    if out.get("workers") is not None:
+        out["workers"] = check_int("workers", out["workers"], low=1)
+    return out
+
+
 def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int = 500,
             depth: int = 20, blocks: int = 40, backend: str = "numpy", workers: int | None = None) -> dict:
     """Per (arch, width range, init, direction, statistic): an array of shape
@@ -65,7 +76,8 @@ def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int =
     sizes).
     """
     be = get_backend(backend, seed=seed)
-    n_networks = check_int("n_networks", n_networks, low=1)
+    s = check({"n_networks": n_networks, "n_inputs": n_inputs, "dim": dim, "depth": depth, "blocks": blocks})
+    n_networks, n_inputs, dim, depth, blocks = (s[k] for k in ("n_networks", "n_inputs", "dim", "depth", "blocks"))
     workers = check_int("workers", default_workers(be.name) if workers is None else workers, low=1)
     jobs = [(a, w, i) for a in ("mlp", "resnet") for w in WIDTHS for i in INITS]
     tasks = [(j, k) for j in range(len(jobs)) for k in range(n_networks)]

@@ -6,15 +6,29 @@ from __future__ import annotations
 import numpy as np
 
 from .. import get_backend, initial_representation, simulate_chain
+from ..core.validation import check_int, check_positive
 
 DEFAULTS = {"d": 32, "depth": 50, "runs": 20, "eps": 1e-3}
 QUICK = {"d": 8, "depth": 5, "runs": 4}
+
+
+def check(settings: dict) -> dict:
+    """The settings with each one checked (a ValueError names a bad one): two samples
+    need a width d >= 2, a 95% interval two runs."""
+    out = dict(settings)
+    for name, low in (("d", 2), ("depth", 0), ("runs", 2)):
+        if name in out:
+            out[name] = check_int(name, out[name], low=low)
+    if "eps" in out:
+        out["eps"] = check_positive("eps", out["eps"])
+    return out
 
 
 def compute(seed: int = 0, backend: str = "numpy", d: int = 32, depth: int = 50, runs: int = 20,
             eps: float = 1e-3) -> dict:
     """Per chain, |cos| of samples 0 and 1 at layers 0..depth, shape (runs, depth + 1)."""
     be = get_backend(backend, seed=seed)
+    d, depth, runs, eps = check({"d": d, "depth": depth, "runs": runs, "eps": eps}).values()
     out = {}
     for k, (variant, start) in enumerate((("bn", "aligned"), ("vanilla", "orthogonal"))):
         sub = be.spawn(k)

@@ -8,11 +8,38 @@ from __future__ import annotations
 import numpy as np
 
 from .. import get_backend, initial_representation, simulate_chain
+from ..core.validation import check_choice, check_int, check_widths
 
 DEFAULTS = {"runs": 20, "depth": 600, "widths": (16, 32, 64, 128, 256, 512, 1024, 2048, 4096),
             "batch_sizes": (4, 16), "left_widths": (32, 512), "left_depth": 50, "dtype": "float32"}
 QUICK = {"runs": 3, "depth": 120, "widths": (8, 16, 32), "batch_sizes": (2, 4), "left_widths": (8,),
          "left_depth": 5}
+
+
+#: The caption averages V over layers 100..depth.
+FIRST_AVERAGED = 100
+
+
+def check(settings: dict) -> dict:
+    """The settings with each one checked (a ValueError names a bad one): the caption's
+    average needs depth >= 100, the left panel's batch of 4 widths >= 4, each batch
+    size a fitted slope over two widths at least as large."""
+    out = dict(settings)
+    for name, low in (("runs", 2), ("depth", FIRST_AVERAGED), ("left_depth", 0)):
+        if name in out:
+            out[name] = check_int(name, out[name], low=low,
+                                  why="the caption averages layers 100..depth" if name == "depth" else "")
+    for name, low in (("widths", 1), ("batch_sizes", 1), ("left_widths", 4)):
+        if name in out:
+            out[name] = tuple(check_widths(name, out[name], low=low))
+    if "widths" in out and "batch_sizes" in out:
+        for n in out["batch_sizes"]:
+            if sum(d >= n for d in out["widths"]) < 2:
+                raise ValueError(f"widths must hold at least two widths >= each batch size (a slope), got "
+                                 f"{list(out['widths'])} for batch size {n}")
+    if "dtype" in out:
+        check_choice("dtype", out["dtype"], ("float32", "float64"))
+    return out
 
 
 def compute(seed: int = 0, backend: str = "numpy", runs: int = 20, depth: int = 600, widths=DEFAULTS["widths"],
@@ -24,6 +51,10 @@ def compute(seed: int = 0, backend: str = "numpy", runs: int = 20, depth: int = 
     drawing the Gaussian matrices, the bottleneck, is about twice as fast."""
     from tqdm import tqdm
 
+    s = check({"runs": runs, "depth": depth, "widths": widths, "batch_sizes": batch_sizes,
+               "left_widths": left_widths, "left_depth": left_depth, "dtype": dtype})
+    runs, depth, widths, batch_sizes, left_widths, left_depth = (
+        s[k] for k in ("runs", "depth", "widths", "batch_sizes", "left_widths", "left_depth"))
     be = get_backend(backend, seed=seed, dtype=dtype)
     out = {}
     for i, d in enumerate(left_widths):

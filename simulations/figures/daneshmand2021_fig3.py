@@ -8,10 +8,25 @@ from __future__ import annotations
 import numpy as np
 
 from .. import a1_margin, get_backend, initial_representation
+from ..core.validation import check_int, check_positive, check_widths
 
 DEFAULTS = {"batch_sizes": (2, 4, 8, 12, 16, 24, 32, 40, 48, 56, 64), "widths": (8, 16, 32, 64, 128, 256, 512, 1024, 2048),
             "depth": 1000, "runs": 10, "factor": 0.1}
 QUICK = {"batch_sizes": (2, 4), "widths": (4, 8), "depth": 10, "runs": 2}
+
+
+def check(settings: dict) -> dict:
+    """The settings with each one checked (a ValueError names a bad one)."""
+    out = dict(settings)
+    for name in ("batch_sizes", "widths"):
+        if name in out:
+            out[name] = tuple(check_widths(name, out[name], low=1))
+    for name in ("depth", "runs"):
+        if name in out:
+            out[name] = check_int(name, out[name], low=1)
+    if "factor" in out:
+        out["factor"] = check_positive("factor", out["factor"])
+    return out
 
 
 def compute(seed: int = 0, backend: str = "numpy", batch_sizes=DEFAULTS["batch_sizes"], widths=DEFAULTS["widths"],
@@ -21,6 +36,8 @@ def compute(seed: int = 0, backend: str = "numpy", batch_sizes=DEFAULTS["batch_s
     over the layers run (a pixel stops as soon as one run fails, see ``a1_margin``)."""
     from tqdm import tqdm
 
+    s = check({"batch_sizes": batch_sizes, "widths": widths, "depth": depth, "runs": runs, "factor": factor})
+    batch_sizes, widths, depth, runs, factor = s.values()
     be = get_backend(backend, seed=seed)
     holds = -np.ones((len(batch_sizes), len(widths)))
     ratio = np.full(holds.shape, np.nan)

@@ -41,9 +41,9 @@ import math
 from ..core.backend import Backend
 from ..core.namespace import array_namespace
 from ..core.random_matrices import haar_orthogonal
-from ..core.validation import check_choice, check_int, check_positive
+from ..core.validation import check_choice, check_finite, check_int, check_labels, check_positive, entry_point
 from ..relu_nets.sequential import softmax_xent, weight_variance
-from .layers import BatchNorm, Linear, ReLU, ResidualBlock, Scale, Shift, run_backward, run_forward
+from .layers import BatchNorm, Linear, ReLU, ResidualBlock, Scale, Shift, parameters, run_backward, run_forward
 
 __all__ = ["TABLE1_SCHEMES", "build_classifier", "synthetic_batch", "loss_and_grad", "hvp", "lsuv_calibrate"]
 
@@ -71,6 +71,7 @@ def _orthonormal(be, N, fan_out, fan_in):
     return Linear(be.xp.swapaxes(haar_orthogonal(be, N, fan_in, fan_out), -1, -2))
 
 
+@entry_point
 def build_classifier(be: Backend, scheme: str, width: int, blocks: int, classes: int, n_networks: int = 1,
                      data=None) -> list:
     """The layers of a ``scheme`` network with ``blocks`` residual blocks (module text).
@@ -116,10 +117,12 @@ def build_classifier(be: Backend, scheme: str, width: int, blocks: int, classes:
     if scheme == "lsuv":
         if data is None:
             raise ValueError("data must be the input batch (N, batch, width) for scheme 'lsuv'")
+        check_finite("data", data)
         lsuv_calibrate(layers, data, xp)
     return layers
 
 
+@entry_point
 def lsuv_calibrate(layers, x, xp=None, tol: float = 0.1, max_iter: int = 10):
     """LSUV's second step (Mishkin & Matas 2015, Alg. 1): in forward order, divide each
     linear layer's weights by the standard deviation of its output on the batch ``x``
@@ -131,6 +134,7 @@ def lsuv_calibrate(layers, x, xp=None, tol: float = 0.1, max_iter: int = 10):
     tol = check_positive("tol", tol)
     max_iter = check_int("max_iter", max_iter, low=1)
     xp = xp or array_namespace(x)
+    check_finite("x", x)
     for layer in layers:
         if isinstance(layer, Linear):
             for _ in range(max_iter):
@@ -154,18 +158,37 @@ def _xent(z, labels, rz, xp):
     return xp.mean(loss, axis=1), dz / B, rdz
 
 
+def check_batch(model, x, labels) -> None:
+    """``x`` (N, batch, width) finite and ``labels`` integers in [0, classes), classes
+    the output width of the model's classifier (its last layer)."""
+    if getattr(x, "ndim", None) != 3:
+        raise ValueError(f"x must have shape (N, batch, width), got shape {tuple(getattr(x, 'shape', ()))}")
+    check_finite("x", x)
+    check_labels("labels", labels, int(model[-1].params[0].shape[-2]))
+
+
+@entry_point
 def loss_and_grad(model, x, labels, xp=None):
-    """Loss per network (N,) and the gradient, one array per parameter."""
+    """Loss per network (N,) and the gradient, one array per parameter; ``x`` finite and
+    ``labels`` in range (:func:`check_batch`)."""
     xp = xp or array_namespace(x)
+    check_batch(model, x, labels)
     z, _, caches = run_forward(model, x, None, None, xp)
     loss, dz, _ = _xent(z, labels, None, xp)
     return loss, run_backward(model, caches, dz, None, None, xp)[2]
 
 
+@entry_point
 def hvp(model, x, labels, v, xp=None) -> list:
     """H v for the loss Hessian H with respect to every parameter, ``v`` a list shaped
     like :func:`simulations.hessian.layers.parameters` (one forward and one backward R-pass)."""
     xp = xp or array_namespace(x, v)
+    shapes = [tuple(p.shape) for p in parameters(model)]
+    if not isinstance(v, (list, tuple)) or [tuple(getattr(a, "shape", ())) for a in v] != shapes:
+        got = [tuple(getattr(a, "shape", ())) for a in v] if isinstance(v, (list, tuple)) else type(v).__name__
+        raise ValueError(f"v must be a list of {len(shapes)} arrays shaped like parameters(model) {shapes}, got {got}")
+    check_batch(model, x, labels)
+    check_finite("v", list(v))
     z, rz, caches = run_forward(model, x, None, v, xp)
     _, dz, rdz = _xent(z, labels, rz, xp)
     return run_backward(model, caches, dz, rdz, v, xp)[3]

@@ -19,8 +19,8 @@ import numpy as np
 
 from ..core.backend import Backend, to_host
 from ..core.namespace import array_namespace, tiny
-from ..core.validation import check_int, check_positive
-from .classifiers import hvp
+from ..core.validation import check_int, check_positive, entry_point
+from .classifiers import check_batch, hvp
 from .layers import parameters
 
 __all__ = ["power_method", "lanczos_norm", "dense_hessian"]
@@ -40,6 +40,7 @@ def _scaled(v, c):
     return [a * c.reshape((-1,) + (1,) * (a.ndim - 1)) for a in v]
 
 
+@entry_point
 def power_method(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int = 2000) -> dict:
     """||H||_2 per network by the power method on |H| (Sec. 4.1: 'power method ... tolerance
     1e-5'): v <- Hv/||Hv|| from a Gaussian start until the estimate ||Hv|| changes by less
@@ -47,6 +48,7 @@ def power_method(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int
     iterations used and whether every network met the tolerance."""
     tol = check_positive("tol", tol)
     max_iter = check_int("max_iter", max_iter, low=1)
+    check_batch(model, x, labels)
     xp = be.xp
     params = parameters(model)
     v = [be.normal(p.shape) for p in params]
@@ -65,6 +67,7 @@ def power_method(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int
     return {"norm": to_host(est), "iterations": it, "converged": done or zero}
 
 
+@entry_point
 def lanczos_norm(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int = 300) -> dict:
     """||H||_2 = max |eigenvalue| per network by Lanczos on the Hessian-vector products,
     all networks in lock step: the largest |Ritz value| of the tridiagonal matrix, until
@@ -73,6 +76,7 @@ def lanczos_norm(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int
     Converges in far fewer products than :func:`power_method` (same return value)."""
     tol = check_positive("tol", tol)
     max_iter = check_int("max_iter", max_iter, low=2)
+    check_batch(model, x, labels)
     xp = be.xp
     params = parameters(model)
     N = params[0].shape[0]
@@ -110,10 +114,12 @@ def lanczos_norm(be: Backend, model, x, labels, tol: float = 1e-5, max_iter: int
     return {"norm": est, "iterations": it, "converged": done}
 
 
+@entry_point
 def dense_hessian(model, x, labels, xp=None) -> np.ndarray:
     """The full Hessian (N, P, P) from P Hessian-vector products (small models only), on
     the host in float64."""
     xp = xp or array_namespace(x)
+    check_batch(model, x, labels)
     params = parameters(model)
     sizes = [int(np.prod(p.shape[1:])) for p in params]
     P = sum(sizes)

@@ -16,7 +16,7 @@ array([[10., 18.],
 from __future__ import annotations
 
 from ..core.namespace import array_namespace
-from ..core.validation import check_int
+from ..core.validation import check_finite, check_int, entry_point
 
 __all__ = ["conv_output_size", "patches", "conv2d", "conv2d_backward_input", "conv2d_weight_grad"]
 
@@ -39,9 +39,13 @@ def _pad(x, pad: int, xp):
     return xp.pad(x, widths)
 
 
+@entry_point
 def patches(x, k: int, stride: int, pad: int, xp=None):
     """im2col: (B, C, H, W) -> (B, Ho Wo, C k k), one row per output position."""
     xp = xp or array_namespace(x)
+    if x.ndim != 4:
+        raise ValueError(f"x must have shape (B, C, H, W), got shape {tuple(x.shape)}")
+    check_finite("x", x)
     B, C, H, W = x.shape
     ho, wo = conv_output_size(H, k, stride, pad), conv_output_size(W, k, stride, pad)
     xp_ = _pad(x, pad, xp)
@@ -57,22 +61,28 @@ def _flat(x):
     return x.reshape((-1,) + x.shape[-3:]), lead
 
 
+@entry_point
 def conv2d(x, W, stride: int = 1, pad: int = 0, xp=None):
-    """Forward convolution of x (..., C, H, W) with kernels W (O, C, k, k)."""
+    """Forward convolution of x (..., C, H, W) with kernels W (O, C, k, k), both finite."""
     xp = xp or array_namespace(x, W)
     if W.ndim != 4 or W.shape[2] != W.shape[3]:
         raise ValueError(f"W must have shape (O, C, k, k), got {tuple(W.shape)}")
     if x.shape[-3] != W.shape[1]:
         raise ValueError(f"x has {x.shape[-3]} channels but W expects C = {W.shape[1]}")
+    check_finite("x", x)
+    check_finite("W", W)
     xf, lead = _flat(x)
     cols, (ho, wo) = patches(xf, W.shape[2], stride, pad, xp)
     y = cols @ W.reshape(W.shape[0], -1).T  # (B, Ho Wo, O)
     return y.transpose(0, 2, 1).reshape(lead + (W.shape[0], ho, wo))
 
 
+@entry_point
 def conv2d_backward_input(dy, W, in_hw: tuple, stride: int = 1, pad: int = 0, xp=None):
-    """dL/dx given dL/dy (..., O, Ho, Wo): the transposed convolution (col2im)."""
+    """dL/dx given dL/dy (..., O, Ho, Wo), finite: the transposed convolution (col2im)."""
     xp = xp or array_namespace(dy, W)
+    check_finite("dy", dy)
+    check_finite("W", W)
     dyf, lead = _flat(dy)
     B, O, ho, wo = dyf.shape
     _, C, k, _ = W.shape
@@ -86,10 +96,13 @@ def conv2d_backward_input(dy, W, in_hw: tuple, stride: int = 1, pad: int = 0, xp
     return dx.reshape(lead + (C, H, Wd))
 
 
+@entry_point
 def conv2d_weight_grad(dy, x, k: int, stride: int = 1, pad: int = 0, xp=None, per_sample: bool = False):
     """dL/dW = sum_b dy_b^T patches(x_b), shape (O, C, k, k); per sample (B, O, C, k, k)
     when ``per_sample``. dy and x share their leading axes."""
     xp = xp or array_namespace(dy, x)
+    check_finite("dy", dy)
+    check_finite("x", x)
     xf, _ = _flat(x)
     dyf, _ = _flat(dy)
     cols, _ = patches(xf, k, stride, pad, xp)  # (B, P, Ck^2)

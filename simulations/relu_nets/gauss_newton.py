@@ -24,12 +24,14 @@ import numpy as np
 
 from ..core.backend import to_host
 from ..core.namespace import array_namespace
+from ..core.validation import check_finite, check_int, entry_point
 from .conv import patches
 from .sequential import layer_geometry, layer_input_grad, net_backward, net_forward, param_count
 
 __all__ = ["output_jacobians", "jacobian_grams", "block_frobenius_sq", "mean_sq_singular_values", "scaling_vs_hessian"]
 
 
+@entry_point
 def output_jacobians(spec, Ws, fwd: dict, xp=None) -> list:
     """Phi_l = dz/dy_l per sample, shape (B, c, out_l...), from c unit probes."""
     xp = xp or array_namespace(fwd["z"])
@@ -38,9 +40,11 @@ def output_jacobians(spec, Ws, fwd: dict, xp=None) -> list:
     return net_backward(spec, Ws, fwd, probes, xp, input_grad=False)["dy"]
 
 
+@entry_point
 def jacobian_grams(spec, fwd: dict, phis: list, xp=None, chunk: int = 128) -> list:
     """M_l = J_l J_l^T per sample, shape (B, c, c), for every layer."""
     xp = xp or array_namespace(phis)
+    chunk = check_int("chunk", chunk, low=1)
     grams = []
     for layer, x, phi in zip(spec, fwd["x"], phis):
         B, c = phi.shape[:2]
@@ -57,9 +61,11 @@ def jacobian_grams(spec, fwd: dict, phis: list, xp=None, chunk: int = 128) -> li
     return grams
 
 
+@entry_point
 def block_frobenius_sq(grams: list, S, xp=None):
-    """||G_lr||_F^2 = tr(S M_l S M_r) per sample, shape (B, L, L)."""
+    """||G_lr||_F^2 = tr(S M_l S M_r) per sample, shape (B, L, L); ``S`` finite."""
     xp = xp or array_namespace(S, grams)
+    check_finite("S", S)
     SM = [S @ M for M in grams]  # (B, c, c)
     L = len(grams)
     out = xp.empty((SM[0].shape[0], L, L), dtype=SM[0].dtype)
@@ -79,6 +85,7 @@ def mean_sq_singular_values(spec, frob_sq):
     return frob_sq / array_namespace(frob_sq).asarray(np.sqrt(np.outer(P, P)), dtype=frob_sq.dtype)
 
 
+@entry_point
 def scaling_vs_hessian(spec, Ws, x, R, xp=None) -> dict:
     """One setup of Defazio & Bottou's Figure 1-2 experiment: input batch x, random
     quadratic loss z^T R z per sample. Returns host-side arrays:
@@ -98,6 +105,11 @@ def scaling_vs_hessian(spec, Ws, x, R, xp=None) -> dict:
     Moments are means over the batch and all entries; dx_{l+1} is the gradient of the
     per-sample loss at the layer's output (batch size 1, Sec. 2)."""
     xp = xp or array_namespace(x, R)
+    c = spec[-1]["out"]
+    if tuple(R.shape) != (c, c):
+        raise ValueError(f"R must have shape ({c}, {c}) (the output width of the spec), got shape {tuple(R.shape)}")
+    check_finite("x", x)
+    check_finite("R", R)
     S = R + R.T
     fwd = net_forward(spec, Ws, x, xp)
     phis = output_jacobians(spec, Ws, fwd, xp)

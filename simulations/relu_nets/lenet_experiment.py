@@ -15,11 +15,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core import Backend, get_backend, to_host
+from ..core import Backend, check_choice, check_int, get_backend, to_host
 from .gauss_newton import scaling_vs_hessian
 from .sequential import draw_net, lenet_spec
 
-__all__ = ["INITS", "LABELS", "LAYERS", "lenet_setup", "lenet_setups"]
+__all__ = ["INITS", "LABELS", "LAYERS", "lenet_setup", "lenet_setups", "check_settings"]
 
 INITS = ("geometric", "he_fan_in", "he_fan_out", "xavier")
 LABELS = {"geometric": "geometric", "he_fan_in": "Kaiming fan-in", "he_fan_out": "Kaiming fan-out",
@@ -42,6 +42,24 @@ def lenet_setup(be: Backend, init: str, batch: int = 1024, size: int = 32) -> di
             "blocks": to_host(rec["blocks"])}
 
 
+def check_settings(settings: dict) -> dict:
+    """The settings of :func:`lenet_setups` (setups, batch, size, dtype) checked, each
+    naming itself when bad: setups a positive multiple of the four initializations,
+    batch >= 1, size at least the strided LeNet's 13."""
+    out = dict(settings)
+    if "setups" in out:
+        s = out["setups"]
+        if isinstance(s, bool) or not isinstance(s, int) or s < len(INITS) or s % len(INITS):
+            raise ValueError(f"setups must be a positive multiple of {len(INITS)}, got {s!r}")
+    if "batch" in out:
+        out["batch"] = check_int("batch", out["batch"], low=1)
+    if "size" in out:
+        lenet_spec(size=out["size"])  # names the size when too small
+    if "dtype" in out:
+        check_choice("dtype", out["dtype"], ("float32", "float64"))
+    return out
+
+
 @lru_cache(maxsize=4)
 def lenet_setups(seed: int = 0, backend: str = "numpy", setups: int = 100, batch: int = 1024, size: int = 32,
                  dtype: str = "float64") -> dict:
@@ -51,8 +69,7 @@ def lenet_setups(seed: int = 0, backend: str = "numpy", setups: int = 100, batch
     squared singular values, shape (setups_per_init, 5, 5)."""
     from tqdm import tqdm
 
-    if setups < len(INITS) or setups % len(INITS):
-        raise ValueError(f"setups must be a positive multiple of {len(INITS)}, got {setups}")
+    check_settings({"setups": setups, "batch": batch, "size": size, "dtype": dtype})
     be = get_backend(backend, seed=seed, dtype=dtype)
     per = setups // len(INITS)
     out = {}

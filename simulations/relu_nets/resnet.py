@@ -38,7 +38,7 @@ import numbers
 
 from ..core.backend import Backend, to_host
 from ..core.namespace import array_namespace, safe_log
-from ..core.validation import check_choice, check_int, check_positive
+from ..core.validation import check_choice, check_finite, check_int, check_positive, entry_point
 from .sequential import WEIGHT_INITS, mlp_backward, mlp_forward, weight_variance
 
 __all__ = ["BRANCH_SCHEMES", "zeroinit_branch_scale", "branch_inits", "draw_resnet", "draw_branch_resnet",
@@ -139,6 +139,7 @@ def block_scales(scale, blocks: int) -> tuple:
     return values
 
 
+@entry_point
 def resnet_forward(net, x, xp=None, scale=1.0, s_out: float = 1.0, renormalize: bool = False) -> dict:
     """Block inputs x_l (l = 0..L), branch outputs F_l(x_l), every branch's forward pass
     (:func:`simulations.relu_nets.mlp_forward`: its layers' inputs and pre-activations,
@@ -155,6 +156,7 @@ def resnet_forward(net, x, xp=None, scale=1.0, s_out: float = 1.0, renormalize: 
     s_out = check_positive("s_out", s_out)
     scales = block_scales(scale, len(net))
     xp = xp or array_namespace(x)
+    check_finite("x", x)
     xs, Fs, cache = [x], [], []
     log_sq = [safe_log((x * x).sum(axis=-1), xp)]
     for layers, c in zip(net, scales):
@@ -176,6 +178,7 @@ def resnet_forward(net, x, xp=None, scale=1.0, s_out: float = 1.0, renormalize: 
             "scale": scales, "renormalized": renormalize}
 
 
+@entry_point
 def resnet_backward(net, fwd: dict, dout, xp=None, weights: bool = True) -> dict:
     """Gradients of a loss with dloss/dx_L = ``dout`` (N, batch, width): dloss/dx_l for
     every block input and, when ``weights``, dW (summed over the batch, shaped like
@@ -183,6 +186,7 @@ def resnet_backward(net, fwd: dict, dout, xp=None, weights: bool = True) -> dict
     if fwd["renormalized"]:
         raise ValueError("resnet_backward needs a forward pass with renormalize=False (its activations are rescaled)")
     xp = xp or array_namespace(dout)
+    check_finite("dout", dout)
     s, scales = fwd["s_out"], block_scales(fwd["scale"], len(net))
     g = dout
     dWs = [None] * len(net)
@@ -204,4 +208,5 @@ def resnet_backward(net, fwd: dict, dout, xp=None, weights: bool = True) -> dict
 def sgd_step(net, grads, lr: float) -> list:
     """W <- W - lr dW for every weight (a new list; the input is not modified)."""
     lr = check_positive("lr", lr)
+    check_finite("grads", grads)
     return [[W - lr * dW for W, dW in zip(layers, g)] for layers, g in zip(net, grads)]

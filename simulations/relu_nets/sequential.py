@@ -35,7 +35,8 @@ import math
 
 from ..core.backend import Backend
 from ..core.namespace import array_namespace
-from ..core.validation import check_choice, check_int, check_positive, check_widths
+from ..core.validation import (check_choice, check_finite, check_int, check_labels, check_positive, check_widths,
+                               entry_point)
 from .conv import conv2d, conv2d_backward_input, conv_output_size
 
 __all__ = ["WEIGHT_INITS", "weight_variance", "lenet_spec", "mlp_spec", "layer_geometry", "param_count", "draw_net",
@@ -64,6 +65,7 @@ def lenet_spec(channels: int = 3, size: int = 32, classes: int = 10, widths=(6, 
     convolution (Defazio & Bottou, Sec. 5.1: 'strided rather than max-pooled'), no
     padding: 32 -> 14 -> 5 spatially, so the dense part is 400-120-84-10 as in LeNet-5."""
     channels = check_int("channels", channels, low=1)
+    size = check_int("size", size, low=13, why="two stride-2 5x5 convolutions without padding need it")
     classes = check_int("classes", classes, low=1)
     c1, c2, f1, f2 = check_widths("widths", widths)
     s1 = conv_output_size(size, 5, 2, 0)
@@ -126,11 +128,24 @@ def _features(layer: dict) -> int:
     return 3 if layer["kind"] == "conv" else 1
 
 
+def _check_weights(spec, Ws) -> None:
+    if len(Ws) != len(spec):
+        raise ValueError(f"Ws must hold one weight per layer of the spec ({len(spec)}), got {len(Ws)}")
+    check_finite("Ws", list(Ws))
+
+
+@entry_point
 def net_forward(spec, Ws, x, xp=None) -> dict:
     """Layer inputs x_l, pre-activations y_l and the output z = y_{L-1}: a ReLU follows
     every layer but the last, so z is the last layer's pre-activation (logits; no ReLU,
-    no softmax)."""
+    no softmax). ``x`` and the weights ``Ws`` must be finite (a ValueError names them
+    otherwise)."""
     xp = xp or array_namespace(x, Ws)
+    _check_weights(spec, Ws)
+    if spec and spec[0]["kind"] == "fc" and x.shape[-1] != spec[0]["in"]:
+        raise ValueError(f"x must have {spec[0]['in']} features in its last axis (layer 0's fan-in), "
+                         f"got shape {tuple(x.shape)}")
+    check_finite("x", x)
     xs, ys = [], []
     h = x
     for i, (layer, W) in enumerate(zip(spec, Ws)):
@@ -158,11 +173,17 @@ def layer_input_grad(layer: dict, W, dy, hw, xp=None):
     return conv2d_backward_input(dy, W, hw, layer["stride"], layer["pad"], xp)
 
 
+@entry_point
 def net_backward(spec, Ws, fwd: dict, dz, xp=None, input_grad: bool = True) -> dict:
     """dy_l = dL/dy_l and dx_l = dL/dx_l, given dz of shape (lead..., K..., c) (K...
     probe axes after the forward pass's leading axes, possibly none).
     ``input_grad=False`` skips dx_0 (dx[0] is None)."""
     xp = xp or array_namespace(dz, Ws)
+    c = fwd["z"].shape[-1]
+    if dz.shape[-1] != c or dz.ndim < fwd["z"].ndim:
+        raise ValueError(f"dz must have shape (lead..., K..., {c}) like the output z {tuple(fwd['z'].shape)} "
+                         f"(with any probe axes K before the last), got shape {tuple(dz.shape)}")
+    check_finite("dz", dz)
     extra = dz.ndim - fwd["z"].ndim
     L = len(spec)
     dys, dxs = [None] * L, [None] * L
@@ -195,10 +216,14 @@ def mlp_backward(Ws, fwd: dict, dz, xp=None) -> dict:
     return net_backward(_dense_spec(Ws), Ws, fwd, dz, xp)
 
 
+@entry_point
 def softmax_xent(z, labels, xp=None):
     """Cross-entropy l = logsumexp(z) - z_y, softmax p, entropy H(p) and dl/dz = p - y,
-    for z (N, batch, c) and integer labels (batch,) or (N, batch) (host or device)."""
+    for z (N, batch, c), finite, and integer labels in [0, c) of shape (batch,) or
+    (N, batch) (host or device)."""
     xp = xp or array_namespace(z)
+    check_finite("z", z)
+    check_labels("labels", labels, z.shape[-1])
     zmax = z.max(axis=-1, keepdims=True)
     e = xp.exp(z - zmax)
     s = e.sum(axis=-1, keepdims=True)

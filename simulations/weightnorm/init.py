@@ -23,7 +23,7 @@ import math
 from ..core.backend import Backend
 from ..core.haar_factor import haar_factor
 from ..core.random_matrices import HAAR_METHODS, haar_orthogonal
-from ..core.validation import check_choice, check_finite, check_int, check_widths
+from ..core.validation import check_choice, check_finite, check_int, check_real, check_widths, entry_point
 from .layers import WNLinear, wn_forward
 from .network import WNDense, WNResidual, layers_of
 
@@ -55,6 +55,8 @@ def draw_layer(be: Backend, n_networks: int, fan_in: int, fan_out: int,
     shape = (n_networks, fan_out, fan_in)
     if haar_method is not None:
         check_choice("haar_method", haar_method, WN_HAAR_METHODS)
+    if gain != "row_norm":
+        gain = check_real("gain", gain)
     factor = None
     if directions == "orthogonal" and haar_method == "factored" and fan_out <= fan_in:
         factor, v = haar_factor(be, n_networks, fan_out, fan_in), None
@@ -87,6 +89,7 @@ def _gain(init: str, fan_in: int, fan_out: int, gamma: float):
     return math.sqrt(gamma * fan_in / fan_out)
 
 
+@entry_point
 def build_mlp(be: Backend, widths, init: str, n_networks: int = 1, data=None,
               haar_method: str | None = None) -> list:
     """A weight-normalized ReLU MLP with ``widths = [n_0, n_1, ..., n_L]``.
@@ -106,6 +109,7 @@ def build_mlp(be: Backend, widths, init: str, n_networks: int = 1, data=None,
     return ops
 
 
+@entry_point
 def build_resnet(be: Backend, dims, blocks, hidden, init: str, n_networks: int = 1,
                  data=None, alpha: float | None = None, haar_method: str | None = None) -> list:
     """A multi-stage WN ResNet.
@@ -123,6 +127,8 @@ def build_resnet(be: Backend, dims, blocks, hidden, init: str, n_networks: int =
     blocks = check_widths("blocks", blocks, low=1)
     check_choice("init", init, INIT_SCHEMES)
     n_networks = check_int("n_networks", n_networks, low=1)
+    if alpha is not None:
+        alpha = check_real("alpha", alpha)
     if len(blocks) != len(dims) - 1 or len(hidden) != len(blocks):
         raise ValueError("dims must have one more entry than blocks, and hidden one per stage")
     direc = _DIRECTIONS[init]
@@ -166,9 +172,12 @@ def _normalize_layer(layer: WNLinear, h, xp):
     return (t - mu[:, None, :]) / sigma[:, None, :]
 
 
+@entry_point
 def data_dependent_init(be: Backend, ops, data) -> None:
-    """Salimans & Kingma's data-dependent init, layer by layer, in place."""
+    """Salimans & Kingma's data-dependent init, layer by layer, in place, from the batch
+    ``data`` (N, batch, n_0), finite."""
     xp = be.xp
+    check_finite("data", data)
     for layer in layers_of(ops):
         layer.v *= 0.05 / math.sqrt(2.0 / layer.fan_in)  # v ~ N(0, 0.05^2)
     h = data

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.backend import to_host
 from ..core.namespace import array_namespace
+from ..core.validation import check_finite, entry_point
 
 __all__ = ["WNLinear", "FactoredWeight", "wn_forward", "wn_vjp", "effective_weight", "times_weight_t", "times_weight",
            "bias_flags", "l2_norms"]
@@ -131,10 +132,12 @@ def times_weight(delta, w, xp):
     return xp.matmul(delta, w)
 
 
+@entry_point
 def wn_forward(layer: WNLinear, h, xp=None, weight=None, bias: bool | None = None):
-    """Pre-activation ``a = h W_eff^T + b`` for ``h`` of shape (N, batch, in); ``bias``
-    says whether ``b`` is non-zero (None: look, which waits for a device)."""
+    """Pre-activation ``a = h W_eff^T + b`` for ``h`` of shape (N, batch, in), finite;
+    ``bias`` says whether ``b`` is non-zero (None: look, which waits for a device)."""
     xp = xp or array_namespace(h, layer.g)
+    check_finite("h", h)
     w = effective_weight(layer, xp) if weight is None else weight
     a = times_weight_t(h, w, xp)
     if layer.has_bias if bias is None else bias:
@@ -151,6 +154,7 @@ def bias_flags(layers, xp) -> list[bool]:
     return [bool(c) for c in to_host(counts)]
 
 
+@entry_point
 def wn_vjp(layer: WNLinear, h, delta, xp=None, params: bool = True, weight=None):
     """Backward pass of ``delta = dl/da`` through the layer.
 
@@ -163,6 +167,8 @@ def wn_vjp(layer: WNLinear, h, delta, xp=None, params: bool = True, weight=None)
     - ``dl/db_i = sum_batch delta_i``
     """
     xp = xp or array_namespace(h, delta, layer.g)
+    check_finite("h", h)
+    check_finite("delta", delta)
     w = effective_weight(layer, xp) if weight is None else weight
     dh = times_weight(delta, w, xp)
     if not params:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.namespace import array_namespace, safe_log
+from ..core.validation import check_finite, entry_point
 from .layers import WNLinear, bias_flags, effective_weight, l2_norms, wn_forward, wn_vjp
 
 __all__ = ["WNDense", "WNResidual", "Tape", "forward", "backward", "network_flops", "layers_of"]
@@ -59,13 +60,28 @@ def layers_of(ops) -> list[WNLinear]:
     return out
 
 
+def _check_activations(name: str, a, layer, side: str) -> None:
+    """``a`` must be (N, batch, n) with n the layer's fan-in (``side="in"``) or fan-out,
+    and N the layer's number of networks or 1 (either side broadcasts)."""
+    n = layer.fan_in if side == "in" else layer.fan_out
+    N = layer.shape[0]
+    shape = tuple(getattr(a, "shape", ()))
+    if len(shape) != 3 or shape[-1] != n or (shape[0] not in (1, N) and N != 1):
+        raise ValueError(f"{name} must have shape (N, batch, {n}) with N = {N} networks (or 1), got shape {shape}")
+
+
+@entry_point
 def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
     """Run ``x`` of shape (N, batch, n0) through ``ops``; record log-norms. Each op applies
     what it declares, the last one included: a ``WNDense`` its ReLU unless ``relu=False``
     (:func:`~simulations.weightnorm.build_mlp` rectifies every layer, the last too), a
     ``WNResidual`` h + alpha FC2(ReLU(FC1 h)) with no ReLU after the sum; ``tape.output``
-    is the last op's output as it applied it."""
+    is the last op's output as it applied it. ``x`` must be finite (a ValueError names it
+    otherwise)."""
     xp = xp or array_namespace(x)
+    if ops:
+        _check_activations("x", x, layers_of(ops)[0], "in")
+    check_finite("x", x)
     flags = bias_flags(layers_of(ops), xp)
     if renormalize and any(flags):
         raise ValueError("renormalize=True needs zero biases (a positively homogeneous network)")
@@ -106,8 +122,9 @@ def forward(ops, x, xp=None, renormalize: bool = False) -> Tape:
     return tape
 
 
+@entry_point
 def backward(ops, tape: Tape, error, xp=None, params: bool = False):
-    """Backpropagate ``error = dl/dh^L`` (shape (N, batch, n_L)) through ``ops``.
+    """Backpropagate ``error = dl/dh^L`` (shape (N, batch, n_L), finite) through ``ops``.
 
     Returns ``(log_grad_norms, grads)``: ``log_grad_norms[..., k]`` is
     log||dl/dh^k|| for k = 0..len(ops); ``grads`` is a list (one dict per WN layer,
@@ -116,6 +133,9 @@ def backward(ops, tape: Tape, error, xp=None, params: bool = False):
     if params and tape.renormalized:
         raise ValueError("params=True needs a tape recorded with renormalize=False")
     xp = xp or array_namespace(error)
+    if ops:
+        _check_activations("error", error, layers_of(ops)[-1], "out")
+    check_finite("error", error)
     delta = error
     norm = l2_norms(delta, xp)
     logs = [safe_log(norm, xp)]

@@ -71,7 +71,8 @@ def test_render_only_rewrites_the_markdown_and_nothing_else(capsys, tmp_path):
     assert (tmp_path / "paper_checks.json").read_bytes() == (root / "paper_checks.json").read_bytes()
     md = (tmp_path / "paper_checks.md").read_text()
     assert "## Calibration" in md and "figures/evidence/" not in md  # no plots in tmp_path: none linked
-    for extra in (["--claim", "arpit2019.thm3.range"], ["--workers", "0"], ["--scheduler", ""], ["--no-plots"]):
+    for extra in (["--claim", "arpit2019.thm3.range"], ["--workers", "2"], ["--scheduler", "tcp://127.0.0.1:8786"],
+                  ["--no-plots"], ["--paper", ""]):
         assert main(["report", "--out", str(tmp_path), "--render-only", *extra]) == 2
         err = capsys.readouterr().err
         assert "evaluates nothing" in err and len(err.strip().splitlines()) == 1
@@ -140,3 +141,113 @@ def test_calibrate_deep_only_keeps_every_other_section(tmp_path, monkeypatch, ca
     assert [(r["n"], r["control"]) for r in data["tails_deep"]] == [(25, False), (25, True)]
     assert all("truth" in data["tails_deep"][1][k] for k in ("both_t", "welch_t"))
     assert "of the 2 lognormal cells usable" in capsys.readouterr().out
+
+
+# --- the bad-input probes of the command line and of the pytest options (issue 40) ------
+from tests.support import bad_inputs  # noqa: E402
+
+pytest_plugins = ["pytester"]
+
+
+def _pytester_runner(pytester):
+    """pytest in process on the real catalogue (an empty theory/catalogue.py in the
+    pytester directory collects it)."""
+    (pytester.path / "theory").mkdir(exist_ok=True)
+    (pytester.path / "theory" / "catalogue.py").write_text("")
+
+    def run(args):
+        r = pytester.runpytest("-p", "theory.pytest_plugin", "theory/catalogue.py", "-p", "no:cacheprovider", "-q",
+                               *args)
+        return int(r.ret), r.stdout.str(), r.stderr.str()
+    return run
+
+
+def _probes(surface, announce):
+    return [pytest.param(bad_inputs.expected_for_this_machine(p), id=p.id) for p in bad_inputs.PROBES
+            if p.surface == surface and p.announce == announce]
+
+
+@pytest.mark.parametrize("probe", _probes("theory", False))
+def test_command_line_probe_gets_a_clean_answer(probe):
+    """Every probe of ``python -m theory`` (bar calibrate, being rewritten) gives a one-line
+    error naming the option and its range with exit status 2, or runs correctly."""
+    answer = bad_inputs.run_probe(probe)
+    assert answer.outcome in ("clean", "correct"), answer.text
+    assert answer.outcome == ("clean" if probe.expects_error else "correct"), answer.text
+
+
+@pytest.mark.parametrize("probe", _probes("pytest", False))
+def test_pytest_option_probe_gets_a_clean_answer(probe, pytester):
+    """Every probe of the pytest options gives a one-line usage error (exit status 4)
+    naming the option and its range, or runs correctly; a mistyped ``-m`` key names
+    the known ones instead of selecting nothing."""
+    answer = bad_inputs.run_probe(probe, pytest_runner=_pytester_runner(pytester))
+    assert answer.outcome == ("clean" if probe.expects_error else "correct"), answer.text
+
+
+@pytest.mark.parametrize("probe", _probes("theory", True) + _probes("pytest", True))
+def test_an_expensive_run_says_its_cost_first_or_is_refused(probe):
+    """End to end (a subprocess, stopped once it has spoken): far above the default scale
+    a run states its estimate before it starts; above the ceiling it is refused in one line."""
+    answer = bad_inputs.run_probe(probe)
+    assert answer.outcome in ("clean", "correct"), answer.text
+    if answer.outcome == "correct":
+        assert bad_inputs.ANNOUNCED.search(answer.text) and "at the last report's timings" in answer.text
+
+
+def test_a_mistyped_paper_key_names_the_known_keys(pytester):
+    status, out, err = _pytester_runner(pytester)(["-m", "arpit2091 and not slow"])
+    assert status == pytest.ExitCode.USAGE_ERROR
+    assert "'arpit2091' is not a marker" in err and "arpit2019, daneshmand2021, defazio_bottou, zeroinit2019" in err
+
+
+def test_the_estimate_is_printed_before_the_claims_run(pytester):
+    """A serial pytest run above the default scale writes the estimate of the selected
+    claims before the first item's status."""
+    status, out, _ = _pytester_runner(pytester)(["--mc-scale", "1.5", "-k", "arpit2019.thm3.range"])
+    assert status == 0
+    lines = out.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("--mc-scale 1.5: up to about"))
+    assert "for 1 claim " in lines[at] and at < next(i for i, x in enumerate(lines) if x.startswith("H"))
+
+
+def test_check_above_the_default_scale_announces_and_shows_progress(capsys):
+    """``check`` at --mc-scale 2 prints the estimate and a bar of blocks on stderr, then
+    the same evidence text as any run."""
+    assert main(["--mc-scale", "2", "check", bad_inputs.CHEAP_MC]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith("--mc-scale 2: up to about 16 blocks of Monte-Carlo draws for 1 claim (8 at")
+    assert "Monte-Carlo blocks" in captured.err and "Verdict:" in captured.out
+
+
+def test_the_scale_ceiling_is_one_line_in_both_entry_points(capsys):
+    assert main(["--mc-scale", "10001", "list"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "paperchecks: error: --mc-scale must be at most 10000 (the ceiling of a run), got 10001"
+    assert main(["--mc-scale", "10000", "list", "--paper", "arpit2019"]) == 0
+
+
+from hypothesis import given  # noqa: E402
+
+from tests.strategies import cli_options  # noqa: E402
+
+
+@given(cli_options())
+def test_any_option_values_give_a_run_or_one_line_naming_a_bad_option(case):
+    """Over the global options and ``list``'s: valid values list claims (exit 0); any bad
+    value is a one-line error naming one of the bad options (exit 2), never a traceback."""
+    import contextlib
+    import io
+
+    argv, bad = case
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            status = main(argv)
+        except SystemExit as e:
+            status = e.code
+    if not bad:
+        assert status == 0, err.getvalue()
+    else:
+        lines = err.getvalue().strip().splitlines()
+        assert status == 2 and len(lines) == 1 and any(b in lines[0] for b in bad), (argv, err.getvalue())

@@ -12,6 +12,16 @@ reads global state: the alpha budget travels here.
 Traceback (most recent call last):
 ...
 theory.core.context.OptionError: scale must be a finite number > 0, got nan
+>>> RunContext(scale=1e7)
+Traceback (most recent call last):
+...
+theory.core.context.OptionError: scale must be at most 10000 (the ceiling of a run), got 1e+07
+
+The scale's ceiling, :data:`MAX_SCALE`, keeps a run within reach: the Monte-Carlo
+budgets are set so that the catalogue takes minutes at scale 1 (the largest scale a
+claim's "To settle" line has asked for is 23), and at 10,000 the whole catalogue would
+draw for months (``theory.core.cost`` says a run's estimate before it starts). A scale
+that large is a typing slip (``1e7`` for ``1e3``) more often than a plan.
 """
 from __future__ import annotations
 
@@ -21,10 +31,12 @@ from dataclasses import asdict, dataclass
 
 from ..stats import CLAIM_ALPHA
 
-__all__ = ["RunContext", "JudgeContext", "OptionError", "BACKENDS", "DEFAULT_SEED"]
+__all__ = ["RunContext", "JudgeContext", "OptionError", "BACKENDS", "DEFAULT_SEED", "MAX_SCALE"]
 
 BACKENDS = ("numpy", "cupy")
 DEFAULT_SEED = 20190601
+#: The largest Monte-Carlo scale a run accepts (module text).
+MAX_SCALE = 10_000
 
 
 class OptionError(ValueError):
@@ -40,6 +52,8 @@ def _check(seed, scale, backend, dps, claim_alpha):
         raise OptionError("seed", f"seed must be a non-negative integer, got {seed!r}")
     if isinstance(scale, bool) or not isinstance(scale, numbers.Real) or not math.isfinite(scale) or scale <= 0:
         raise OptionError("scale", f"scale must be a finite number > 0, got {scale!r}")
+    if scale > MAX_SCALE:
+        raise OptionError("scale", f"scale must be at most {MAX_SCALE} (the ceiling of a run), got {scale:g}")
     if backend not in BACKENDS:
         raise OptionError("backend", f"backend must be one of {list(BACKENDS)}, got {backend!r}")
     if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or not 15 <= dps <= 10_000:

@@ -69,3 +69,47 @@ def test_a_figure_records_the_commit_it_started_at(tmp_path, monkeypatch):
     moving_git_state(monkeypatch)
     prov_record = make_figure("daneshmand2021_fig1", tmp_path, quick=True)
     assert (prov_record["commit"], prov_record["dirty"]) == (START["commit"], True)
+
+
+def test_untracked_files_in_the_code_packages_make_a_run_dirty(tmp_path, monkeypatch):
+    """A new paper package not yet added to git is code the commit lacks: an untracked
+    file under theory/ or simulations/ makes the tree dirty, at the start or made during
+    a run; an ignored file there (a __pycache__) and an untracked file elsewhere do not."""
+    if shutil.which("git") is None:
+        pytest.skip("git not available")
+    root = _repo(tmp_path)
+    (root / ".gitignore").write_text("__pycache__/\n")
+    (root / "theory").mkdir()
+    (root / "theory" / "__init__.py").write_text("")
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, capture_output=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "code"], cwd=root,
+                   check=True, capture_output=True)
+    monkeypatch.setattr(prov, "_ROOT", root)
+    start = prov.git_state()
+    assert start["dirty"] is False
+    (root / "notes.txt").write_text("scratch")
+    (root / "theory" / "__pycache__").mkdir()
+    (root / "theory" / "__pycache__" / "x.pyc").write_text("")
+    assert prov.git_state()["dirty"] is False and prov.state_since(start)["dirty"] is False
+    (root / "theory" / "newpaper").mkdir()
+    (root / "theory" / "newpaper" / "__init__.py").write_text("CLAIMS = ()\n")
+    assert prov.git_state()["dirty"] is True  # untracked at the start of a run
+    assert prov.state_since(start) == {"commit": start["commit"], "dirty": True}  # made during it
+    (root / "simulations").mkdir()
+    (root / "theory" / "newpaper" / "__init__.py").unlink()
+    (root / "simulations" / "new.py").write_text("")
+    assert prov.git_state()["dirty"] is True
+
+
+def test_a_figure_records_its_whole_command_line(tmp_path, monkeypatch):
+    """The provenance's command reruns the figure as it was made: --quick and every --set
+    it took (not one it does not have), and the output folder."""
+    import json
+
+    from simulations.figures.cli import main
+    assert main(["--only", "daneshmand2021_fig1", "--quick", "--seed", "5", "--set", "runs=3", "--set", "eps=0.01",
+                 "--out", str(tmp_path)]) == 0
+    record = json.loads((tmp_path / "daneshmand2021_fig1_provenance.json").read_text())
+    assert record["command"] == (f"python -m simulations.figures --only daneshmand2021_fig1 --seed 5 --backend numpy "
+                                 f"--quick --set runs=3 --set eps=0.01 --out {tmp_path}")
+    assert record["settings"]["runs"] == 3 and record["settings"]["eps"] == 0.01

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from simulations import get_backend, haar_orthogonal, sample_rows
-from simulations.core import check_choice, check_finite, check_int, check_positive, check_widths
+from simulations.core import (check_choice, check_finite, check_int, check_labels, check_positive, check_real,
+                              check_widths)
 
 
 @pytest.mark.parametrize("call, match", [
@@ -51,3 +52,67 @@ def test_backend_and_sampler_errors():
         get_backend(dtype="float16")
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):
         get_backend(seed=-1)
+
+
+def test_check_finite_names_the_array_of_a_list_and_returns_its_input():
+    a = [np.ones(3), [np.zeros(2), np.array([1.0, np.nan])]]
+    with pytest.raises(ValueError, match=r"Ws\[1\]\[1\] must be finite \(found NaN or inf\)"):
+        check_finite("Ws", a)
+    ok = [np.ones(3), None, np.arange(4)]  # None skipped, integers finite by type
+    assert check_finite("Ws", ok) is ok
+
+
+def test_check_finite_tells_an_overflowing_sum_from_infinity():
+    """Finite entries whose sum overflows pass (the exact second look); inf does not."""
+    big = np.full(4, 1e308)
+    check_finite("x", big)
+    with pytest.raises(ValueError, match="x must be finite"):
+        check_finite("x", np.array([1e308, np.inf]))
+
+
+def test_check_finite_reads_the_device_once_for_many_arrays(strict_cupy):
+    """One reduction per array, one read for all (the strict stand-in counts reads)."""
+    from tests.support.strict_device import host_reads
+
+    be = get_backend(strict_cupy, seed=0)
+    arrays = [be.normal((50, 40)) for _ in range(6)]
+    before = host_reads()
+    check_finite("Ws", arrays)
+    assert host_reads() - before == 1
+
+
+def test_an_entry_point_inside_another_does_not_check_again():
+    """Device-reading checks run at the outermost public call only."""
+    from simulations.core import entry_point
+
+    @entry_point
+    def inner(x):
+        check_finite("x", x)
+        return "inner ran"
+
+    @entry_point
+    def outer(x):
+        return inner(x)
+
+    bad = np.array([np.nan])
+    with pytest.raises(ValueError, match="x must be finite"):
+        inner(bad)
+    assert outer(bad) == "inner ran"
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: check_real("alpha", float("nan")), "alpha must be a finite number, got nan"),
+    (lambda: check_real("alpha", True), "alpha must be a finite number"),
+    (lambda: check_real("eps", -1.0, low=0.0), r"eps must be a finite number >= 0.0, got -1.0"),
+    (lambda: check_labels("labels", np.array([0, 3]), 3), r"labels must be integers in \[0, 2\]"),
+    (lambda: check_labels("labels", np.array([0.0, 1.0]), 3), r"labels must be integers in \[0, 2\], got an array"),
+])
+def test_real_and_label_checks_name_the_parameter(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_labels_in_range_pass_on_either_backend(backend_name):
+    be = get_backend(backend_name, seed=0)
+    labels = be.xp.asarray(np.array([0, 2, 1]))
+    assert check_labels("labels", labels, 3) is labels

@@ -104,8 +104,8 @@ def test_bad_input_is_named():
         draw_mlp(get_backend(), [4, -2], "he_fan_in")
     with pytest.raises(ValueError, match="n_networks must be an integer >= 1"):
         draw_mlp(get_backend(), [4, 2], "he_fan_in", n_networks=0)
-    with pytest.raises(ValueError, match="k must be <= size"):
+    with pytest.raises(ValueError, match="size must be an integer >= 13, got 8"):
         lenet_spec(size=8)
     spec = mlp_spec([4, 3])
-    with pytest.raises(ValueError, match="layer 0 expects 4 inputs"):
+    with pytest.raises(ValueError, match="x must have 4 features in its last axis"):
         net_forward(spec, draw_net(get_backend(seed=0), spec, "xavier"), np.zeros((2, 5)))
