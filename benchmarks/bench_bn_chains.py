@@ -21,7 +21,6 @@ import math
 import time
 
 import numpy as np
-
 from timing import matmul_peak
 
 from simulations import get_backend, initial_representation, simulate_chain

@@ -10,8 +10,16 @@ import argparse
 
 from timing import best_time, matmul_peak
 
-from simulations import (conv2d, conv2d_backward_input, conv2d_weight_grad, conv_output_size, draw_net, get_backend,
-                         lenet_spec, scaling_vs_hessian)
+from simulations import (
+    conv2d,
+    conv2d_backward_input,
+    conv2d_weight_grad,
+    conv_output_size,
+    draw_net,
+    get_backend,
+    lenet_spec,
+    scaling_vs_hessian,
+)
 
 
 def main(argv=None):

@@ -33,8 +33,13 @@ from timing import best_time, matmul_peak
 
 from simulations import get_backend, haar_factor, haar_orthogonal
 from simulations.core import provenance
-from simulations.core.random_matrices import (HAAR_METHODS, _draw_reflectors, q_from_reflectors, reflector_half_norms,
-                                             ut_triangle)
+from simulations.core.random_matrices import (
+    HAAR_METHODS,
+    _draw_reflectors,
+    q_from_reflectors,
+    reflector_half_norms,
+    ut_triangle,
+)
 from simulations.core.triangular import TRIANGULAR_INVERSE_METHODS, upper_triangular_inverse
 
 

@@ -61,13 +61,32 @@ import time
 import numpy as np
 from timing import best_time, matmul_peak, sync
 
+from simulations import (
+    Linear,
+    ResidualBlock,
+    backward,
+    build_classifier,
+    build_mlp,
+    build_resnet,
+    draw_branch_resnet,
+    draw_mlp,
+    forward,
+    get_backend,
+    hvp,
+    initial_representation,
+    layers_of,
+    mlp_backward,
+    mlp_forward,
+    network_flops,
+    parameters,
+    resnet_backward,
+    resnet_forward,
+    simulate_chain,
+    synthetic_batch,
+)
 from simulations.core.haar_factor import APPLY_BLOCK
 from simulations.core.random_matrices import REFLECTOR_BLOCK, default_haar_method, reflector_draw_shapes
 from simulations.core.validation import check_int
-from simulations import (Linear, ResidualBlock, backward, build_classifier, build_mlp, build_resnet,
-                         draw_branch_resnet, draw_mlp, forward, get_backend, hvp, initial_representation, layers_of,
-                         mlp_backward, mlp_forward, network_flops, parameters, resnet_backward, resnet_forward,
-                         simulate_chain, synthetic_batch)
 
 
 def haar_flops(method: str, p: int, k: int) -> float:

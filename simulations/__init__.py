@@ -61,28 +61,124 @@ claims plugin being its pytest11 entry point; this module is left as it is).
 (3, 5, 3)
 """
 from . import bn_chains, core, hessian, relu_nets, weightnorm
-# core: backends, array namespace and dtype policy, random matrices
-from .core import (CONTROL_LAWS, HAAR_METHODS, ISOTROPIC_LAWS, ROW_LAWS, Backend, HaarFactor, array_namespace,
-                   cupy_available, get_backend, haar_factor, haar_orthogonal, sample_rows, stream_key, to_host)
-# weight-normalized MLPs and ResNets (Arpit et al. 2019)
-from .weightnorm import (INIT_SCHEMES, WN_HAAR_METHODS, FactoredWeight, Tape, WNDense, WNLinear, WNResidual,
-                         backward, build_mlp, build_resnet, data_dependent_init, draw_layer, effective_weight, forward,
-                         layers_of, network_flops, times_weight, times_weight_t, wn_forward, wn_vjp)
+
 # batch-normalized chains (Daneshmand et al. 2021)
-from .bn_chains import (EQ6_VARIANTS, METHODS, STARTS, VARIANTS, ChainRecord, a1_margin, batch_norm, centered_gap_floor,
-                        eq6_weight, gap_from_gram, gaussian_pair_singular_values, initial_representation,
-                        orthogonality_gap, simulate_chain)
-# bias-free ReLU nets (ZeroInit/Fixup, Defazio & Bottou)
-from .relu_nets import (BRANCH_SCHEMES, WEIGHT_INITS, block_frobenius_sq, branch_inits, conv2d, conv2d_backward_input,
-                        conv2d_weight_grad, conv_output_size, draw_branch_resnet, draw_mlp, draw_net, draw_resnet,
-                        jacobian_grams, layer_geometry, lenet_spec, mean_sq_singular_values, mlp_backward, mlp_forward,
-                        mlp_spec, net_backward, net_forward, output_jacobians, param_count, patches, resnet_backward,
-                        resnet_forward, scaling_vs_hessian, sgd_step, softmax_xent, weight_variance,
-                        zeroinit_branch_scale)
+from .bn_chains import (
+                   EQ6_VARIANTS,
+                   METHODS,
+                   STARTS,
+                   VARIANTS,
+                   ChainRecord,
+                   a1_margin,
+                   batch_norm,
+                   centered_gap_floor,
+                   eq6_weight,
+                   gap_from_gram,
+                   gaussian_pair_singular_values,
+                   initial_representation,
+                   orthogonality_gap,
+                   simulate_chain,
+)
+
+# core: backends, array namespace and dtype policy, random matrices
+from .core import (
+                   CONTROL_LAWS,
+                   HAAR_METHODS,
+                   ISOTROPIC_LAWS,
+                   ROW_LAWS,
+                   Backend,
+                   HaarFactor,
+                   array_namespace,
+                   cupy_available,
+                   get_backend,
+                   haar_factor,
+                   haar_orthogonal,
+                   sample_rows,
+                   stream_key,
+                   to_host,
+)
+
 # residual classifiers and their loss Hessian (ZeroInit/Fixup Table 1)
-from .hessian import (TABLE1_SCHEMES, BatchNorm, Linear, ReLU, ResidualBlock, Scale, Shift, build_classifier,
-                      dense_hessian, hvp, lanczos_norm, loss_and_grad, lsuv_calibrate, parameters, power_method,
-                      run_backward, run_forward, set_parameters, synthetic_batch)
+from .hessian import (
+                   TABLE1_SCHEMES,
+                   BatchNorm,
+                   Linear,
+                   ReLU,
+                   ResidualBlock,
+                   Scale,
+                   Shift,
+                   build_classifier,
+                   dense_hessian,
+                   hvp,
+                   lanczos_norm,
+                   loss_and_grad,
+                   lsuv_calibrate,
+                   parameters,
+                   power_method,
+                   run_backward,
+                   run_forward,
+                   set_parameters,
+                   synthetic_batch,
+)
+
+# bias-free ReLU nets (ZeroInit/Fixup, Defazio & Bottou)
+from .relu_nets import (
+                   BRANCH_SCHEMES,
+                   WEIGHT_INITS,
+                   block_frobenius_sq,
+                   branch_inits,
+                   conv2d,
+                   conv2d_backward_input,
+                   conv2d_weight_grad,
+                   conv_output_size,
+                   draw_branch_resnet,
+                   draw_mlp,
+                   draw_net,
+                   draw_resnet,
+                   jacobian_grams,
+                   layer_geometry,
+                   lenet_spec,
+                   mean_sq_singular_values,
+                   mlp_backward,
+                   mlp_forward,
+                   mlp_spec,
+                   net_backward,
+                   net_forward,
+                   output_jacobians,
+                   param_count,
+                   patches,
+                   resnet_backward,
+                   resnet_forward,
+                   scaling_vs_hessian,
+                   sgd_step,
+                   softmax_xent,
+                   weight_variance,
+                   zeroinit_branch_scale,
+)
+
+# weight-normalized MLPs and ResNets (Arpit et al. 2019)
+from .weightnorm import (
+                   INIT_SCHEMES,
+                   WN_HAAR_METHODS,
+                   FactoredWeight,
+                   Tape,
+                   WNDense,
+                   WNLinear,
+                   WNResidual,
+                   backward,
+                   build_mlp,
+                   build_resnet,
+                   data_dependent_init,
+                   draw_layer,
+                   effective_weight,
+                   forward,
+                   layers_of,
+                   network_flops,
+                   times_weight,
+                   times_weight_t,
+                   wn_forward,
+                   wn_vjp,
+)
 
 __all__ = [
     "Backend", "array_namespace", "cupy_available", "get_backend", "stream_key", "to_host",

@@ -89,7 +89,6 @@ def cli_options(draw):
     fractional or text seeds, scales <= 0, NaN, infinite, above the ceiling or text,
     unknown backends, and ``cupy`` where CuPy sees no CUDA device."""
     from simulations import cupy_available
-
     from theory.core.registry import papers
     from theory.core.verdicts import Verdict
 

@@ -10,8 +10,21 @@ PYTEST_DONT_REWRITE: the claims plugin is a pytest11 entry point of this distrib
 pytest marks its packages for assertion rewriting; this package's own module is left as it
 is (an in-process pytest run, in which it is already imported, would otherwise warn).
 """
-from .core import (Claim, Evidence, JudgeContext, Mutation, Paper, RunContext, Sampling, Verdict, claims, evaluate,
-                   get, ids, papers)
+from .core import (
+                   Claim,
+                   Evidence,
+                   JudgeContext,
+                   Mutation,
+                   Paper,
+                   RunContext,
+                   Sampling,
+                   Verdict,
+                   claims,
+                   evaluate,
+                   get,
+                   ids,
+                   papers,
+)
 
 __all__ = ["Claim", "Evidence", "JudgeContext", "Mutation", "Paper", "RunContext", "Sampling", "Verdict", "claims",
            "evaluate", "get", "ids", "papers"]

@@ -27,8 +27,14 @@ from pathlib import Path
 import numpy as np
 
 from ..core.provenance import git_state
-from . import (arpit2019_fig1, daneshmand2021_fig1, daneshmand2021_fig2, daneshmand2021_fig3, defazio_bottou_fig1,
-               defazio_bottou_fig2)
+from . import (
+    arpit2019_fig1,
+    daneshmand2021_fig1,
+    daneshmand2021_fig2,
+    daneshmand2021_fig3,
+    defazio_bottou_fig1,
+    defazio_bottou_fig2,
+)
 
 FIGURES = {
     "arpit2019_fig1": arpit2019_fig1,

@@ -4,10 +4,21 @@ R-operator (``layers``), the Table 1 models with their loss, gradient and Hessia
 product and LSUV (``classifiers``), and the power method, Lanczos and the dense Hessian
 (``spectral``)."""
 # layers with R-operator passes
-from .layers import (BatchNorm, Linear, ReLU, ResidualBlock, Scale, Shift, parameters, run_backward, run_forward,
-                     set_parameters)
 # classifiers
 from .classifiers import TABLE1_SCHEMES, build_classifier, hvp, loss_and_grad, lsuv_calibrate, synthetic_batch
+from .layers import (
+                     BatchNorm,
+                     Linear,
+                     ReLU,
+                     ResidualBlock,
+                     Scale,
+                     Shift,
+                     parameters,
+                     run_backward,
+                     run_forward,
+                     set_parameters,
+)
+
 # spectral methods
 from .spectral import dense_hessian, lanczos_norm, power_method
 

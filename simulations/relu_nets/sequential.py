@@ -35,8 +35,15 @@ import math
 
 from ..core.backend import Backend
 from ..core.namespace import array_namespace
-from ..core.validation import (check_choice, check_finite, check_int, check_labels, check_positive, check_widths,
-                               entry_point)
+from ..core.validation import (
+    check_choice,
+    check_finite,
+    check_int,
+    check_labels,
+    check_positive,
+    check_widths,
+    entry_point,
+)
 from .conv import conv2d, conv2d_backward_input, conv_output_size
 
 __all__ = ["WEIGHT_INITS", "weight_variance", "lenet_spec", "mlp_spec", "layer_geometry", "param_count", "draw_net",

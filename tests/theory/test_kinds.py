@@ -9,8 +9,19 @@ import sympy as sp
 from tests.support.evidence import bookkeeping_problems
 from theory.core import RunContext, Verdict, evaluate
 from theory.core.claims import AtPrecision
-from theory.kinds import (Named, band_claim, bound_claim, constant_claim, exponent_claim, grid_sampling,
-                          identity_claim, limit_claim, mean_claim, precision_claim, reading)
+from theory.kinds import (
+    Named,
+    band_claim,
+    bound_claim,
+    constant_claim,
+    exponent_claim,
+    grid_sampling,
+    identity_claim,
+    limit_claim,
+    mean_claim,
+    precision_claim,
+    reading,
+)
 
 H, F, INC = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE
 

@@ -5,9 +5,9 @@ implicit host conversion or a numpy operand; its judge only ever sees host numbe
 Slow claims run the same way under ``-m slow``."""
 import pytest
 
+from tests.support.strict_device import installed
 from theory import RunContext, claims
 from theory.core import Verdict, clear_caches, evaluate
-from tests.support.strict_device import installed
 
 SCALE = 0.02
 

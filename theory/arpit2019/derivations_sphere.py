@@ -23,7 +23,6 @@ from functools import lru_cache
 
 import sympy as sp
 
-
 __all__ = [
     "found",
     "eq10_17_derivation",

@@ -11,6 +11,7 @@ import mpmath
 import sympy as sp
 
 from simulations.core import check_choice
+
 from ..core.claims import Where, applies_only
 from ..core.evidence import bound_tightness
 from ..judges import exact_constant, judge_exact, tightest

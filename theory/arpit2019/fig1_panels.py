@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulations import build_mlp, build_resnet, forward, times_weight, to_host
+
 from ..core import Block, Row, Sampling
 from .montecarlo import squared_ratios
 

@@ -15,8 +15,18 @@ import math
 
 import numpy as np
 
-from simulations import (CONTROL_LAWS, ISOTROPIC_LAWS, WNLinear, WNResidual, backward, build_resnet, forward,
-                         sample_rows, to_host)
+from simulations import (
+    CONTROL_LAWS,
+    ISOTROPIC_LAWS,
+    WNLinear,
+    WNResidual,
+    backward,
+    build_resnet,
+    forward,
+    sample_rows,
+    to_host,
+)
+
 from ..core import Block, Row, Sampling
 
 __all__ = ["THEOREM_SHAPES", "squared_ratios", "SINGLE_LAYER", "CONTROLS", "LEMMA1", "GAINS", "RESNETS",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from simulations import ISOTROPIC_LAWS, draw_layer, sample_rows, to_host, wn_forward
+
 from ..core import Block, Row, Sampling
 
 __all__ = ["UNITS", "DEEP_BLOCKS", "unit_block", "deep_block_block"]

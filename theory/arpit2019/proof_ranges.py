@@ -8,6 +8,7 @@ from __future__ import annotations
 import sympy as sp
 
 from simulations.core import check_choice
+
 from ..core.claims import applies_only
 from ..judges import exact_constant, judge_exact
 

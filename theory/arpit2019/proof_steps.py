@@ -21,6 +21,7 @@ import numpy as np
 import sympy as sp
 
 from simulations.core import check_choice
+
 from ..core.claims import applies_only
 from ..judges import judge_exact
 from . import sphere

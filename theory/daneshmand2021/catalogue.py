@@ -6,10 +6,10 @@ the appendices are not in the transcription).
 from __future__ import annotations
 
 from ..core import Claim, Mutation, Paper, Verdict
+from . import chain_shapes as CS
 from . import exact_claims as X
 from . import figure_judges as FJ
 from . import mc_judges as J
-from . import chain_shapes as CS
 from . import montecarlo as M
 from .catalogue_steps import A1, FIG2, INTRO, SEC5, SEC6, SEC32, SEC41
 from .coverage import COVERAGE

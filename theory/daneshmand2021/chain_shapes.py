@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from simulations import initial_representation, simulate_chain
+
 from .. import stats
-from ..stats.bounded import bernstein_margin
 from ..core import Block, Evidence, Row, Sampling, Verdict
+from ..stats.bounded import bernstein_margin
 from .figure_judges import abs_cos_profile, judge_sign
 from .montecarlo import per_run_slope
 

@@ -13,6 +13,7 @@ import sympy as sp
 
 from simulations import batch_norm, orthogonality_gap
 from simulations.core import check_choice
+
 from ..core.claims import applies_only
 from ..core.evidence import bound_tightness
 from ..judges import judge_exact, tightest

@@ -18,10 +18,16 @@ from simulations.core import check_choice
 
 from .. import stats
 from ..core import Evidence, Verdict, combine
-from ..core.evidence import bound_tightness
 from ..core.claims import applies_only
-from ..judges import (exact_constant, judge_comparison, judge_exponent, judge_limit, one_sided_shortfall,
-                      undecided_shortfall)
+from ..core.evidence import bound_tightness
+from ..judges import (
+    exact_constant,
+    judge_comparison,
+    judge_exponent,
+    judge_limit,
+    one_sided_shortfall,
+    undecided_shortfall,
+)
 from . import formulas
 from .mc_judges import sub_context
 from .montecarlo import CONFIRM_TESTS_PER_N, LIPSCHITZ, boundary_width

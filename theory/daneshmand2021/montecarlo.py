@@ -17,8 +17,9 @@ import math
 
 import numpy as np
 
-from simulations import array_namespace, a1_margin, initial_representation, orthogonality_gap, simulate_chain, to_host
+from simulations import a1_margin, array_namespace, initial_representation, orthogonality_gap, simulate_chain, to_host
 from simulations.bn_chains import eq6_weight, gaussian_pair_singular_values
+
 from ..core import Block, Row, Sampling
 from .formulas import w2sq_from_spectra
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from simulations import gap_from_gram, haar_orthogonal, to_host
-from simulations.relu_nets import conv2d
 from simulations.bn_chains import eq6_weight
+from simulations.relu_nets import conv2d
+
 from ..core import Block, Row, Sampling
 from .montecarlo import correlated_input
 

@@ -16,6 +16,7 @@ import sympy as sp
 
 from simulations import get_backend, haar_orthogonal, orthogonality_gap
 from simulations.core import check_choice
+
 from ..core.claims import applies_only
 from ..core.evidence import bound_tightness
 from ..judges import exact_constant, judge_exact, tightest

@@ -10,15 +10,13 @@ import re
 import sympy as sp
 
 from ..core import Claim, Mutation, Paper, Verdict
+from . import derivations as derive
 from . import exact_claims as exact
 from . import hessian_checks as hessian
-from . import hessian_judges
-from . import mc_judges
-from . import derivations as derive
+from . import hessian_judges, mc_judges, step_claims
 from . import montecarlo as mc
-from . import step_claims
-from .step_claims import exponent_mutation, part_mutation
 from .coverage import COVERAGE
+from .step_claims import exponent_mutation, part_mutation
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 _PERTURB = (Mutation("one side off by 1%", {"perturb": True}),)

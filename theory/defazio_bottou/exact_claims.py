@@ -10,6 +10,7 @@ import mpmath
 import sympy as sp
 
 from simulations.core import check_choice
+
 from ..core.claims import applies_only
 from ..judges import exact_constant, judge_exact
 from . import calculus as c

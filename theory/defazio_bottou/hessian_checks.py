@@ -17,9 +17,9 @@ from functools import partial
 import numpy as np
 
 from simulations import to_host
-from simulations.relu_nets import draw_net, mlp_spec, net_forward
-from simulations.relu_nets import output_jacobians, scaling_vs_hessian
+from simulations.relu_nets import draw_net, mlp_spec, net_forward, output_jacobians, scaling_vs_hessian
 from simulations.relu_nets.lenet_experiment import INITS, lenet_setup
+
 from ..core import Block, Row, Sampling
 
 __all__ = ["THM2_WIDTHS", "ORDER_WIDTHS", "THM2_LAYERS", "THM2_ORDER", "LENET", "BIAS", "thm2_block",

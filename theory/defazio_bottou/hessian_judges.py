@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from simulations.relu_nets.lenet_experiment import INITS, LAYERS
+
 from .. import stats
 from ..core import Evidence, Verdict, band_verdict, combine
 from ..core.evidence import bound_tightness

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from simulations import to_host
 from simulations.relu_nets import draw_mlp, mlp_backward, mlp_forward
+
 from ..core import Block, Row, Sampling
 
 __all__ = ["THM1_WIDTHS", "INTERIOR_LAYERS", "MINIBATCH_SIZES", "THM1", "MINIBATCH", "mlp_signals",

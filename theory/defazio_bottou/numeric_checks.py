@@ -8,11 +8,11 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from simulations.relu_nets import draw_net, mlp_spec, net_backward, net_forward, param_count
 from simulations.core import check_choice
-from simulations.relu_nets import scaling_vs_hessian
-from ..judges import judge_exact
+from simulations.relu_nets import draw_net, mlp_spec, net_backward, net_forward, param_count, scaling_vs_hessian
+
 from ..core.claims import applies_only
+from ..judges import judge_exact
 
 __all__ = ["pool_measure", "judge_pool", "ggn_measure", "judge_ggn", "homogeneity_measure", "judge_homogeneity"]
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from simulations.core import check_choice
+
 from ..core.claims import Where, applies_only
 from ..core.evidence import bound_tightness
 from ..judges import judge_exact, tightest

@@ -36,6 +36,7 @@ import math
 
 from simulations import to_host
 from simulations.relu_nets import draw_resnet, resnet_backward, resnet_forward, softmax_xent
+
 from ..core import Block, Row, Sampling
 from ..judges import judge_bounds
 from .tightness import difference_tightness

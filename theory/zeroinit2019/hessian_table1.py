@@ -34,6 +34,7 @@ from functools import partial
 import numpy as np
 
 from simulations import build_classifier, lanczos_norm, synthetic_batch
+
 from .. import stats
 from ..core import Block, Evidence, Row, Sampling, Verdict, band_verdict
 from .wrn_groups import GROUP_WIDTHS, build_grouped, synthetic_batch_groups

@@ -23,8 +23,9 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from simulations.relu_nets import draw_mlp, mlp_backward, mlp_forward, softmax_xent
 from simulations.core import check_choice
+from simulations.relu_nets import draw_mlp, mlp_backward, mlp_forward, softmax_xent
+
 from ..core.evidence import bound_tightness
 from ..judges import judge_exact, tightest
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from simulations import build_classifier, synthetic_batch, to_host
 from simulations.hessian import ResidualBlock
+
 from .. import stats
 from ..core import Block, Evidence, Row, Sampling, Verdict
 from ..judges import exponent_verdict

@@ -19,9 +19,17 @@ import math
 import numpy as np
 
 from simulations import build_classifier, loss_and_grad, synthetic_batch, to_host
-from simulations.relu_nets import draw_branch_resnet, resnet_backward, resnet_forward, sgd_step
 from simulations.hessian import ResidualBlock, parameters, set_parameters
-from simulations.relu_nets import draw_mlp, draw_resnet, mlp_forward
+from simulations.relu_nets import (
+    draw_branch_resnet,
+    draw_mlp,
+    draw_resnet,
+    mlp_forward,
+    resnet_backward,
+    resnet_forward,
+    sgd_step,
+)
+
 from ..core import Block, Row, Sampling
 
 __all__ = ["HEADS", "HEADS_SAMPLING", "GROWTH", "GROWTH_BRANCHES", "HALF", "ONE_STEP", "FEW_STEPS", "OUTPUT_SCALE", "BN_STREAM",

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulations.relu_nets import conv2d
+
 from ..judges import judge_exact
 
 __all__ = ["TOL", "LAMBDA", "PH_EXAMPLES", "CONTROLS", "PH_SETS", "NOT_PH_SETS", "examples_measure",

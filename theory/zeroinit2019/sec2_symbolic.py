@@ -29,6 +29,7 @@ import numpy as np
 import sympy as sp
 
 from simulations.core import check_choice
+
 from ..core.claims import applies_only
 from ..core.evidence import bound_tightness
 from ..judges import exact_constant, judge_exact, tightest

@@ -15,8 +15,9 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from simulations.relu_nets import draw_branch_resnet, resnet_backward, resnet_forward, sgd_step
 from simulations.core import check_choice
+from simulations.relu_nets import draw_branch_resnet, resnet_backward, resnet_forward, sgd_step
+
 from ..judges import judge_exact
 
 __all__ = ["eq1_measure", "eq1_sum", "judge_eq1", "eq2_scalar_measure", "judge_eq2_scalar", "alpha_measure", "judge_alpha",

@@ -9,8 +9,17 @@ import pytest
 from hypothesis import given, settings
 from scipy import stats
 
-from simulations import (VARIANTS, a1_margin, batch_norm, centered_gap_floor, get_backend, initial_representation,
-                         orthogonality_gap, simulate_chain, to_host)
+from simulations import (
+    VARIANTS,
+    a1_margin,
+    batch_norm,
+    centered_gap_floor,
+    get_backend,
+    initial_representation,
+    orthogonality_gap,
+    simulate_chain,
+    to_host,
+)
 from simulations.bn_chains.chain import _batch_norm_unit
 from tests.strategies import chain_shapes, seeds, starts
 from tests.support.precision import assert_float32, float32_tolerance, rounded_backend

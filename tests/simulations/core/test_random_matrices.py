@@ -9,8 +9,13 @@ import pytest
 from scipy import linalg, stats
 
 from simulations import HAAR_METHODS, ROW_LAWS, get_backend, haar_orthogonal, sample_rows, to_host
-from simulations.core.random_matrices import (GPU_HOUSEHOLDER_MAX_REPS, _draw_reflectors, default_haar_method,
-                                             q_from_reflectors, reflector_draw_shapes)
+from simulations.core.random_matrices import (
+    GPU_HOUSEHOLDER_MAX_REPS,
+    _draw_reflectors,
+    default_haar_method,
+    q_from_reflectors,
+    reflector_draw_shapes,
+)
 from tests.support.precision import U64, assert_float32, float32_tolerance, rounded_backend, rounding_tolerance
 
 #: Significance of each statistical test function below (split over its sub-tests).

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from simulations import get_backend, to_host
 from simulations.core.random_matrices import reflector_half_norms, ut_triangle
-from simulations.core.triangular import (default_triangular_inverse, upper_triangular_inverse,
-                                         upper_triangular_inverses)
+from simulations.core.triangular import default_triangular_inverse, upper_triangular_inverse, upper_triangular_inverses
 from tests.strategies import seeds, triangle_orders
 from tests.support.strict_device import host_reads
 

@@ -5,8 +5,15 @@ import numpy as np
 import pytest
 
 from simulations import get_backend, haar_orthogonal, sample_rows
-from simulations.core import (check_choice, check_finite, check_int, check_labels, check_positive, check_real,
-                              check_widths)
+from simulations.core import (
+    check_choice,
+    check_finite,
+    check_int,
+    check_labels,
+    check_positive,
+    check_real,
+    check_widths,
+)
 
 
 @pytest.mark.parametrize("call, match", [

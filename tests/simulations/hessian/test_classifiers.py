@@ -6,8 +6,20 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 
-from simulations import (TABLE1_SCHEMES, Linear, ResidualBlock, build_classifier, get_backend, hvp, loss_and_grad,
-                         lsuv_calibrate, parameters, set_parameters, synthetic_batch, to_host)
+from simulations import (
+    TABLE1_SCHEMES,
+    Linear,
+    ResidualBlock,
+    build_classifier,
+    get_backend,
+    hvp,
+    loss_and_grad,
+    lsuv_calibrate,
+    parameters,
+    set_parameters,
+    synthetic_batch,
+    to_host,
+)
 from tests.simulations.hessian.models import model_of
 from tests.strategies import seeds, table1_schemes
 from tests.support.precision import assert_float32, float32_tolerance, rounded_backend

@@ -4,8 +4,17 @@ numpy and the strict device stand-in (and real CuPy against numpy when a GPU is 
 import numpy as np
 import pytest
 
-from simulations import (cupy_available, dense_hessian, get_backend, hvp, lanczos_norm, parameters, power_method,
-                         set_parameters, to_host)
+from simulations import (
+    cupy_available,
+    dense_hessian,
+    get_backend,
+    hvp,
+    lanczos_norm,
+    parameters,
+    power_method,
+    set_parameters,
+    to_host,
+)
 from tests.simulations.hessian.models import model_of
 from tests.support.precision import float32_tolerance, rounded_backend
 

@@ -6,9 +6,24 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from simulations import (block_frobenius_sq, conv2d_weight_grad, cupy_available, draw_net, get_backend,
-                         jacobian_grams, layer_geometry, lenet_spec, mean_sq_singular_values, mlp_spec, net_backward,
-                         net_forward, output_jacobians, param_count, scaling_vs_hessian, to_host)
+from simulations import (
+    block_frobenius_sq,
+    conv2d_weight_grad,
+    cupy_available,
+    draw_net,
+    get_backend,
+    jacobian_grams,
+    layer_geometry,
+    lenet_spec,
+    mean_sq_singular_values,
+    mlp_spec,
+    net_backward,
+    net_forward,
+    output_jacobians,
+    param_count,
+    scaling_vs_hessian,
+    to_host,
+)
 from tests.strategies import seeds
 from tests.support.precision import float32_tolerance, rounded_backend
 

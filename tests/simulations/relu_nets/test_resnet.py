@@ -5,8 +5,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from simulations import (draw_branch_resnet, draw_resnet, get_backend, resnet_backward, resnet_forward, sgd_step,
-                         to_host, zeroinit_branch_scale)
+from simulations import (
+    draw_branch_resnet,
+    draw_resnet,
+    get_backend,
+    resnet_backward,
+    resnet_forward,
+    sgd_step,
+    to_host,
+    zeroinit_branch_scale,
+)
 from tests.strategies import residual_branches, seeds
 from tests.support.precision import assert_float32, float32_tolerance, relative_error, rounded_backend
 

@@ -5,8 +5,20 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from simulations import (draw_mlp, draw_net, get_backend, lenet_spec, mlp_backward, mlp_forward, mlp_spec,
-                         net_backward, net_forward, softmax_xent, to_host, weight_variance)
+from simulations import (
+    draw_mlp,
+    draw_net,
+    get_backend,
+    lenet_spec,
+    mlp_backward,
+    mlp_forward,
+    mlp_spec,
+    net_backward,
+    net_forward,
+    softmax_xent,
+    to_host,
+    weight_variance,
+)
 from tests.strategies import mlp_widths, seeds
 from tests.support.precision import assert_float32, float32_tolerance, relative_error, rounded_backend
 

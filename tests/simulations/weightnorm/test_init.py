@@ -3,8 +3,17 @@ construction passed through, and errors that name the parameter."""
 import numpy as np
 import pytest
 
-from simulations import (INIT_SCHEMES, WNLinear, build_mlp, build_resnet, get_backend, haar_factor, haar_orthogonal,
-                         layers_of, to_host)
+from simulations import (
+    INIT_SCHEMES,
+    WNLinear,
+    build_mlp,
+    build_resnet,
+    get_backend,
+    haar_factor,
+    haar_orthogonal,
+    layers_of,
+    to_host,
+)
 from tests.support.precision import assert_float32
 
 

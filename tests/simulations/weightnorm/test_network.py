@@ -11,8 +11,14 @@ from simulations import backward, build_mlp, build_resnet, forward, get_backend,
 from simulations.weightnorm.layers import wn_forward
 from simulations.weightnorm.network import WNResidual
 from tests.strategies import mlp_widths, seeds, small_blocks
-from tests.support.precision import (U64, assert_float32, float32_tolerance, relative_error, rounded_backend,
-                                     rounding_tolerance)
+from tests.support.precision import (
+    U64,
+    assert_float32,
+    float32_tolerance,
+    relative_error,
+    rounded_backend,
+    rounding_tolerance,
+)
 
 EPS = 1e-6
 

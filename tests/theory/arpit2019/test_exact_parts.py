@@ -9,13 +9,13 @@ import math
 import numpy as np
 import pytest
 
+from tests.support.evidence import failing_labels
 from theory.arpit2019 import exact_claims as ex
 from theory.arpit2019 import proof_ranges as pr
 from theory.arpit2019 import proof_steps as ps
 from theory.arpit2019 import sphere
 from theory.arpit2019.claims_sec3 import HALF_PI_CUT, ONE_PLUS_EPS
 from theory.core import JudgeContext, RunContext
-from tests.support.evidence import failing_labels
 
 RUN = RunContext()
 CTX = JudgeContext.exact(RUN)

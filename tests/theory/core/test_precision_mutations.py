@@ -10,10 +10,10 @@ import sys
 import mpmath
 import pytest
 
+from tests.support.evidence import failing_labels
 from theory import Claim, Evidence, Mutation, RunContext, Verdict, claims, evaluate
 from theory.arpit2019.claims_sec3 import HALF_PI_CUT
 from theory.core.claims import AtPrecision
-from tests.support.evidence import failing_labels
 
 DPS = (20, 50, 120)
 SIZED = [(c, m) for c in claims(builtin_only=True) for m in c.mutations

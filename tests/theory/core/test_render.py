@@ -12,8 +12,15 @@ from hypothesis import strategies as st
 
 from theory.core import Claim, Evidence, Mutation, Verdict
 from theory.core.prose import num, phrase, tidy, value
-from theory.core.render import (as_record, evidence_lines, findings, mutation_summary, record_line,
-                                render_evidence, verdict_text)
+from theory.core.render import (
+    as_record,
+    evidence_lines,
+    findings,
+    mutation_summary,
+    record_line,
+    render_evidence,
+    verdict_text,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 RECORDS = json.loads((ROOT / "paper_checks.json").read_text())["claims"]

@@ -6,12 +6,12 @@ import math
 import pytest
 import sympy as sp
 
+from tests.support.evidence import failing_labels, mutation_evidence
 from theory.core import JudgeContext, RunContext, Verdict
 from theory.daneshmand2021 import exact_claims as X
 from theory.daneshmand2021 import formulas as f
-from theory.daneshmand2021.mc_judges import max_w2sq
 from theory.daneshmand2021 import proof_steps as P
-from tests.support.evidence import failing_labels, mutation_evidence
+from theory.daneshmand2021.mc_judges import max_w2sq
 
 H, F = Verdict.HOLDS, Verdict.FAILS
 

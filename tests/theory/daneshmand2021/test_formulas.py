@@ -3,7 +3,8 @@ the deterministic inequalities behind Lemma 2 and Eq. 6, and bad input."""
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from theory.daneshmand2021 import formulas as f
 from theory.daneshmand2021.mc_judges import max_w2sq

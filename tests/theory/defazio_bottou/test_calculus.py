@@ -1,6 +1,7 @@
 """Second-moment calculus of Defazio & Bottou: properties over random width ladders."""
 import sympy as sp
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from theory.defazio_bottou import calculus as c
 

@@ -3,8 +3,14 @@ import numpy as np
 
 from simulations.relu_nets.lenet_experiment import INITS
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
-from theory.defazio_bottou.hessian_judges import (judge_fig2, judge_lenet_ratio, judge_thm2_main_over_order,
-                                                  judge_thm2_order, judge_thm2_same_order, log_ratio_band)
+from theory.defazio_bottou.hessian_judges import (
+    judge_fig2,
+    judge_lenet_ratio,
+    judge_thm2_main_over_order,
+    judge_thm2_order,
+    judge_thm2_same_order,
+    log_ratio_band,
+)
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 CTX = JudgeContext(RunContext(), 1e-6)

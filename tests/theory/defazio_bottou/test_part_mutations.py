@@ -6,13 +6,13 @@ import mpmath
 import pytest
 import sympy as sp
 
+from tests.support.evidence import failing_labels
 from theory import RunContext, evaluate
 from theory.catalogue import claims
 from theory.core import JudgeContext, Verdict
 from theory.defazio_bottou import exact_claims as exact
 from theory.defazio_bottou import numeric_checks as numeric
 from theory.defazio_bottou.proof_steps import Step, judge_steps, selected
-from tests.support.evidence import failing_labels
 
 H, F = Verdict.HOLDS, Verdict.FAILS
 CTX = JudgeContext.exact(RunContext())

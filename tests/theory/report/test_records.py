@@ -55,8 +55,8 @@ def test_a_report_records_the_commit_it_started_at(tmp_path, monkeypatch):
     the last whole run."""
     from pathlib import Path
 
-    from theory.report import write_report
     from tests.support.moving_git import START, moving_git_state
+    from theory.report import write_report
 
     root = Path(__file__).resolve().parents[3]
     (tmp_path / "paper_checks.json").write_bytes((root / "paper_checks.json").read_bytes())
@@ -77,8 +77,8 @@ def test_a_paper_merge_keeps_the_other_papers_commits(tmp_path, monkeypatch):
     """``--paper`` reruns record their commit for that paper alone: a later claim rerun
     takes its claim out of the paper's rerun (no longer the whole paper), and rerunning
     a paper again replaces its rerun; other papers' commits are untouched."""
-    from theory.report import write_report
     import theory.report as report
+    from theory.report import write_report
 
     ids = {"p1": ["daneshmand2021.eq1.unit_frobenius", "daneshmand2021.a1.alpha_le_inv_sqrt_n"]}
     real = report.paper_of

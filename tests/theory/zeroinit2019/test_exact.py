@@ -9,12 +9,12 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.strategies import seeds
 from theory.core import JudgeContext, RunContext, Verdict
 from theory.zeroinit2019 import homogeneity as hom
 from theory.zeroinit2019 import ph_sets as P
 from theory.zeroinit2019 import sec2_symbolic as S
 from theory.zeroinit2019 import sec3_5_exact as E
-from tests.strategies import seeds
 
 RUN = RunContext()
 CTX = JudgeContext.exact(RUN)

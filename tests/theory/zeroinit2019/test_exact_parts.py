@@ -6,12 +6,12 @@ import copy
 import mpmath
 import pytest
 
+from tests.support.evidence import failing_labels, mutation_evidence
 from theory import RunContext, Verdict, claims, evaluate
 from theory.core import JudgeContext
 from theory.zeroinit2019 import ph_sets as P
 from theory.zeroinit2019 import sec2_symbolic as S
 from theory.zeroinit2019 import sec3_5_exact as E
-from tests.support.evidence import failing_labels, mutation_evidence
 
 RUN = RunContext()
 CLAIMS = {c.id: c for c in claims()}

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from tests.strategies import seeds
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
 from theory.zeroinit2019 import hessian_table1 as T
 from theory.zeroinit2019 import lsuv_checks as Q
-from tests.strategies import seeds
 
 CTX = JudgeContext(RunContext(), 1e-6 / 3)
 
