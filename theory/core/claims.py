@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Mapping
 
 from ..stats.sequential import LookPlan, plan_looks
-from .notes import note_fields
+from .notes import Note, check_note
 from .severity import SEVERITIES
 from .verdicts import Verdict
 
@@ -209,8 +209,8 @@ class Sampling:
 class Claim:
     """One statement of one paper and its check. ``recorded`` is the verdict the
     catalogue expects (what the report last found); ``corrects`` names the printed
-    claim this one corrects; ``note`` quotes a measured number only through a field
-    (``{=path:spec}``, :mod:`theory.core.notes`) that the report fills from the evidence.
+    claim this one corrects; ``note`` is text, or, when it quotes a measured number, a
+    callable of the evidence that the report calls (:mod:`theory.core.notes`).
 
     ``severity`` (a key of :data:`~theory.core.severity.SEVERITIES`) and ``impact`` (a
     sentence: why that class, and for a ``step`` whether the conclusion survives) say
@@ -237,7 +237,7 @@ class Claim:
     mutations: tuple = ()
     corrects: str | None = None
     slow: bool = False
-    note: str = ""
+    note: Note = ""
     severity: str | None = None
     impact: str = ""
     cites: tuple = ()
@@ -259,7 +259,7 @@ class Claim:
             raise ValueError(f"id must be 'paper.name', got {self.id!r}")
         if not isinstance(self.recorded, Verdict):
             raise ValueError(f"recorded must be a Verdict, got {self.recorded!r} (claim {self.id})")
-        note_fields(self.note, self.id)  # a measured number in the note is a field the report fills (:mod:`.notes`)
+        check_note(self.note, self.id)  # a measured number in the note comes from a callable (:mod:`.notes`)
         object.__setattr__(self, "mutations", tuple(self.mutations))
 
     @property

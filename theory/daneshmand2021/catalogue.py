@@ -56,18 +56,20 @@ _PORTED = (
           kind="inequality", recorded=H, measure=M.CHAIN_GRID, judge=J.judge_thm1_bound,
           mutations=(Mutation("no plateau term", {"plateau_term": False}),
                      Mutation("plateau 3n/(alpha d) (exponent off by 1/2)", {"plateau_power": 1.0})),
-          note="Since ||H_k||_F = 1, alpha <= 1/sqrt(n) and the bound can only be below the largest gap "
+          note=lambda ev: ("Since ||H_k||_F = 1, alpha <= 1/sqrt(n) and the bound can only be below the largest gap "
                "sqrt(1 - 1/n) for d > 9 n^4/(n - 1); the grid adds widths up to 65536 where it bites, and each row "
                "says whether it was informative. " + _A1 + " Eq. 3's constants cannot fail on this grid: from a "
                "Gaussian H_0 the chain is near orthogonal at every layer, and in every row the mean V(H_(l+1)) is at "
-               "most {=max details[*].mean_over_width_term:.2g} of the width term 3 n/(alpha sqrt d) alone (each row's "
+               f"most {max(d['mean_over_width_term'] for d in ev['details'] if 'mean_over_width_term' in d):.2g}"
+               " of the width term 3 n/(alpha sqrt d) alone (each row's "
                "mean_over_width_term). So the depth term 2 (1 - 2 alpha/3)^l, its 2 and its 2/3, could be any "
                "non-negative term, and the width term's 3 would have to drop to about 3 times that fraction before "
                "a row's mean reached it; only dropping the width term or raising its power fails (the mutations). A start far "
                "from orthogonal does not help: it has a small sigma_min, so a small alpha and a larger width term. "
                "The depth term is resolved exactly in thm1.width_limit (l = 0, and d -> oo at n = 2). Weak by "
-               "design, so loose: on the worst informative row the bound stands {=tightness.factor:.1f} times above "
-               "the upper limit of E[V(H_(l+1))]."),
+               f"design, so loose: on the worst informative row the bound stands {ev['tightness']['factor']:.1f}"
+               " times above "
+               "the upper limit of E[V(H_(l+1))].")),
     Claim(id="daneshmand2021.fig2a.exponential_decay",
           where="Sec. 3.3, Figure 2 (left) and text ('log(V_l) linearly decreases for l = 1, ..., 20')",
           statement="From a diagonal H_0 with one large entry, log V(H_l) decreases linearly over layers 1..20 (per-run "
@@ -117,16 +119,18 @@ _PORTED = (
           mutations=(Mutation("W2^2 <= (n/64) E[V^2] (16x below the conditional n V^2/4; rejected by the lower "
                               "bound on W_2 of the laws)", {"constant": 1 / 64, "power": 2.0},
                               part="lower bound on W_2 of the laws"),),
-          note="W_2 between the laws of W_l H_l and G/sqrt(n). Given H the distance is sum (sqrt(lam_i) - "
+          note=lambda ev: ("W_2 between the laws of W_l H_l and G/sqrt(n). Given H the distance is sum (sqrt(lam_i) - "
                "1/sqrt(n))^2 <= sqrt(n) V(H), a sharper bound (formulas.py); the coupling (draw H, then couple the "
                "Gaussians) makes its mean over H an upper bound on W_2^2 of the laws, which can show holds only. "
                "Fails would need a lower confidence bound on W_2 of the laws above the bound: from sigma_max, "
                "-sigma_min and (sigma_max - sigma_min)/sqrt(2) of fresh draws of W_l H_l against G/sqrt(n) "
                "(1-Lipschitz, Kantorovich-Rubinstein); its square reaches at most "
-               "{=max details[*].L_sq_over_mean_conditional_w2sq:.2f} of the mean conditional W_2^2 (each lower-bound "
+               f"{max(d['L_sq_over_mean_conditional_w2sq'] for d in ev['details'] if 'L_sq_over_mean_conditional_w2sq' in d):.2f}"
+               " of the mean conditional W_2^2 (each lower-bound "
                "row's L_sq_over_mean_conditional_w2sq), so it cannot come near the bound. Weak by design, so loose: "
-               "on the worst informative row 2 n E[V] stands {=tightness.factor:.0f} times above the upper limit of "
-               "the mean conditional W_2^2."),
+               f"on the worst informative row 2 n E[V] stands {ev['tightness']['factor']:.0f}"
+               " times above the upper limit of "
+               "the mean conditional W_2^2.")),
     Claim(id="daneshmand2021.lemma2.closed_form",
           where="Sec. 4.1, Lemma 2 and the paragraph before it",
           statement="Given H, W_l H_l is Gaussian with W_2^2 to G/sqrt(n) equal to sum_i (sqrt(lam_i) - 1/sqrt(n))^2, "
@@ -139,10 +143,11 @@ _PORTED = (
                      Mutation("closed form's reference 1/sqrt(n) scaled by 1 + 1e-7 (off the generic Bures value by "
                               "9.7e-9 to 1e-7 on the Gaussian rows, 10-100x the 1e-9 agreement; at n = 1, W_2^2 = "
                               "1e-14 > 2 n V = 0)", {"reference_scale": 1 + 1e-7}, part="closed form = generic Bures")),
-          note="The bound W_2^2 <= 2 n V is true but loose: the largest W_2^2/(n V) over all H is sqrt(2) - 1 "
+          note=lambda ev: ("The bound W_2^2 <= 2 n V is true but loose: the largest W_2^2/(n V) over all H is sqrt(2) - 1 "
                "(rank one, n = 2; smaller at larger n), so no constant from sqrt(2) - 1 to 2 can fail anywhere and "
                "every bound row is marked uninformative. The constant is resolved only below the grid's largest "
-               "W_2^2/(n V), {=max details[*].W2^2_over_n_V:.5f}, by the rows near rank one (the 0.41 mutation); the closed form and the zero at orthogonal H carry the claim."),
+               f"W_2^2/(n V), {max(d['W2^2_over_n_V'] for d in ev['details'] if 'W2^2_over_n_V' in d):.5f}"
+               ", by the rows near rank one (the 0.41 mutation); the closed form and the zero at orthogonal H carry the claim.")),
     Claim(id="daneshmand2021.cor3.bound",
           where="Sec. 4.1, Corollary 3, Eq. 5",
           statement="Under A1(alpha, l): W_2(W_l H_l, G/sqrt(n))^2 <= 4 n (1 - 2 alpha/3)^l + 6 n^2 / (alpha sqrt(d))",
@@ -154,14 +159,15 @@ _PORTED = (
                               "the power", {"plateau_power": 1.0}, H),
                      Mutation("plateau 6 n^2/(alpha d^2) (width power 2 for 1/2; rejected by the lower bound on W_2 "
                               "of the laws)", {"plateau_power": 2.0}, part="lower bound on W_2 of the laws")),
-          note="The bound is below the largest W_2^2 (2 - 2/sqrt(n)) only for d > 9 n^5/(1 - 1/sqrt(n))^2 "
+          note=lambda ev: ("The bound is below the largest W_2^2 (2 - 2/sqrt(n)) only for d > 9 n^5/(1 - 1/sqrt(n))^2 "
                "(alpha <= 1/sqrt(n)): the grid adds n = 2 at d = 4096 and 16384 and n = 4 at d = 65536, the cells "
                "where it can bite once l is large enough; each row says whether it was informative. W_2 is between "
                "the laws: the mean conditional W_2^2 bounds it from above (holds only), a lower confidence bound "
                "from 1-Lipschitz functionals of the singular values (lemma2.w2_bound) is the only way to fails. "
-               "The bound is loose: on the worst informative row it stands {=tightness.factor:.0f} times above the "
+               f"The bound is loose: on the worst informative row it stands {ev['tightness']['factor']:.0f}"
+               " times above the "
                "upper limit of the mean conditional W_2^2, so a plateau term with d^-1 for d^(-1/2) holds too (a "
-               "mutation); only d^-2 is rejected. " + _A1),
+               "mutation); only d^-2 is rejected. " + _A1)),
     Claim(id="daneshmand2021.table1.radius",
           where="Sec. 4.2, Table 1 (BN MLP row)",
           statement="The law of the representations lies in a W_2 ball of radius O(width^(-1/4)) around the Gaussian",

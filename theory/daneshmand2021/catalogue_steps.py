@@ -124,7 +124,7 @@ A1 = (
 )
 
 #: fig6b.convnet's flatness row in its evidence (its note quotes the row's numbers)
-_FIG6B_FLAT = "details[part=BN gap constant in depth (late - early)]"
+_FIG6B_FLAT = "BN gap constant in depth (late - early)"  # the part of fig6b.convnet's flatness row
 
 SEC32 = (
     Claim(id=K + "thm1.width_limit",
@@ -144,7 +144,7 @@ SEC32 = (
                      Mutation("depth constant 1 for 2 (at least every sqrt(1 - 1/n): at l = 0 and in the n = 2 "
                               "limit Eq. 3's 2 is loose by 2)",
                               {"depth_constant": "1"}, H)),
-          note="Theorem 1's constants cannot be resolved on thm1.bound's Monte-Carlo grid (its note), so its depth "
+          note=lambda ev: ("Theorem 1's constants cannot be resolved on thm1.bound's Monte-Carlo grid (its note), so its depth "
                "term is checked here where it is exact. Infinite width: H_(k+1)^T H_(k+1) = (1/d) sum_i x_i x_i^T/"
                "||x_i||^2 with x_i iid N(0, H_k^T H_k) tends to E[x x^T/||x||^2], diag(sqrt a, sqrt b)/(sqrt a + "
                "sqrt b) in the Gram's eigenbasis at n = 2 (formulas.width_limit_gaps). A1 is read as Eq. 3 "
@@ -154,14 +154,16 @@ SEC32 = (
                "says nothing). In the limit a rate up to 1/sqrt(2) holds at every depth (each layer's factor "
                "1/(1 + 2 s sqrt(1 - s^2)) decreases in s = sigma_min on (0, 1/sqrt(2)], and 1/(1 + 2 alpha "
                "sqrt(1 - alpha^2)) <= 1 - r alpha for all such alpha iff r <= 1/sqrt(2)); from these five starts "
-               "rates above {=min details[*].largest_rate_that_holds:.4f} fail within 200 layers (each row's "
+               f"rates above {min(d['largest_rate_that_holds'] for d in ev['details'] if 'largest_rate_that_holds' in d):.4f}"
+               " fail within 200 layers (each row's "
                "largest_rate_that_holds; other starts and more layers fail from lower rates, down to 1/sqrt(2)); "
-               "the printed 2/3 reaches V/bound {=max details[*].measured.largest_V/bound:.2f} (each row's "
+               f"the printed 2/3 reaches V/bound {max(d['measured']['largest_V/bound'] for d in ev['details'] if 'measured' in d):.2f}"
+               " (each row's "
                "largest_V/bound and its layer). "
                "The depth constant must be at least sqrt(1 - 1/n) -> 1 (l = 0), and 1 suffices at l = 0 and in "
                "this limit (not shown at finite width for l >= 1). The l = 0 row cannot fail at the printed 2 (above "
                "every V) and is marked uninformative. The width term's constants (3, n, the power 1/2 of d) vanish in the limit and are "
-               "not resolved."),
+               "not resolved.")),
     Claim(id=K + "sec32.drift_display_printed",
           where="Sec. 3.2, display |E phi(H_l) - E_pi phi| <= alpha^l |E phi(H_0) - E_pi phi| (Hairer 2010)",
           statement="For the BN chain, |E V(H_l) - E_pi V| <= alpha^l |E V(H_0) - E_pi V| for some alpha in (0, 1), "
@@ -240,10 +242,11 @@ SEC41 = (
                      Mutation("W_2^2 <= 0.6 sqrt(n) V, just below the spectra's largest W_2^2/(sqrt(n) V), 0.60051 "
                               "(n = 8, three equal eigenvalues)", {"variant": "corrected", "factor": 0.6}, F,
                               part="W_2^2 <= 0.6 sqrt(n) V(H)")),
-          note="sqrt(n) V is loose: the largest W_2^2/(sqrt(n) V) over trace-one spectra is "
-               "{=details[*].supremum_W2^2/(sqrt(n) V):.6f} (the supremum of 2 s sqrt((1 - s)/(1 + s)), at "
+          note=lambda ev: ("sqrt(n) V is loose: the largest W_2^2/(sqrt(n) V) over trace-one spectra is "
+               f"{next(d['supremum_W2^2/(sqrt(n) V)'] for d in ev['details'] if 'supremum_W2^2/(sqrt(n) V)' in d):.6f}"
+               " (the supremum of 2 s sqrt((1 - s)/(1 + s)), at "
                "s = (sqrt(5) - 1)/2, approached by k equal eigenvalues with k/n near s^2 = (3 - sqrt(5))/2 as n "
-               "grows), so only a factor below it can fail.",
+               "grows), so only a factor below it can fail."),
           corrects=K + "lemma2.l0_printed"),
     Claim(id=K + "cor3.index_printed",
           where="Sec. 4.1, 'Combining the above result with Theorem 1 yields' Corollary 3",
@@ -428,18 +431,19 @@ SEC6 = (
                      Mutation("the BN gap ends above the vanilla gap", {"below": "<"}, part="BN above vanilla",
                               mirror=True)),
           slow=True,
-          note="Settings from Figure_5.ipynb (cells 3-4, 7): padding is 'reflect' (ConvNet2D's default; "
+          note=lambda ev: ("Settings from Figure_5.ipynb (cells 3-4, 7): padding is 'reflect' (ConvNet2D's default; "
                "default_convnet's padding_mode='zero' is never passed on), stride 1, 100 channels, batch 8. Inputs: "
                "3 x 16 x 16 images with pairwise cosine about 0.8 instead of 3 x 32 x 32 CIFAR-10 (cost; from layer 20 "
                "on, 32 x 32 inputs give the same low level and the same later rise). The figure (paper_fig6b) plots "
                "V(H_l) on a linear axis from 0 to 1.1 with +-sd bands, and the sentence is read off it: the flatness "
                "band is the figure's resolution in units of V, 0.05 between the five-layer windows 20..25 and 25..30, "
                "as for the MLP panel (sec6.relu_stability). This is the statement's true strength as an observation "
-               "of Figure 6: the BN level is small ({=measured.bn_last:.2g} at layer 30), and relative to itself it "
-               "is still rising within the figure ({=" + _FIG6B_FLAT + ".relative_change:+.0%} on the mean level "
-               "from 20..25 to 25..30), which the former relative band (a factor exp(+-log(2)/6) per five layers) "
-               "could not decide at 64 networks. Whether the level is constant with regard to depth is judged past "
-               "the figure in fig6b.constant_in_depth."),
+               f"of Figure 6: the BN level is small ({ev['measured']['bn_last']:.2g} at layer 30), and relative to "
+               "itself it is still rising within the figure "
+               f"({next(d['relative_change'] for d in ev['details'] if d.get('part') == _FIG6B_FLAT):+.0%} on the "
+               "mean level from 20..25 to 25..30), which the former relative band (a factor exp(+-log(2)/6) per five "
+               "layers) could not decide at 64 networks. Whether the level is constant with regard to depth is judged "
+               "past the figure in fig6b.constant_in_depth.")),
     Claim(id=K + "fig6b.constant_in_depth",
           where="Sec. 6: the BN gap 'stabilizes at a term that is constant with regard to depth' (Appendix Figure 6, "
                 "ConvNet panel), and 'we conjecture that hidden representations of modern BN networks obey similar "
@@ -452,13 +456,17 @@ SEC6 = (
                               {"ratio": 7.0, "log_tol": math.log(4)}, H),
                      Mutation("the level halves (ratio 1/2 within a factor 2)", {"ratio": 0.5})),
           slow=True,
-          note="The same networks as fig6b.convnet (the BN ones continued to layer 75; their first 30 layers are the "
+          note=lambda ev: ("The same networks as fig6b.convnet (the BN ones continued to layer 75; their first 30 layers are the "
                "same draws). The band, a factor 2 either way at any depth, is looser than the resolution the Figure 6 "
                "claims use (a factor 2 over 30 layers). The gap "
                "reaches its lowest level around layers 20..25 and then rises again: the mean V over layers 70..75 is "
-               "{=measured.ratio_of_means:.1f} times that over 25..30 (log ratio {=details[0].mean:.2f}, interval "
-               "[{=details[0].interval[0]:.2f}, {=details[0].interval[1]:.2f}]), so 'constant with regard to depth' "
-               "fails for this ConvNet; the MLP panel's level is constant (fig6a.authors_setting)."),
+               f"{ev['measured']['ratio_of_means']:.1f}"
+               f" times that over 25..30 (log ratio {ev['details'][0]['mean']:.2f}"
+               ", interval "
+               f"[{ev['details'][0]['interval'][0]:.2f}"
+               f", {ev['details'][0]['interval'][1]:.2f}"
+               "]), so 'constant with regard to depth' "
+               "fails for this ConvNet; the MLP panel's level is constant (fig6a.authors_setting).")),
     Claim(id=K + "sec6.layer_norm",
           where="Sec. 6, 'LN does not necessarily orthogonalize the outputs' (Lubana et al. 2021)",
           statement="Layer normalization (each sample scaled over its features, no centring) does not orthogonalize: "

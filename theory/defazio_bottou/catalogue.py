@@ -287,7 +287,7 @@ _CLAIMS = (
           judge=hessian_judges.judge_thm2_same_order,
           mutations=(Mutation("main term larger by n_{l+1} (one order of width off)", {"extra_power": 1.0}),
                      Mutation("main term smaller by n_{l+1}", {"extra_power": -1.0})),
-          note="What the theorem says: under its assumption ||Phi||_2^2 = O(1) the printed O-term is of the main "
+          note=lambda ev: ("What the theorem says: under its assumption ||Phi||_2^2 = O(1) the printed O-term is of the main "
                "term's own order (defazio_bottou.thm2.main_same_order), so the expansion reads actual = main + "
                "O(main): the main term fixes the order of magnitude, not the constant, and a ratio main / actual "
                "tending to 1 is not implied (it was checked so before and stayed inconclusive: single networks' "
@@ -295,9 +295,13 @@ _CLAIMS = (
                "that the main term is not cancelled either (the ratio does not grow) is what calling it the main "
                "term means, and both sides are checked. The band +-0.5 is the order checks' (halfway to one more "
                "factor of width). The means of the ratio at the smallest and largest widths are "
-               "{=min details[*].rows[0].mean:.2f}-{=max details[*].rows[0].mean:.2f} and "
-               "{=min details[*].rows[-1].mean:.2f}-{=max details[*].rows[-1].mean:.2f} (details): of order one at "
-               "every width; how close to 1 the ratio comes is more than the theorem states."),
+               f"{min(d['rows'][0]['mean'] for d in ev['details'] if 'rows' in d):.2f}"
+               f"-{max(d['rows'][0]['mean'] for d in ev['details'] if 'rows' in d):.2f}"
+               " and "
+               f"{min(d['rows'][-1]['mean'] for d in ev['details'] if 'rows' in d):.2f}"
+               f"-{max(d['rows'][-1]['mean'] for d in ev['details'] if 'rows' in d):.2f}"
+               " (details): of order one at "
+               "every width; how close to 1 the ratio comes is more than the theorem states.")),
     Claim(id="defazio_bottou.thm2.order_term",
           where="Sec. 5.1, Theorem 2 (error term)",
           statement="actual - main = O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) in n_l, n_{l+1} when ||Phi||_2^2 = O(1) "
@@ -308,7 +312,7 @@ _CLAIMS = (
           judge=hessian_judges.judge_thm2_order,
           mutations=(Mutation("error term smaller by 1/n_{l+1}", {"extra_power": 1.0}),
                      Mutation("main term dropped: actual alone is O(O-term) too", {"main_scale": 0.0}, HA)),
-          note="What this can say: under the theorem's assumption the main term is itself O(O-term) "
+          note=lambda ev: ("What this can say: under the theorem's assumption the main term is itself O(O-term) "
                "(defazio_bottou.thm2.main_same_order), so the check cannot tell the printed main term from none at all "
                "(the second mutation holds); it fails only if the error grows faster than the O-term with width (the "
                "first mutation). Holds approximately: the width grid excludes growth faster than w^0.5, not every "
@@ -316,11 +320,12 @@ _CLAIMS = (
                "O-term's scale is also not homogeneous in the layer's own weights "
                "(defazio_bottou.thm2.order_term_homogeneity). Tightness, in width order over the grid: the data's "
                "upper limit on the growth of |actual - main| / O-term from the smallest to the largest width leaves "
-               "the bound a factor {=tightness.factor:.2f} (below 1: the growth exponent's upper limit is above 0, "
+               f"the bound a factor {ev['tightness']['factor']:.2f}"
+               " (below 1: the growth exponent's upper limit is above 0, "
                "hence 'approximately'), so the printed error term is not shown loose in width order: the data do not "
                "exclude an error of its full order. Its weakness is of another kind, that this order is the main term's own "
                "(defazio_bottou.thm2.main_same_order), so the expansion does not fix the main term's constant "
-               "(defazio_bottou.thm2.mean_ratio)."),
+               "(defazio_bottou.thm2.mean_ratio).")),
     Claim(id="defazio_bottou.thm2.main_same_order",
           where="Sec. 5.1, Theorem 2 (main term against the error term)",
           statement="Under the theorem's assumption ||Phi||_2^2 = O(1), main / O-term = n_{l+1} E[dx_{l+1}^2] "
@@ -331,10 +336,11 @@ _CLAIMS = (
           measure=hessian.THM2_ORDER,
           judge=hessian_judges.judge_thm2_main_over_order,
           mutations=(Mutation("main term larger by n_{l+1}", {"extra_power": 1.0}),),
-          note="So Theorem 2's expansion fixes the order of magnitude of the average squared singular value, not its "
+          note=lambda ev: ("So Theorem 2's expansion fixes the order of magnitude of the average squared singular value, not its "
                "constant: an error of the main term's own size is within the printed O-term. Holds approximately: the "
                "width grid excludes growth faster than w^0.5, with n_l and n_{l+1} scaled together; tightness over the "
-               "grid {=tightness.factor:.2f} (below 1: not loose, and exponent 0 itself is not shown)."),
+               f"grid {ev['tightness']['factor']:.2f}"
+               " (below 1: not loose, and exponent 0 itself is not shown).")),
     # --- Figures 1-2: the strided LeNet (slow) ----------------------------------------------------
     Claim(id="defazio_bottou.fig1.lenet_ratio_printed",
           where="Sec. 5.1, Figure 1 (the scaling factor of the numbered Eq. 2)",
@@ -384,9 +390,11 @@ _CLAIMS = (
           params={"flat": "geometric"},
           mutations=(Mutation("Kaiming fan-in is the flattest", {"flat": "he_fan_in"}),),
           slow=True,
-          note="Holds with room (loose): at the lower one-sided limit of each difference, the nearest other "
-               "initialization's mean spread is a factor {=tightness.factor:.1f} above geometric's "
-               "({=tightness.row.other}); the figure's claim is qualitative, so the room is not a discrepancy."),
+          note=lambda ev: ("Holds with room (loose): at the lower one-sided limit of each difference, the nearest other "
+               f"initialization's mean spread is a factor {ev['tightness']['factor']:.1f}"
+               " above geometric's "
+               f"({ev['tightness']['row']['other']}"
+               "); the figure's claim is qualitative, so the room is not a discrepancy.")),
 )
 
 

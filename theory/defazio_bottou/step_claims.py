@@ -216,9 +216,10 @@ SEC6_8 = (
                           {"values": {"value": sp.Rational(2727, 100)}}, part="variance-one RGB"),
                  Mutation("lower by more than a factor 27 (strict; the ratio is 27)", {"values": {"bound": 27}},
                           part="variance-one RGB")),
-          note="'Lower' is loose: the bound 1 could move by a factor {=tightness.factor:g} and still hold; the text "
+          note=lambda ev: (f"'Lower' is loose: the bound 1 could move by a factor {ev['tightness']['factor']:g}"
+               " and still hold; the text "
                "says how much lower only through the input scaling it recommends "
-               "(defazio_bottou.sec81.input_scaling).",
+               "(defazio_bottou.sec81.input_scaling)."),
           cites=("Sec. 8.1, display gamma_0, gamma_0b",), derivation=derive.bias_ratio),
 )
 
@@ -268,9 +269,10 @@ SEC10_12 = (
           kind="inequality", relations_only=True,
           extra=(Mutation("upper end 0.049 (just below the std 0.05)", {"values": {"high": sp.Rational(49, 1000)}}),
                  Mutation("lower end 0.051 (just above the std 0.05)", {"values": {"low": sp.Rational(51, 1000)}})),
-          note="The other consistent reading, variance 0.05 in Sec. 10, is not what Sec. 10 prints; either way only "
+          note=lambda ev: ("The other consistent reading, variance 0.05 in Sec. 10, is not what Sec. 10 prints; either way only "
                "the stated output scale of the experiments is affected, not the scaling calculus. Loose by design: a "
-               "range of 'reasonable choices', whose nearer end is a factor {=tightness.factor:g} from the value."),
+               f"range of 'reasonable choices', whose nearer end is a factor {ev['tightness']['factor']:g}"
+               " from the value.")),
 )
 
 _R = residual_measure

@@ -23,16 +23,16 @@ DECLARED = ("severity", "impact", "cites", "mutations")
 
 
 def record(claim: Claim, ctx: RunContext) -> dict:
-    """One claim evaluated: its declaration and the evidence, as JSON (the note's fields
-    filled from the evidence, :mod:`theory.core.notes`; where they cannot be, the note
-    as declared and ``note_error``)."""
+    """One claim evaluated: its declaration and the evidence, as JSON (the note filled
+    from the evidence, :mod:`theory.core.notes`; where it cannot be, an empty note and
+    ``note_error``)."""
     t0 = time.perf_counter()
     ev = with_headroom(claim, ctx, evaluate(claim, ctx))
     evidence = ev.to_json()
     try:
         note = {"note": fill_note(claim.note, evidence, claim.id)}
     except NoteFieldError as exc:
-        note = {"note": claim.note, "note_error": str(exc)}
+        note = {"note": "", "note_error": str(exc)}
     declared = declaration(claim)
     return {**{k: declared[k] for k in ("id", "paper", "where", "statement", "kind")}, "verdict": ev.verdict.value,
             **{k: v for k, v in declared.items() if k not in ("id", "paper", "where", "statement", "kind", "rerun")},

@@ -277,16 +277,23 @@ CLAIMS = (
           mutations=(Mutation("both bounds raised by 1 nat (fails through Eq. 10's rows; Eq. 5's product form has more "
                               "than 1 nat of slack)", {"shift": 1.0}, part="eq10"),
                      Mutation("Eq. 5's product-form bound alone raised by 2.5 nats", {"eq5_shift": 2.5}, part="eq5")),
-          note="Neither bound is attained by random networks: Eq. 5's product form has a pointwise slack "
+          note=lambda ev: ("Neither bound is attained by random networks: Eq. 5's product form has a pointwise slack "
                "(logsumexp - max z) + (log c - H(p)) bounded away from 0, and Eq. 10's slack E[logsumexp - max z] "
                "is small only for huge logits, whose label noise then swamps it. As a ratio the bound is not loose: "
-               "on its worst row ({=tightness.row.part}, widths {=tightness.row.widths}) the data's one-sided limit "
-               "allows raising it only by the factor {=tightness.factor:.4f}. The mutations therefore raise each "
+               f"on its worst row ({ev['tightness']['row']['part']}"
+               f", widths {ev['tightness']['row']['widths']}"
+               ") the data's one-sided limit "
+               f"allows raising it only by the factor {ev['tightness']['factor']:.4f}"
+               ". The mutations therefore raise each "
                "bound by more than the slack of its tightest row plus the resolution: 1 nat for Eq. 10 (slack "
-               "{=min details[part=eq10].mean:.2f} to {=max details[part=eq10].mean:.2f} over the rows), 2.5 nats "
-               "for Eq. 5 (slack {=min details[part=eq5].mean:.2f} to {=max details[part=eq5].mean:.2f}); 1 nat on "
+               f"{min(d['mean'] for d in ev['details'] if d.get('part') == 'eq10'):.2f}"
+               f" to {max(d['mean'] for d in ev['details'] if d.get('part') == 'eq10'):.2f}"
+               " over the rows), 2.5 nats "
+               f"for Eq. 5 (slack {min(d['mean'] for d in ev['details'] if d.get('part') == 'eq5'):.2f}"
+               f" to {max(d['mean'] for d in ev['details'] if d.get('part') == 'eq5'):.2f}"
+               "); 1 nat on "
                "both fails Eq. 10 alone. The label is averaged out "
-               "exactly (it is uniform and independent of the network)."),
+               "exactly (it is uniform and independent of the network).")),
     Claim(id="zeroinit2019.eq5.realized_norm_printed",
           where="Sec. 2, Eq. 5, and App. A.2, Eq. 11",
           statement="E[G(theta_ph)] >= (E[max_i z_i] - log(c)) / ||theta_ph|| with ||theta_ph|| outside the expectation, "

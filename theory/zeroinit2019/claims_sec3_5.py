@@ -44,10 +44,12 @@ CLAIMS = (
                      Mutation("explodes already at small depth: increases by more than 1 nat at every doubling, "
                               "L = 2 to 4 included (the text says 'if the depth L is large')", {"by": 1.0},
                               part="L = 2 to 4")),
-          note="The increase per doubling grows fast with depth ({=details[deeper=4].increase:.2f} nats from L = 2 "
-               "to 4, {=details[deeper=32].increase:.3g} from 16 to 32): the explosion the text predicts 'if the "
+          note=lambda ev: (f"The increase per doubling grows fast with depth ({next(d['increase'] for d in ev['details'] if d.get('deeper') == 4):.2f}"
+               " nats from L = 2 "
+               f"to 4, {next(d['increase'] for d in ev['details'] if d.get('deeper') == 32):.3g}"
+               " from 16 to 32): the explosion the text predicts 'if the "
                "depth L is "
-               "large'; the non-mirror mutation states it at every depth and fails at the shallow end."),
+               "large'; the non-mirror mutation states it at every depth and fails at the shallow end.")),
     Claim(id="zeroinit2019.principle_b.variance_printed",
           where="Sec. 3, design principle (b) as printed",
           statement="A branch variance Var[F_l(x_l)] = Theta(1/L) (the m - 1 non-zero branch layers scaled by "
@@ -166,13 +168,18 @@ CLAIMS = (
                  "tests/theory/zeroinit2019/test_wrn_groups.py). The paper's convolutional WRNs show no such growth "
                  "(its depth-64 BatchNorm norms 0.99 and 1.22; BatchNorm WRNs of 10,000 layers train in Figure 2), so "
                  "this is a failure of the dense stand-in, not of the row.",
-          note="Measured on the grouped analogue (theory/zeroinit2019/wrn_groups.py): ratio {=measured.ratio:.3g} "
-               "(interval {=measured.interval[0]:.3g} to {=measured.interval[1]:.3g}; geometric means "
-               "{=measured.geomean_depth10:.3g} at depth 10 and {=measured.geomean_depth64:.3g} at depth 64). The flat "
+          note=lambda ev: (f"Measured on the grouped analogue (theory/zeroinit2019/wrn_groups.py): ratio {ev['measured']['ratio']:.3g}"
+               " "
+               f"(interval {ev['measured']['interval'][0]:.3g}"
+               f" to {ev['measured']['interval'][1]:.3g}"
+               "; geometric means "
+               f"{ev['measured']['geomean_depth10']:.3g}"
+               f" at depth 10 and {ev['measured']['geomean_depth64']:.3g}"
+               " at depth 64). The flat "
                "analogue (30 blocks of width 32, no groups) put the ratio just above the band's edge 3, where no "
                "affordable sample decided it (recorded inconclusive before); neither dense analogue reproduces the "
                "row, and what they lack is the convolutional network itself (BatchNorm's statistics pooled over "
-               "the spatial positions, strided 1 x 1 shortcuts, image data)."),
+               "the spatial positions, strided 1 x 1 shortcuts, image data).")),
     Claim(id="zeroinit2019.table1.lsuv_depth_affected",
           where="Sec. 4.1 and Table 1, LSUV row",
           statement="LSUV prevents exponential growth of ||H|| but is significantly affected by depth (read: ratio in "
