@@ -29,7 +29,7 @@ from .core.evidence import Evidence, bound_tightness
 from .core.verdicts import Verdict, band_verdict, combine
 
 __all__ = ["judge_means", "judge_bounds", "judge_exponent", "judge_limit", "judge_comparison", "judge_exact",
-           "exact_constant", "exponent_verdict", "failing_parts", "tightest", "bound_tightness", "mean_se", "largest_shortfall", "undecided_shortfall",
+           "exact_constant", "agree", "exponent_verdict", "failing_parts", "tightest", "bound_tightness", "mean_se", "largest_shortfall", "undecided_shortfall",
            "one_sided_shortfall"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -401,6 +401,21 @@ def _with_parts(check: dict) -> dict:
         raise TypeError(f"a sub-check's parts map names to bools (an exact check is decided), got {check['parts']!r}")
     failed = failing_parts(check["parts"])
     return {**check, "ok": not failed, **({"part": failed} if failed else {})}
+
+
+def agree(a, b, dps: int) -> bool:
+    """Whether two high-precision values agree to the tolerance of a check run at ``dps``
+    digits: |a - b| <= 10^-(dps - 5) max(1, |b|), evaluated at dps + 10 digits (absolute
+    below 1, relative above). The one agreement test of the exact checks' two precisions.
+
+    >>> import mpmath
+    >>> agree(mpmath.mpf(2), mpmath.mpf(2) + mpmath.mpf(10) ** -46, 50), agree(mpmath.mpf(2), 2.001, 50)
+    (True, False)
+    """
+    import mpmath
+
+    with mpmath.workdps(dps + 10):
+        return bool(abs(a - b) <= mpmath.mpf(10) ** (5 - dps) * max(1, abs(b)))
 
 
 _SIMPLE_OPS = 6  # 3*sqrt(2)/7 has 4 operations; nsimplify(0.1234567891234) has 12

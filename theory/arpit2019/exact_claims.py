@@ -14,7 +14,7 @@ from simulations.core import check_choice
 
 from ..core.claims import Where, applies_only
 from ..core.evidence import bound_tightness
-from ..judges import exact_constant, judge_exact, tightest
+from ..judges import agree, exact_constant, judge_exact, tightest
 from . import residual, sphere
 
 __all__ = [
@@ -150,12 +150,6 @@ def _proof_values(ns, d) -> dict:
     }
 
 
-def _close(a, b, dps):
-    """|a - b| <= 10^-(dps-5) max(1, |b|), evaluated at dps + 10 digits."""
-    with mpmath.workdps(dps + 10):
-        return abs(a - b) <= mpmath.mpf(10) ** (-(dps - 5)) * max(1, abs(b))
-
-
 @applies_only("factor", cases=Where("!= 1 (the products it multiplies)", lambda f: exact_constant(f) != 1))
 def judge_wallis(m, ctx, factor=1, cases=("odd", "even"), eq22_ratio: str = "(n-1)/n"):
     """Eq. 22 (reduction formula, symbolic n; ``eq22_ratio`` replaces its coefficient
@@ -177,7 +171,7 @@ def judge_wallis(m, ctx, factor=1, cases=("odd", "even"), eq22_ratio: str = "(n-
                 pat = "even" if k % 2 else "odd"
                 scale = mpmath.mpf(factor) if ("odd" if k % 2 else "even") in cases else 1
                 closed = sphere.pattern_product(k + 1, pat, d) * (1 if k % 2 else mpmath.pi / 2) * scale
-                if not _close(m[d]["wallis"][k - 1], closed, d):
+                if not agree(m[d]["wallis"][k - 1], closed, d):
                     bad.append({"k": k, "quadrature": mpmath.nstr(m[d]["wallis"][k - 1], 15),
                                 "product": mpmath.nstr(closed, 15)})
         checks.append({"label": f"Eq. 23-28 at {d} digits, k = 1..31",
@@ -198,7 +192,7 @@ def _eq18_corrected_row(m, ctx, what: str, key: str, target) -> list:
     for d in ctx.precisions:
         with mpmath.workdps(d + 10):
             pairs = [(n, v, target(n)) for n, v in zip(m["n"], m[d][key])]
-            bad = next(((n, v, t) for n, v, t in pairs if not _close(v, t, d)), None)
+            bad = next(((n, v, t) for n, v, t in pairs if not agree(v, t, d)), None)
             worst = max(abs(v - t) / max(1, abs(t)) for _, v, t in pairs)
         with mpmath.workdps(d):  # equal to the last bit of the d-digit values: at least their resolution
             worst = worst or +mpmath.eps
@@ -234,7 +228,7 @@ def judge_eq18(m, ctx, variant: str = "printed", moment_factor: str = "1", mass_
             with mpmath.workdps(d + 10):
                 target = moment_target(n)
             opts = [(r, m[d]["mass"][r][i], m[d]["moment"][r][i]) for r in sphere.READINGS]
-            if not any(_close(ms, 1, d) and _close(mo, target, d) for _, ms, mo in opts):
+            if not any(agree(ms, 1, d) and agree(mo, target, d) for _, ms, mo in opts):
                 found = {r: {"mass": mpmath.nstr(ms, 12), "moment": mpmath.nstr(mo, 12)} for r, ms, mo in opts}
                 checks.append({"label": f"n = {n} at {d} digits", "ok": False, "measured": found,
                                "expected": {"mass": 1, "moment": f"1/(2n) = {mpmath.nstr(target, 12)}"},
@@ -266,7 +260,7 @@ def judge_eq31_34(m, ctx, reading: str = "sphere_in_Rn", product: str = "pattern
             half = mpmath.mpf(1) / 2 * mpmath.mpf(eq31_factor)
             rows = [(n, half * sphere.kn(n, "eq9", reading, dps=d + 10, product=product) / n, t)
                     for n, t in zip(m["n"], m[d]["true_moment"])]
-            bad = next(((n, v, t) for n, v, t in rows if not _close(v, t, d)), None)
+            bad = next(((n, v, t) for n, v, t in rows if not agree(v, t, d)), None)
         checks.append({"label": f"Eq. 31: 0.5 K_n / n = E[max(0, cos)^2], n = 2..30 at {d} digits", "ok": bad is None,
                        "measured": "all match" if bad is None else mpmath.nstr(bad[1], 15),
                        "expected": "the corrected density's moment" if bad is None else mpmath.nstr(bad[2], 15),
@@ -300,7 +294,7 @@ def judge_eq29(m, ctx, variant: str = "printed", denominator: str | None = None,
     for d in ctx.precisions:
         rhs_all = (m[d][key] if denominator is None and not swap
                    else [_eq29_form(n, d, variant, denominator, swap) for n in m["n"]])
-        bad = [(n, lhs, rhs) for n, lhs, rhs in zip(m["n"], m[d]["lhs29"], rhs_all) if not _close(lhs, rhs, d)]
+        bad = [(n, lhs, rhs) for n, lhs, rhs in zip(m["n"], m[d]["lhs29"], rhs_all) if not agree(lhs, rhs, d)]
         checks.append({"label": f"n = 2..30 at {d} digits", "ok": not bad,
                        "measured": mpmath.nstr(bad[0][2], 15) if bad else "all match",
                        "expected": mpmath.nstr(bad[0][1], 15) if bad else "quadrature",

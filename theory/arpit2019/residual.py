@@ -116,9 +116,23 @@ def factor_enclosures(n_max: int, start: int = 201) -> dict:
 
 
 def _bounds(lo: str, hi: str):
-    iv = mpmath.iv
-    env = {"sqrt": iv.sqrt, "e": iv.e, "exp": iv.exp}
-    return tuple(iv.mpf(1) * eval(x, {}, env) for x in (lo, hi))  # noqa: S307 - fixed vocabulary
+    """Enclosures of the bounds: each text is read by sympy (``sqrt(e)``, ``2``; no
+    ``eval``), evaluated to 50 digits and widened by 10^-40 on both sides, which holds the
+    exact value (sympy's evalf is accurate to the digits it asks for), then rounded
+    outward to an ``mpmath.iv`` interval.
+
+    >>> lo, hi = _bounds("sqrt(2)", "sqrt(e)")
+    >>> mpmath.sqrt(2) in lo, mpmath.sqrt(mpmath.e) in hi, float(hi.delta) < 1e-15
+    (True, True, True)
+    """
+    out = []
+    for text in (lo, hi):
+        value = sp.sympify(text, locals={"e": sp.E}, rational=True)
+        if not value.is_real or not value.is_number:
+            raise ValueError(f"a bound must be a real constant such as 'sqrt(e)', got {text!r}")
+        centre = sp.Float(value.evalf(50), 50)
+        out.append(mpmath.iv.mpf([str(centre - sp.Float("1e-40", 50)), str(centre + sp.Float("1e-40", 50))]))
+    return tuple(out)
 
 
 def _inside(x, lo_i, hi_i) -> bool:

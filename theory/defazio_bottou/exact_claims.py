@@ -12,7 +12,7 @@ import sympy as sp
 from simulations.core import check_choice
 
 from ..core.claims import applies_only
-from ..judges import exact_constant, judge_exact
+from ..judges import agree, exact_constant, judge_exact
 from . import calculus as c
 from .proof_steps import PERTURB_FACTOR, PERTURBS, check_perturbation, selected
 
@@ -180,11 +180,6 @@ def input_scaling_measure(ctx) -> dict:
     return out
 
 
-def _close(x, y, dps) -> bool:
-    with mpmath.workdps(dps + 10):
-        return abs(x - y) < mpmath.mpf(10) ** (5 - dps)
-
-
 def judge_input_scaling(meas, ctx, printed: float = 0.2, tolerance: float = 0.025, exponent=sp.Rational(1, 2),
                         factor_power=sp.Rational(1, 4)):
     """Sec. 8.1: gamma_0 = gamma_0b gives E[x_0^2] = 1/sqrt(n_0 k_0^2) (sympy), which is
@@ -205,10 +200,10 @@ def judge_input_scaling(meas, ctx, printed: float = 0.2, tolerance: float = 0.02
          "measured": mpmath.nstr(v, 15), "expected": printed,
          "counterexample": {"value": mpmath.nstr(v, 15), "printed": printed}},
     ] + [
-        {"label": f"factor^2 = 1/sqrt(27) at {d} digits", "ok": _close(_factor_squared(meas[d], factor_power, d),
+        {"label": f"factor^2 = 1/sqrt(27) at {d} digits", "ok": agree(_factor_squared(meas[d], factor_power, d),
                                                                           meas[d]["E[x0^2]"], d),
          "measured": mpmath.nstr(meas[d]["factor"], 15), "expected": "27^(-1/4)"} for d in (lo, hi)
-    ] + [{"label": f"the {lo}- and {hi}-digit values agree", "ok": _close(meas[lo]["E[x0^2]"], meas[hi]["E[x0^2]"], lo),
+    ] + [{"label": f"the {lo}- and {hi}-digit values agree", "ok": agree(meas[lo]["E[x0^2]"], meas[hi]["E[x0^2]"], lo),
           "measured": mpmath.nstr(meas[lo]["E[x0^2]"] - meas[hi]["E[x0^2]"], 5), "expected": 0}]
     return judge_exact(checks, f"sympy solve; mpmath at {lo}/{hi} digits", f"printed precision +-{tolerance}")
 
