@@ -34,9 +34,8 @@ from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit
 from ..stats import (detectable_deviation, detectable_noncentrality, distance_lower_bound, goodness_of_fit,
                      mean_within, plan_looks, power_law)
 from .case_base import TRUTHS, Case, birge_resolution, synthetic_claim
-from .figure_cases import FIGURE_CASES
 
-__all__ = ["TRUTHS", "Case", "CASES"]
+__all__ = ["TRUTHS", "Case", "CASES", "paper_cases", "all_cases"]
 
 #: A skewed replicate law (lognormal, sd of log 0.5) with mean 1: sd and skewness like
 #: the per-network ratios of the catalogue.
@@ -331,5 +330,26 @@ CASES = (
     Case("w2_lower", "distance_lower_bound", f"W_2(N(s, 1), N(0, 1)) = s <= {_W2_BOUND} rejected only from a lower "
          "confidence limit on W_2 (the rejection side of the Wasserstein claims); 'true' sits on the bound",
          _w2_lower_claim, ("true", "underpowered", "false_1x", "false_3x")),
-    *FIGURE_CASES,
 )
+
+
+def paper_cases() -> tuple:
+    """The cases of the papers' own judges: ``CASES`` of each paper package's
+    ``calibration_cases`` module, found through the registry as its claims are (a paper
+    without one has none)."""
+    import importlib
+    import importlib.util
+
+    from ..core.registry import papers
+
+    found = []
+    for p in papers():
+        name = f"theory.{p.key}.calibration_cases"
+        if importlib.util.find_spec(name) is not None:
+            found += importlib.import_module(name).CASES
+    return tuple(found)
+
+
+def all_cases() -> tuple:
+    """The core judges' cases, then the papers'."""
+    return CASES + paper_cases()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..core import RunContext, Verdict, clear_caches, evaluate
 from ..stats import POWER, binomial_interval
-from .cases import CASES
+from .cases import all_cases
 
 __all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "measure_case", "run_calibration", "run_counts_calibration",
            "run_welch_calibration", "run_deep_calibration", "expectation", "record_code"]
@@ -71,7 +71,7 @@ def record_code(data: dict, *sections: str, start: dict | None = None) -> None:
 
 
 def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: float = CALIBRATION_ALPHA,
-                    cases=CASES, progress: bool = True, tails: bool = True, jobs: int = 1) -> dict:
+                    cases=None, progress: bool = True, tails: bool = True, jobs: int = 1) -> dict:
     """Measure every case under every truth (and the tail rates of the mean test) on
     ``jobs`` processes; merge into ``out``/calibration.json."""
     from simulations.core.provenance import git_state
@@ -84,7 +84,7 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
 
     start = git_state()
     reseeds = reseeds or DEFAULT_RESEEDS
-    tasks = [(c, t, reseeds, alpha) for c in cases for t in c.truths]
+    tasks = [(c, t, reseeds, alpha) for c in (all_cases() if cases is None else cases) for t in c.truths]
     rows = map_tasks(measure_case, tasks, jobs, "calibration", progress)
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"

@@ -57,10 +57,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
-from ..core.records import TooFewReplicates
-from ..core.verdicts import Verdict, band_verdict
 from .power import detectable_deviation, t_quantile
 from .skewness import SKEW_CORRECTION_FROM, hall_coefficient, hall_corrected, rule_thresholds
+from .verdicts import TooFewReplicates, Verdict, band_verdict
 
 __all__ = ["TooFewReplicates", "MeanEstimate", "estimate", "difference", "TestResult", "shortfall", "mean_equals",
            "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less", "distance_lower_bound",
