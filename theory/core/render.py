@@ -6,7 +6,6 @@ import json
 
 from .claims import Claim
 from .evidence import Evidence, jsonable
-from .runner import headroom_text
 
 __all__ = ["render_evidence", "short", "one_line"]
 
@@ -37,8 +36,7 @@ def render_evidence(claim: Claim, ev: Evidence, title: str | None = None) -> str
         s = ev.sampling
         lines.append(f"  Sampling: look {s['looks']} of {s['planned_looks']}, {s['replicates_per_row']} replicates per row "
                      f"({s['blocks']} of {s['budget_blocks']} blocks), alpha {s['alpha_per_look']:.1e} per look, "
-                     f"stopped: {s['stopped']}"
-                     + (f"; {headroom_text(s['alpha_headroom'])}" if s.get("alpha_headroom") is not None else ""))
+                     f"stopped: {s['stopped']}")
     if ev.counterexample is not None:
         lines.append(f"  Counterexample: {short(ev.counterexample)}")
     if ev.settle:

@@ -48,10 +48,8 @@ def _calibration_lines(root: Path, records: list) -> list:
     if not path.exists():
         return ["## Calibration", "", f"Not measured yet: run `python -m theory calibrate` (writes {CALIBRATION_JSON}).", ""]
     from ..calibration.render import render_calibration
-    from .exposure import exposure_lines
 
-    data = json.loads(path.read_text())
-    return render_calibration(data) + exposure_lines(records, data)
+    return render_calibration(json.loads(path.read_text()))
 
 
 def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: str | None = None,

@@ -6,8 +6,6 @@ import json
 from ..core import coverage as cov
 from ..core.registry import papers
 from ..stats import LACK_OF_FIT_ALPHA, POWER
-from ..core.runner import headroom_text
-from .exposure import sizes_text
 
 __all__ = ["render_markdown"]
 
@@ -74,7 +72,9 @@ def _tests_phrase(tests, what: str) -> str:
     the runner recorded (a Welch pair's sizes joined by '+'); '' for none."""
     if not tests:
         return ""
-    sizes = sizes_text(tests[0]) if len(tests) == 1 else f"{sizes_text(tests[0])} to {sizes_text(tests[-1])}"
+    first, last = ("+".join(map(str, t["replicates"])) if isinstance(t["replicates"], list) else str(t["replicates"])
+                   for t in (tests[0], tests[-1]))
+    sizes = first if len(tests) == 1 else f"{first} to {last}"
     return (f"; {sum(t['tests'] for t in tests)} {what} on {sizes} replicates, largest abs. sample skewness "
             f"{max(t['largest_abs_skewness'] for t in tests):.3g}")
 
@@ -95,8 +95,7 @@ def _claim_section(r: dict, plots: dict) -> list:
         out.append(f"- Sampling: stopped at look {s['looks']} of {s['planned_looks']} ({s['stopped']}), "
                    f"{s['replicates_per_row']} replicates per row, alpha {s['alpha_per_look']:.1e} per look"
                    + _tests_phrase(s.get("one_sample_tests"), "one-sample tests")
-                   + _tests_phrase(s.get("welch_tests"), "Welch comparisons")
-                   + (f"; {headroom_text(s['alpha_headroom'])}" if s.get("alpha_headroom") is not None else ""))
+                   + _tests_phrase(s.get("welch_tests"), "Welch comparisons"))
     if ev["counterexample"] is not None:
         out.append(f"- Smallest counterexample: {_fmt(ev['counterexample'])}")
     if ev.get("settle"):
