@@ -126,17 +126,17 @@ def bernstein_exact(n: int, level: float) -> tuple[float, float]:
                              for k in range(n + 1)], n))
 
 
-_SKEWED = ("lognormal, sd of log 0.3", "chi-square, 1 d.o.f.", "lognormal, sd of log 0.5")
+_LN3, _LN5, _CHI = "lognormal, sd of log 0.3", "lognormal, sd of log 0.5", "chi-square, 1 d.o.f."
 #: (test, law, replicates per sample or point, or count) of each row: every test at its
 #: minimum on the skewed laws (the mean tests are exact or conservative on Gaussian ones),
-#: and the size the most skewed law needs where the minimum is not enough.
+#: and twice the minimum where the more skewed laws need it.
 ROWS = (
-    *(("one-sample mean", law, MIN_REPLICATES) for law in _SKEWED),
-    ("one-sample mean", _SKEWED[2], 2 * MIN_REPLICATES),
-    *(("Welch difference", law, MIN_REPLICATES) for law in _SKEWED),
-    ("Welch difference", _SKEWED[2], 2 * MIN_REPLICATES),
-    *(("fitted exponent", law, MIN_POINT_REPLICATES) for law in ("Gaussian",) + _SKEWED),
-    *(("fitted limit", law, MIN_REPLICATES) for law in ("Gaussian",) + _SKEWED[:2]),
+    *(("one-sample mean", law, MIN_REPLICATES) for law in (_LN3, _LN5, _CHI)),
+    ("one-sample mean", _LN5, 2 * MIN_REPLICATES),
+    *(("Welch difference", law, MIN_REPLICATES) for law in (_LN3, _LN5, _CHI)),
+    *(("Welch difference", law, 2 * MIN_REPLICATES) for law in (_LN5, _CHI)),
+    *(("fitted exponent", law, MIN_POINT_REPLICATES) for law in ("Gaussian", _LN3, _LN5, _CHI)),
+    *(("fitted limit", law, MIN_REPLICATES) for law in ("Gaussian", _LN3)),
     ("chi-square goodness of fit", "uniform, 8 categories", 4000),
     ("exact binomial interval", "Bernoulli", 100),
     ("empirical-Bernstein limit", "Bernoulli", MIN_REPLICATES),
