@@ -1,5 +1,7 @@
 """Synthetic claims with known truth, one per core judge, run through the real sequential
-runner so that the looks, the alpha spending and the judge are calibrated together.
+runner so that the looks, the alpha spending and the judge are calibrated together (the
+counts' and the W_2 lower limit's tests are calibrated in tests/theory/stats and in
+:mod:`.rates`).
 
 Each :class:`Case` builds a :class:`~theory.core.claims.Claim` whose measurement draws
 from a law whose truth is known exactly, for a given ``truth``:
@@ -27,10 +29,9 @@ import math
 
 import numpy as np
 
-from ..core import Block, Claim, Evidence, Row, Verdict
+from ..core import Block, Claim, Evidence, Row
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit, judge_means
-from ..stats import (MIN_POINT_REPLICATES, MIN_REPLICATES, detectable_deviation, detectable_noncentrality,
-                     distance_lower_bound, goodness_of_fit, mean_within, plan_looks, power_law)
+from ..stats import MIN_POINT_REPLICATES, MIN_REPLICATES, detectable_deviation, mean_within, plan_looks, power_law
 from .case_base import TRUTHS, Case, birge_resolution, synthetic_claim
 
 __all__ = ["TRUTHS", "Case", "CASES", "paper_cases", "all_cases"]
@@ -58,34 +59,29 @@ def _scaled(truth: str, budget: int) -> tuple[int, int]:
     return k, k * budget
 
 
+def _rows_claim(name: str, mu: float, judge) -> Claim:
+    """Two rows of N lognormal replicates with mean ``mu`` per block."""
+    def draw(ctx, block):
+        return Block(tuple(Row({"row": i}, {"x": mu * _lognormal(ctx.stream(f"calibration.{name}", i, block), N)})
+                           for i in range(2)))
+
+    return synthetic_claim(name, draw, judge, 1, _BUDGET)
+
+
 def _mean_claim(truth: str, alpha: float) -> Claim:
     """E[X] = 1 per row (2 rows), tolerance +-0.1 (judge_means)."""
     dev = max(_resolution(_LN_SD / math.sqrt(N * _BUDGET), N * _BUDGET - 1, alpha, _BUDGET, 2), 0.1)
-    mu = {"true": 1.0, "false_1x": 1.0 + dev, "outside_band": 1.0 + 0.1 * 1.02}[truth]
-
-    def draw(ctx, block):
-        return Block(tuple(Row({"row": i}, {"x": mu * _lognormal(ctx.stream("calibration.mean", i, block), N)})
-                           for i in range(2)))
-
-    def judge(m, ctx):
-        return judge_means(m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), 0.1, "calibration", ctx)
-
-    return synthetic_claim(f"mean.{truth}", draw, judge, 1, _BUDGET)
+    return _rows_claim(f"mean.{truth}", {"true": 1.0, "false_1x": 1.0 + dev, "outside_band": 1.0 + 0.1 * 1.02}[truth],
+                       lambda m, ctx: judge_means(m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), 0.1, "calibration",
+                                                  ctx))
 
 
 def _bound_claim(truth: str, alpha: float) -> Claim:
     """E[X] <= 1 per row (2 rows, judge_bounds); ``true`` sits on the bound."""
     res = _resolution(_LN_SD / math.sqrt(N * _BUDGET), N * _BUDGET - 1, alpha, _BUDGET, 2)
-    mu = {"true": 1.0, "false_1x": 1.0 + res}[truth]
-
-    def draw(ctx, block):
-        return Block(tuple(Row({"row": i}, {"x": mu * _lognormal(ctx.stream("calibration.bound", i, block), N)})
-                           for i in range(2)))
-
-    def judge(m, ctx):
-        return judge_bounds(m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), "calibration", ctx, attainable=None)
-
-    return synthetic_claim(f"bound.{truth}", draw, judge, 1, _BUDGET)
+    return _rows_claim(f"bound.{truth}", {"true": 1.0, "false_1x": 1.0 + res}[truth],
+                       lambda m, ctx: judge_bounds(m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), "calibration",
+                                                   ctx, attainable=None))
 
 
 def _within_claim(truth: str, alpha: float) -> Claim:
@@ -210,46 +206,6 @@ def _limit_rms_claim(truth: str, alpha: float) -> Claim:
     return synthetic_claim(f"limit_rms.{truth}", draw, judge, 1, _LIM_BUDGET)
 
 
-_GOF_P, _GOF_BLOCK, _GOF_W = np.full(8, 1 / 8), 400, 0.1
-
-
-def _gof_claim(truth: str, alpha: float) -> Claim:
-    """8 category counts against the uniform law, required Cohen's w 0.1 (goodness_of_fit);
-    a deviation of w along a fixed contrast (+ on even, - on odd categories)."""
-    n = _GOF_BLOCK * _BUDGET
-    w_res = math.sqrt(detectable_noncentrality(7, alpha / plan_looks(1, _BUDGET, 1.0).looks) / n)
-    w = {"true": 0.0, "false_1x": max(w_res, _GOF_W), "outside_band": _GOF_W * 1.02}[truth]
-    probs = _GOF_P * (1 + w * np.where(np.arange(8) % 2 == 0, 1.0, -1.0))
-
-    def draw(ctx, block):
-        u = ctx.stream("calibration.gof", block).host_rng.random(_GOF_BLOCK)
-        return Block((Row({"row": 0}, {"code": np.searchsorted(np.cumsum(probs), u).clip(0, 7)}),))
-
-    def judge(m, ctx):
-        _, p, w_r, v = goodness_of_fit(np.bincount(m.row(row=0)["code"], minlength=8), _GOF_P, ctx.alpha, _GOF_W)
-        return Evidence(v, p, "uniform", "calibration", w_r, shortfall=w_r / _GOF_W)
-
-    return synthetic_claim(f"gof.{truth}", draw, judge, 1, _BUDGET)
-
-
-def _w2_lower_claim(truth: str, alpha: float) -> Claim:
-    """W_2(N(s, 1), N(0, 1)) = s <= 0.5 rejected only from a lower confidence limit on W_2
-    (distance_lower_bound: the rejection side of the Wasserstein claims); ``true`` sits on
-    the bound."""
-    n = N * _BUDGET
-    shift = 0.5 + {"true": 0.0, "false_1x": _resolution(math.sqrt(2 / n), 2 * n - 2, alpha, _BUDGET)}[truth]
-
-    def draw(ctx, block):
-        be = ctx.stream("calibration.w2_lower", block)
-        return Block((Row({"row": 0}, {"x": shift + np.asarray(be.normal((N,))), "y": np.asarray(be.normal((N,)))}),))
-
-    def judge(m, ctx):
-        lower, _ = distance_lower_bound(m.row(row=0)["x"], m.row(row=0)["y"], ctx.alpha)
-        return Evidence(Verdict.FAILS if lower > 0.5 else Verdict.INCONCLUSIVE, lower, "W_2 <= 0.5", "calibration", None)
-
-    return synthetic_claim(f"w2_lower.{truth}", draw, judge, 1, _BUDGET)
-
-
 _BANDED = ("true", "false_1x", "outside_band")
 _ONE_SIDED = ("true", "false_1x")
 CASES = (
@@ -264,9 +220,6 @@ CASES = (
     Case("limit", "judge_limit", "limit of mean(w) = c + a/w equals 1 +- 2%", _limit_claim, _BANDED + _OFF_CENTRE),
     Case("limit_rms", "judge_limit", "limit 1 +- 2% and the RMS error of single networks decays", _limit_rms_claim,
          ("true", "rms_boundary", "rms_flat", "false_1x", "outside_band")),
-    Case("gof", "goodness_of_fit", "8 categories against the uniform law, Cohen's w 0.1", _gof_claim, _BANDED),
-    Case("w2_lower", "distance_lower_bound", "W_2(N(s, 1), N(0, 1)) <= 0.5 from a lower limit", _w2_lower_claim,
-         _ONE_SIDED),
 )
 
 

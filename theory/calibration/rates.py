@@ -142,7 +142,8 @@ ROWS = (
     ("empirical-Bernstein limit", "Bernoulli", MIN_REPLICATES),
 )
 #: Random numbers drawn per row: about 50 false alarms expected at the level for a mean
-#: test at the minimum (fewer where a sample takes more numbers).
+#: test at the minimum (fewer where a sample takes more numbers; a count sample is taken
+#: as 100 numbers).
 NUMBERS = 10**9
 
 
@@ -156,7 +157,7 @@ def measure_row(test: str, law: str, n: int, numbers: int = NUMBERS, level: floa
         rate, p = (binomial_exact if test.startswith("exact") else bernstein_exact)(n, level)
         return {**row, "reseeds": None, "rate": rate, "interval": [rate, rate], "worst_p": p, "met": rate <= level}
     rng = np.random.default_rng([seed, len(test), n, sum(map(ord, law))])
-    per = {"one-sample mean": n, "Welch difference": 2 * n}.get(test, 5 * n if test.startswith("fitted") else 1)
+    per = {"one-sample mean": n, "Welch difference": 2 * n}.get(test, 5 * n if test.startswith("fitted") else 100)
     reseeds = max(1, numbers // per)
     chunk, counts, done = max(1, int(1e7 // per)), np.zeros(2, int), 0
     while done < reseeds:

@@ -14,7 +14,7 @@ from simulations import get_backend
 
 from ..calibration.case_base import TRUTHS, Case, birge_resolution, synthetic_claim
 from ..core import Block, Claim, Evidence, Row
-from ..stats import detectable_deviation, plan_looks
+from ..stats import MIN_REPLICATES, detectable_deviation, plan_looks
 from .drift_judges import geometric_decay_fit
 from .figure_judges import CORRECTION, judge_phase, judge_radius, width_design
 from .montecarlo import boundary_width, confirm_rows
@@ -132,14 +132,15 @@ def _phase_claim(truth: str, alpha: float) -> Claim:
 
 
 # --- the W_2 radius of Table 1 decays no slower than d^p (daneshmand2021 judge_radius) ---
-_RADIUS_WIDTHS, _RADIUS_BLOCK, _RADIUS_BUDGET, _RADIUS_P = (32, 64, 128, 256, 512), 20, 8, -0.25
+#: A block holds the fewest replicates a Welch comparison decides on (MIN_REPLICATES per side).
+_RADIUS_WIDTHS, _RADIUS_BLOCK, _RADIUS_BUDGET, _RADIUS_P = (32, 64, 128, 256, 512), MIN_REPLICATES, 4, -0.25
 #: Amplitudes of the three Lipschitz gaps D_j(d) at d = 32, where they are anchored (a
 #: radius that decays more slowly than claimed is larger at the large widths). The
 #: replicates' sd is (d/32)^-1/2 on each side, as for the chains' per-run averages; at the
-#: boundary D/se is smallest at d = 32: 3.2, 2.2 and 1.6 at the first look (20 per side),
-#: so the judge's screen (D above 3 standard errors at every width) drops functionals
-#: there; 9.0, 6.3 and 4.5 at the budget (160 per side).
-_RADIUS_AMPLITUDES = (0.95, 0.665, 0.475)
+#: boundary D/se is smallest at d = 32: 3.2, 2.2 and 1.6 at the first look (one block per
+#: side), so the judge's screen (D above 3 standard errors at every width) drops
+#: functionals there; 6.3, 4.4 and 3.2 at the budget (four blocks).
+_RADIUS_AMPLITUDES = tuple(a * math.sqrt(20 / _RADIUS_BLOCK) for a in (0.95, 0.665, 0.475))
 
 
 def _radius_sd(w):
