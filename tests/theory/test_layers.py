@@ -1,4 +1,4 @@
-"""The layers of ``theory/`` import one way: stats < core < judges < calibration, report < papers.
+"""The layers of ``theory/`` import one way: verdicts < stats < core < judges < calibration, report < papers.
 
 Every ``import`` in every module of ``theory/`` (top-level or inside a function) is
 resolved to the layer it names; no module may import a layer above its own. A paper's
@@ -14,11 +14,12 @@ import theory
 
 ROOT = Path(theory.__file__).parent
 #: The machinery's layers, lowest first; every other sub-package of ``theory`` is a paper.
-LAYERS = {"stats": 0, "core": 1, "judges": 2, "kinds": 2, "calibration": 3, "report": 3}
+LAYERS = {"verdicts": -1, "stats": 0, "core": 1, "judges": 2, "kinds": 2, "calibration": 3, "report": 3}
 #: What each layer must never import (the issue's rules, and no paper below the papers).
 FORBIDDEN = {
-    "stats": {"core", "judges", "kinds", "calibration", "report", "papers"},
-    "core": {"judges", "kinds", "calibration", "report", "papers"},
+    "verdicts": {"stats", "core", "judges", "kinds", "calibration", "report", "papers", "top"},
+    "stats": {"core", "judges", "kinds", "calibration", "report", "papers", "top"},
+    "core": {"judges", "kinds", "calibration", "report", "papers", "top"},
     "judges": {"calibration", "report", "papers"},
     "kinds": {"calibration", "report", "papers"},
     "calibration": {"papers"},
@@ -30,7 +31,7 @@ def _layer(parts: tuple) -> str | None:
     """The layer of the module ``theory.<parts...>``; 'papers' for a paper package."""
     if not parts:
         return None
-    head = parts[0]
+    head = parts[0].removesuffix(".py")
     if head in LAYERS:
         return head
     if (ROOT / head / "__init__.py").exists():

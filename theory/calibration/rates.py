@@ -154,7 +154,7 @@ def measure_row(test: str, law: str, n: int, numbers: int = NUMBERS, level: floa
     numbers (exact for the binomial and Bernstein rows)."""
     row = {"test": test, "law": law, "skewness": LAWS[law][3] if law in LAWS else None, "n": n, "level": level}
     if test in ("exact binomial interval", "empirical-Bernstein limit"):
-        rate, p = (binomial_exact if test.startswith("exact") else bernstein_exact)(n, level)
+        rate, p = map(float, (binomial_exact if test.startswith("exact") else bernstein_exact)(n, level))
         return {**row, "reseeds": None, "rate": rate, "interval": [rate, rate], "worst_p": p, "met": rate <= level}
     rng = np.random.default_rng([seed, len(test), n, sum(map(ord, law))])
     per = {"one-sample mean": n, "Welch difference": 2 * n}.get(test, 5 * n if test.startswith("fitted") else 100)

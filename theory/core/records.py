@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..stats.verdicts import TooFewReplicates
+from ..verdicts import TooFewReplicates
 
 __all__ = ["Row", "Block", "Samples", "TooFewReplicates"]
 

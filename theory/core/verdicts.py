@@ -1,5 +1,5 @@
 """Verdicts and the rules that combine them: defined in the lowest layer,
-:mod:`theory.stats.verdicts`, and re-exported here."""
-from ..stats.verdicts import DECIDED, Verdict, band_verdict, combine, decided
+:mod:`theory.verdicts`, and re-exported here."""
+from ..verdicts import DECIDED, Verdict, band_verdict, combine, decided
 
 __all__ = ["Verdict", "DECIDED", "combine", "band_verdict", "decided"]

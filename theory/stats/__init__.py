@@ -24,7 +24,7 @@ from .means import (MIN_REPLICATES, MeanEstimate, TestResult, difference, distan
                     inequality_verdict, mean_at_least, mean_at_most, mean_equals, mean_within, shortfall)
 from .power import POWER, detectable_deviation, t_quantile
 from .sequential import LookPlan, plan_looks
-from .verdicts import DECIDED, TooFewReplicates, Verdict, band_verdict, combine, decided
+from ..verdicts import DECIDED, TooFewReplicates, Verdict, band_verdict, combine, decided
 
 #: False-alarm probability of one Monte-Carlo claim (all its looks and rows together).
 CLAIM_ALPHA = 1e-3

@@ -16,7 +16,7 @@ from scipy import optimize
 from scipy import stats as st
 
 from .power import POWER
-from .verdicts import Verdict
+from ..verdicts import Verdict
 
 __all__ = ["goodness_of_fit", "detectable_noncentrality", "binomial_interval"]
 

@@ -37,7 +37,7 @@ from scipy import stats as st
 
 from .means import MIN_REPLICATES
 from .power import t_quantile
-from .verdicts import TooFewReplicates
+from ..verdicts import TooFewReplicates
 
 __all__ = ["LACK_OF_FIT_ALPHA", "MIN_POINT_REPLICATES", "Fit", "wls", "wls_batch", "power_law", "limit"]
 

@@ -33,7 +33,7 @@ raises :class:`TooFewReplicates`, so the sequential runner does not judge that l
 >>> estimate(x[:20]).interval(0.05)
 Traceback (most recent call last):
 ...
-theory.stats.verdicts.TooFewReplicates: a mean test needs at least 200 replicates per sample, got 20
+theory.verdicts.TooFewReplicates: a mean test needs at least 200 replicates per sample, got 20
 """
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ from scipy import stats as st
 
 from .power import detectable_deviation, t_quantile
 from .skewness import hall_coefficient, hall_corrected, rule_thresholds, welch_coefficient
-from .verdicts import TooFewReplicates, Verdict, band_verdict
+from ..verdicts import TooFewReplicates, Verdict, band_verdict
 
 __all__ = ["MIN_REPLICATES", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "TestResult", "shortfall",
            "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict",

@@ -133,7 +133,7 @@ def test_render_is_a_screen_and_names_what_is_not_met():
 def test_jobs_do_not_change_the_numbers(tmp_path):
     """Calibration on 2 processes gives the rows of a serial run, in the same order."""
     cases = [CASE["mean"]]
-    few = (("one-sample mean", "Gaussian", 20), ("fitted limit", "Gaussian", 20))
+    few = (("one-sample mean", "Gaussian", 20), ("fitted limit", "Gaussian", 20), ("exact binomial interval", "Bernoulli", 20))
 
     def strip(d):
         return [{k: v for k, v in r.items() if k != "seconds"} for r in d["judges"]["rows"] + d["rates"]["rows"]]

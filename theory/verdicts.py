@@ -1,6 +1,6 @@
 """Verdicts and the rules that combine them, and :class:`TooFewReplicates`: the types
-that the tests of :mod:`theory.stats` return and raise, shared by every layer above
-(:mod:`theory.core` re-exports them).
+that the tests of :mod:`theory.stats` return and raise, shared by every layer. The
+lowest module of ``theory``: it imports nothing of it (:mod:`theory.core` re-exports it).
 
 The burden of proof: ``fails`` only when the data reject the statement at the stated
 alpha; ``holds`` only when an interval lies inside the statement's tolerance band;
