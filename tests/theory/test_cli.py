@@ -98,7 +98,7 @@ def test_calibrate_rates_only_keeps_the_recorded_cases(tmp_path, monkeypatch, ca
 
     real = calibration.run_calibration
     monkeypatch.setattr(calibration, "run_calibration", lambda out, **kw: real(
-        out, **{**kw, "rate_numbers": 400, "rate_rows": (("one-sample mean", "Gaussian", 20),)}))
+        out, **{**kw, "rate_reseeds": 20, "rate_rows": (("one-sample mean", "Gaussian", 20),)}))
     (tmp_path / "calibration.json").write_text(json.dumps({"judges": "recorded"}))
     assert main(["calibrate", "--rates-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
     data = json.loads((tmp_path / "calibration.json").read_text())

@@ -85,21 +85,21 @@ def merge_section(out, section: str, run) -> dict:
 
 def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: float = CALIBRATION_ALPHA,
                     cases=None, progress: bool = True, jobs: int = 1, judges: bool = True,
-                    rates: bool = True, rate_numbers: int | None = None, rate_rows=None,
+                    rates: bool = True, rate_reseeds: int | None = None, rate_rows=None,
                     keep_other_cases: bool = False) -> dict:
     """Measure the tests' rates (``rates``) and every case under every truth (``judges``)
     on ``jobs`` processes; merge into ``out``/calibration.json (with ``keep_other_cases``,
     the recorded rows of the cases not run stay, at the same alpha and reseeds)."""
     from .pool import map_tasks
-    from .rates import NUMBERS, ROWS, run_rates
+    from .rates import RESEEDS, ROWS, run_rates
 
     data: dict = {}
     if rates:
-        numbers = rate_numbers or NUMBERS
+        rate_reseeds = rate_reseeds or RESEEDS
         data = merge_section(out, "rates", lambda: {
-            "claim_alpha": CLAIM_ALPHA, "level": CALIBRATED_LEVEL, "numbers": numbers,
+            "claim_alpha": CLAIM_ALPHA, "level": CALIBRATED_LEVEL, "reseeds": rate_reseeds,
             "min_replicates": MIN_REPLICATES, "min_point_replicates": MIN_POINT_REPLICATES,
-            "rows": run_rates(numbers, ROWS if rate_rows is None else rate_rows, jobs, progress)})
+            "rows": run_rates(rate_reseeds, ROWS if rate_rows is None else rate_rows, jobs, progress)})
     if judges:
         reseeds = reseeds or DEFAULT_RESEEDS
         cases = all_cases() if cases is None else cases

@@ -95,7 +95,7 @@ def fit_rejects(x: np.ndarray, level: float, model: str) -> np.ndarray:
     return _sides(t, q, -q)
 
 
-def gof_rejects(rng, reseeds: int, n: int, level: float, k: int = 8) -> np.ndarray:
+def gof_rejects(rng, reseeds: int, n: int, level: float, k: int = 16) -> np.ndarray:
     """(rejections, 0) of Pearson's chi-square test of ``n`` uniform draws on ``k`` categories
     at 2 ``level`` (it has one tail: its level is the test's)."""
     counts = rng.multinomial(n, np.full(k, 1 / k), size=reseeds)
@@ -137,28 +137,25 @@ ROWS = (
     *(("Welch difference", law, 2 * MIN_REPLICATES) for law in (_LN5, _CHI)),
     *(("fitted exponent", law, MIN_POINT_REPLICATES) for law in ("Gaussian", _LN3, _LN5, _CHI)),
     *(("fitted limit", law, MIN_REPLICATES) for law in ("Gaussian", _LN3)),
-    ("chi-square goodness of fit", "uniform, 8 categories", 4000),
+    ("chi-square goodness of fit", "uniform, 16 categories", 50000),  # arpit2019.lemma1's first look
     ("exact binomial interval", "Bernoulli", 100),
     ("empirical-Bernstein limit", "Bernoulli", MIN_REPLICATES),
 )
-#: Random numbers drawn per row: about 50 false alarms expected at the level for a mean
-#: test at the minimum (fewer where a sample takes more numbers; a count sample is taken
-#: as 100 numbers).
-NUMBERS = 10**9
+#: Samples per row: 50 false alarms expected at the calibrated level.
+RESEEDS = 5 * 10**6
 
 
-def measure_row(test: str, law: str, n: int, numbers: int = NUMBERS, level: float = CALIBRATED_LEVEL,
+def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: float = CALIBRATED_LEVEL,
                 seed: int = 0) -> dict:
     """The false-alarm rate at ``level`` of one row (:data:`ROWS`): both tails at ``level / 2``,
-    counted over as many samples as ``numbers`` random numbers make, in chunks of 1e7
-    numbers (exact for the binomial and Bernstein rows)."""
+    counted over ``reseeds`` samples in chunks of about 1e7 random numbers (exact for the
+    binomial and Bernstein rows)."""
     row = {"test": test, "law": law, "skewness": LAWS[law][3] if law in LAWS else None, "n": n, "level": level}
     if test in ("exact binomial interval", "empirical-Bernstein limit"):
         rate, p = map(float, (binomial_exact if test.startswith("exact") else bernstein_exact)(n, level))
         return {**row, "reseeds": None, "rate": rate, "interval": [rate, rate], "worst_p": p, "met": rate <= level}
     rng = np.random.default_rng([seed, len(test), n, sum(map(ord, law))])
     per = {"one-sample mean": n, "Welch difference": 2 * n}.get(test, 5 * n if test.startswith("fitted") else 100)
-    reseeds = max(1, numbers // per)
     chunk, counts, done = max(1, int(1e7 // per)), np.zeros(2, int), 0
     while done < reseeds:
         k = min(chunk, reseeds - done)
@@ -177,8 +174,8 @@ def measure_row(test: str, law: str, n: int, numbers: int = NUMBERS, level: floa
             "interval": [lo, hi], "met": both / reseeds <= level}
 
 
-def run_rates(numbers: int = NUMBERS, rows=ROWS, jobs: int = 1, progress: bool = True) -> list:
-    """Every row of ``rows`` from ``numbers`` random numbers each (independent of ``jobs``)."""
+def run_rates(reseeds: int = RESEEDS, rows=ROWS, jobs: int = 1, progress: bool = True) -> list:
+    """Every row of ``rows`` at ``reseeds`` samples (numbers independent of ``jobs``)."""
     from .pool import map_tasks
 
-    return map_tasks(measure_row, [(t, law, n, numbers) for t, law, n in rows], jobs, "test rates", progress)
+    return map_tasks(measure_row, [(t, law, n, reseeds) for t, law, n in rows], jobs, "test rates", progress)

@@ -18,7 +18,7 @@ def _rates(rates: dict) -> list:
     out = [f"Every test at level {rates['level']:.0e}, the smallest level of a test inside a claim (claim alpha "
            f"{rates['claim_alpha']:g} split over up to 100 looks, rows and parts; half of it in each tail), on a true "
            "null: the false-alarm rate of both tails together as a multiple of the level, with its exact 95% interval "
-           f"({rates['numbers']:.0e} random numbers per row; the binomial rows computed exactly). Mean tests and "
+           f"({rates['reseeds']:.0e} samples per row; the binomial rows computed exactly). Mean tests and "
            f"limits decide from {rates['min_replicates']} replicates per sample or point, other fits from "
            f"{rates['min_point_replicates']}. "
            f"{len(rows) - len(bad)} of {len(rows)} rows meet the level.", "",

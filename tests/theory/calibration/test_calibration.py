@@ -103,7 +103,7 @@ def test_exact_rows_are_at_most_their_level():
 
 
 def test_a_rate_row_counts_both_tails_and_meets_when_their_sum_is_within_the_level():
-    row = rates.measure_row("one-sample mean", "chi-square, 1 d.o.f.", 30, 600000, level=0.02)
+    row = rates.measure_row("one-sample mean", "chi-square, 1 d.o.f.", 30, 20000, level=0.02)
     assert row["upper"] + row["lower"] == round(row["rate"] * 20000) and row["lower"] > row["upper"]  # right skew
     assert row["met"] == (row["rate"] <= 0.02) and row["interval"][0] < row["rate"] < row["interval"][1]
 
@@ -111,7 +111,7 @@ def test_a_rate_row_counts_both_tails_and_meets_when_their_sum_is_within_the_lev
 def _rates_data():
     row = {"test": "one-sample mean", "law": "lognormal, sd of log 0.5", "skewness": 1.75, "n": 200, "level": 5e-6,
            "reseeds": 10**7, "upper": 2, "lower": 120, "rate": 1.22e-5, "interval": [1.0e-5, 1.45e-5], "met": False}
-    return {"claim_alpha": 1e-3, "level": 5e-6, "numbers": 10**9, "min_replicates": 200, "min_point_replicates": 20,
+    return {"claim_alpha": 1e-3, "level": 5e-6, "reseeds": 10**7, "min_replicates": 200, "min_point_replicates": 20,
             "rows": [row, {**row, "n": 400, "lower": 60, "rate": 6.2e-6, "interval": [4.7e-6, 8e-6], "met": True}]}
 
 
@@ -138,7 +138,7 @@ def test_jobs_do_not_change_the_numbers(tmp_path):
     def strip(d):
         return [{k: v for k, v in r.items() if k != "seconds"} for r in d["judges"]["rows"] + d["rates"]["rows"]]
 
-    kw = dict(reseeds=4, cases=cases, progress=False, rate_numbers=10**4, rate_rows=few)
+    kw = dict(reseeds=4, cases=cases, progress=False, rate_reseeds=500, rate_rows=few)
     assert strip(run_calibration(tmp_path / "a", jobs=1, **kw)) == strip(run_calibration(tmp_path / "b", jobs=2, **kw))
 
 
@@ -164,6 +164,6 @@ def test_sections_keep_each_other_and_record_the_code(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="run every case"):
         run_calibration(tmp_path, reseeds=3, cases=[CASE["bound"]], progress=False, rates=False, keep_other_cases=True)
     moving_git_state(monkeypatch)
-    data = run_calibration(tmp_path, progress=False, judges=False, rate_numbers=200,
+    data = run_calibration(tmp_path, progress=False, judges=False, rate_reseeds=10,
                            rate_rows=(("one-sample mean", "Gaussian", 20),))
     assert data["measured_at"]["rates"] == {"commit": START["commit"], "dirty": True} and len(data["judges"]["rows"]) == 5
