@@ -9,7 +9,8 @@ from a law whose truth is known exactly, for a given ``truth``:
 - ``true``: the statement is exactly true, on its boundary where it has one (the worst
   case for a false alarm); a ``fails`` is a false alarm;
 - ``false_1x``: false by the resolution at the budget (the deviation the final look
-  detects with probability ``POWER``): past the band edge where the statement is the band
+  detects with probability ``POWER``; for fits with the Birge ratio's widening,
+  :func:`.case_base.birge_resolution`): past the band edge where the statement is the band
   (band-aware judges: within, exponent, limit), else past the point value or the band
   edge, whichever is further;
 - ``outside_band``: just outside the tolerance band (a ``holds`` is a false confirmation);
@@ -128,7 +129,8 @@ def _exponent_claim(truth: str, alpha: float) -> Claim:
     sd of log 0.3) equals the claimed -1 within +-0.05."""
     x = np.log(_WIDTHS)
     n = P * _EXP_BUDGET
-    res = _resolution(_EXP_SD / math.sqrt(n) / math.sqrt(np.sum((x - x.mean()) ** 2)), n - 1, alpha, _EXP_BUDGET)
+    res = birge_resolution(_EXP_SD / math.sqrt(n) / math.sqrt(np.sum((x - x.mean()) ** 2)),
+                           alpha / plan_looks(1, _EXP_BUDGET, 1.0).looks, len(_WIDTHS) - 2)
     first, budget = _scaled(truth, _EXP_BUDGET)
     p = -1.0 + (0.012 if truth in _OFF_CENTRE else
                 {"true": 0.0, "false_1x": _EXP_TOL + res, "outside_band": _EXP_TOL * 1.02}[truth])
@@ -166,7 +168,7 @@ def _limit_claim(truth: str, alpha: float) -> Claim:
     n = P * _LIM_BUDGET
     X = np.stack([np.ones_like(w), 1 / w], 1)
     se0 = math.sqrt(np.linalg.inv(X.T @ (X * (w * n)[:, None]))[0, 0])
-    dev = _LIM_TOL + _resolution(se0, n - 1, alpha, _LIM_BUDGET)
+    dev = _LIM_TOL + birge_resolution(se0, alpha / plan_looks(1, _LIM_BUDGET, 1.0).looks, len(_WIDTHS) - 2)
     first, budget = _scaled(truth, _LIM_BUDGET)
     c, b = (1.0, _w2_term()) if truth in _OFF_CENTRE else (
         {"true": 1.0, "false_1x": 1.0 + dev, "outside_band": 1.0 + _LIM_TOL * 1.02}[truth], 0.0)
