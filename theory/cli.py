@@ -6,16 +6,10 @@
 - ``report [--paper KEY | --claim ID ...] [--out DIR] [--workers N | --scheduler ADDR]``:
   regenerate paper_checks.md/.json (one paper or some claims merged into the existing report);
   ``report --render-only`` rewrites paper_checks.md from the existing JSON and calibration.json;
-- ``calibrate [--reseeds N] [--judges-only | --counts-only | --welch-only | --deep-only]``:
-  measure every judge's false-alarm rate and power on synthetic data with known truth,
-  then the mean tests' tail rates (writes calibration.json, read by the report;
-  ``--judges-only`` keeps the recorded tail rates, ``--counts-only`` measures only the
-  direct tail counts, ``--welch-only`` measures only the Welch comparison's
-  far tail, ``--deep-only`` only the rates below the level of a claim's tests);
-  ``calibrate --stability [--paper KEY]``: the catalogue's verdicts over 20 seeds;
-  ``calibrate --sensitivity``: its Monte-Carlo verdicts at alpha divided by the worst
-  measured far-tail excess of the mean test; ``--claim ID`` (repeatable) with either:
-  only those claims, merged into the recorded run;
+- ``calibrate [--rates-only | --judges-only] [--case NAME ...] [--reseeds N]``: count every
+  test's false-alarm rate at the level it runs at inside a claim, then measure every
+  judge's false alarms and power on synthetic data with known truth through the runner
+  (writes calibration.json, read by the report; each part keeps the other's record).
 - ``new KEY [--dir DIR] [--reference TEXT]``: scaffold a paper package of its own
   (:mod:`theory.scaffold`).
 
@@ -77,23 +71,11 @@ def _parser() -> argparse.ArgumentParser:
     k = sub.add_parser("calibrate", help="measure the judges' false-alarm rates and power (writes calibration.json)")
     k.add_argument("--reseeds", type=int, default=None, help="reseeds per judge and truth (default: the suite's)")
     k.add_argument("--out", default=".", help="directory of calibration.json (default: here)")
-    k.add_argument("--judges-only", action="store_true",
-                   help="measure only the judges' cases (minutes); the tail rates keep their recorded values")
-    k.add_argument("--counts-only", action="store_true",
-                   help="measure only the direct counts of the mean tests' tail rates at 1e-4 and 1e-6 (minutes); "
-                        "the rest keeps its values")
-    k.add_argument("--welch-only", action="store_true",
-                   help="measure only the Welch comparison's far-tail rates (minutes); the rest keeps its values")
-    k.add_argument("--deep-only", action="store_true",
-                   help="measure only the rates below the level of a claim's tests (minutes); the rest keeps its values")
-    k.add_argument("--stability", action="store_true",
-                   help="instead, run the catalogue's Monte-Carlo claims at 20 seeds (slow ones at 3) and count flips")
-    k.add_argument("--sensitivity", action="store_true",
-                   help="instead, run the Monte-Carlo claims at alpha divided by the worst measured far-tail excess")
-    k.add_argument("--paper", help="with --stability: only this paper's claims")
-    k.add_argument("--claim", action="append", default=None, metavar="ID",
-                   help="with --stability or --sensitivity: only this Monte-Carlo claim (repeatable), merged into the "
-                        "recorded run")
+    part = k.add_mutually_exclusive_group()
+    part.add_argument("--judges-only", action="store_true", help="measure only the judges' cases")
+    part.add_argument("--rates-only", action="store_true", help="count only the tests' false-alarm rates")
+    k.add_argument("--case", action="append", default=None, metavar="NAME",
+                   help="only this judges' case (repeatable), merged into the recorded ones")
     k.add_argument("--jobs", type=_jobs, default=None,
                    help="worker processes (integer >= 1; default: the CPUs available); the numbers do not depend on it")
     from .scaffold import add_parser as add_new  # paperchecks new KEY: a paper package of its own
@@ -148,67 +130,34 @@ def main(argv=None) -> int:
         if a.cmd == "check":
             return _check(a, ctx, registry)
         if a.cmd == "calibrate":
-            from .calibration import run_calibration, run_stability
-            from .calibration.pool import default_jobs
-
-            if a.sensitivity + a.stability + a.judges_only + a.counts_only + a.welch_only + a.deep_only > 1:
-                return _fail("choose one of --sensitivity, --stability, --judges-only, --counts-only, --welch-only "
-                             "and --deep-only")
-            if a.claim and not (a.stability or a.sensitivity):
-                return _fail("--claim goes with --stability or --sensitivity")
-            if a.claim and a.paper:
-                return _fail("choose one of --paper and --claim")
-            if a.sensitivity:
-                from .calibration import run_sensitivity
-
-                if ctx != RunContext() or a.paper:
-                    return _fail("calibrate --sensitivity runs the catalogue (or the --claim ids) at the report's seed, "
-                                 "scale and backend (its verdicts are compared with the recorded ones): drop --seed, "
-                                 "--mc-scale, --backend and --paper")
-                try:
-                    data = run_sensitivity(a.out, jobs=a.jobs or default_jobs(), claims=a.claim)["sensitivity"]
-                except ValueError as e:
-                    return _fail(str(e))
-                print(f"{len(data['changed'])} of {len(data['verdicts'])} Monte-Carlo verdicts change at claim alpha "
-                      f"{data['claim_alpha']:.2g}")
-            elif a.stability:
-                try:
-                    data = run_stability(a.out, paper=a.paper, jobs=a.jobs or default_jobs(), claims=a.claim)
-                except ValueError as e:
-                    return _fail(str(e))
-                print(f"{len(data['stability']['flips'])} flips between holds and fails")
-            elif a.counts_only:
-                from .calibration import run_counts_calibration
-
-                rows = run_counts_calibration(a.out, jobs=a.jobs or default_jobs())["tails"]
-                worst = max(rows, key=lambda r: r["both_t"]["over_alpha"])
-                print(f"direct tail counts: {len(rows)} rows; the judges' rule worst at "
-                      f"{worst['both_t']['over_alpha']:.3g} x alpha (n={worst['n']}, alpha={worst['alpha']:g})")
-            elif a.welch_only:
-                from .calibration import run_welch_calibration
-
-                rows = run_welch_calibration(a.out, jobs=a.jobs or default_jobs())["tails_welch"]
-                worst = max((r for r in rows if not r["control"]), key=lambda r: r["welch_t"]["over_alpha"])
-                print(f"Welch far-tail rates: {len(rows)} rows; worst {worst['welch_t']['over_alpha']:.3g} x alpha "
-                      f"(n={worst['n']}, alpha={worst['alpha']:g})")
-            elif a.deep_only:
-                from .calibration import run_deep_calibration
-
-                from .report.headroom import checked_by_controls, usable
-
-                rows = run_deep_calibration(a.out, jobs=a.jobs or default_jobs())["tails_deep"]
-                cells = [r[k] for k in ("both_t", "welch_t") for r in checked_by_controls(rows, k)]
-                print(f"deep tail rates: {len(rows)} rows; {sum(map(usable, cells))} of the {len(cells)} lognormal "
-                      "cells usable")
-            else:
-                data = run_calibration(a.out, reseeds=a.reseeds, jobs=a.jobs or default_jobs(), tails=not a.judges_only)
-                bad = [r for r in data["judges"]["rows"] if not r["consistent"]]
-                print(f"{len(data['judges']['rows']) - len(bad)} of {len(data['judges']['rows'])} calibration rows "
-                      "consistent with what is promised")
-            return 0
+            return _calibrate(a)
         return _report(a, ctx, registry)
     except (registry.UnknownClaimError, registry.UnknownPaperError) as e:
         return _fail(str(e))
+
+
+def _calibrate(a) -> int:
+    from .calibration import all_cases, run_calibration
+    from .calibration.pool import default_jobs
+
+    cases = all_cases()
+    if a.case:
+        unknown = sorted(set(a.case) - {c.name for c in cases})
+        if unknown:
+            return _fail(f"--case must be one of {[c.name for c in cases]}, got {unknown}")
+        cases = tuple(c for c in cases if c.name in a.case)
+    try:
+        data = run_calibration(a.out, reseeds=a.reseeds, cases=cases, jobs=a.jobs or default_jobs(),
+                               judges=not a.rates_only, rates=not a.judges_only, keep_other_cases=bool(a.case))
+    except ValueError as e:
+        return _fail(str(e))
+    if not a.judges_only:
+        rows = data["rates"]["rows"]
+        print(f"{sum(r['met'] for r in rows)} of {len(rows)} tests meet their level")
+    if not a.rates_only:
+        rows = data["judges"]["rows"]
+        print(f"{sum(r['consistent'] for r in rows)} of {len(rows)} calibration rows consistent with what is promised")
+    return 0
 
 
 def _list(a, registry) -> int:
@@ -221,11 +170,10 @@ def _list(a, registry) -> int:
 
 def _check(a, ctx, registry) -> int:
     from .core import evaluate, render_evidence
-    from .core.runner import with_headroom
 
     claim = registry.get(a.claim_id)
     with _announced([claim], ctx):
-        ev = with_headroom(claim, ctx, evaluate(claim, ctx))
+        ev = evaluate(claim, ctx)
     print(json.dumps(ev.to_json(), indent=1) if a.json else render_evidence(claim, ev))
     return 0
 

@@ -26,14 +26,7 @@ def test_check_renders_the_evidence_as_text_and_json(capsys):
     (["--mc-scale", "0", "list"], "--mc-scale must be a finite number > 0, got 0.0"),
     (["--mc-scale", "nan", "list"], "--mc-scale must be a finite number > 0, got nan"),
     (["--seed", "-2", "list"], "--seed must be a non-negative integer, got -2"),
-    (["calibrate", "--stability", "--judges-only"],
-     "choose one of --sensitivity, --stability, --judges-only, --counts-only, --welch-only and --deep-only"),
-    (["calibrate", "--claim", "daneshmand2021.fig1.vanilla_rises"], "--claim goes with --stability or --sensitivity"),
-    (["calibrate", "--stability", "--paper", "arpit2019", "--claim", "daneshmand2021.fig1.vanilla_rises"],
-     "choose one of --paper and --claim"),
-    (["calibrate", "--stability", "--claim", "arpit2019.thm3.range"], "must be Monte-Carlo claims"),
-    (["calibrate", "--judges-only", "--welch-only"],
-     "choose one of --sensitivity, --stability, --judges-only, --counts-only, --welch-only and --deep-only"),
+    (["calibrate", "--case", "nope"], "--case must be one of ['mean', 'bound'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2
@@ -83,64 +76,35 @@ def test_render_only_rewrites_the_markdown_and_nothing_else(capsys, tmp_path):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-def test_calibrate_judges_only_keeps_the_recorded_tail_rates(tmp_path, monkeypatch):
-    """``--judges-only`` measures the cases and leaves the tail sections as recorded."""
+def test_calibrate_judges_only_keeps_the_recorded_rates(tmp_path, monkeypatch, capsys):
+    """``--judges-only`` measures the cases and leaves the rates as recorded; ``--case``
+    runs some cases and keeps the others' rows; mixing the two parts is refused."""
     import theory.calibration as calibration
 
     real = calibration.run_calibration
-    few = tuple(c for c in calibration.CASES if c.name == "mean")
-    monkeypatch.setattr(calibration, "run_calibration", lambda out, **kw: real(out, **{**kw, "reseeds": 2, "cases": few}))
-    (tmp_path / "calibration.json").write_text(json.dumps({"tails": "recorded", "tails_is": "recorded"}))
-    assert main(["calibrate", "--judges-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    monkeypatch.setattr(calibration, "run_calibration", lambda out, **kw: real(out, **{**kw, "reseeds": 2}))
+    (tmp_path / "calibration.json").write_text(json.dumps({"rates": "recorded"}))
+    assert main(["calibrate", "--judges-only", "--case", "mean", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    assert main(["calibrate", "--judges-only", "--case", "bound", "--jobs", "1", "--out", str(tmp_path)]) == 0
     data = json.loads((tmp_path / "calibration.json").read_text())
-    assert data["tails"] == data["tails_is"] == "recorded" and len(data["judges"]["rows"]) == len(few[0].truths)
+    assert data["rates"] == "recorded" and {r["case"] for r in data["judges"]["rows"]} == {"mean", "bound"}
+    assert "calibration rows consistent" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as e:
+        main(["calibrate", "--judges-only", "--rates-only"])
+    assert e.value.code == 2
 
 
-def test_calibrate_counts_only_keeps_every_other_section(tmp_path, monkeypatch, capsys):
-    """``--counts-only`` measures the direct tail counts, records their code and leaves
-    the rest as recorded."""
-    import theory.calibration.tails as tails
+def test_calibrate_rates_only_keeps_the_recorded_cases(tmp_path, monkeypatch, capsys):
+    import theory.calibration as calibration
 
-    real = tails.run_tails
-    monkeypatch.setattr(tails, "run_tails", lambda **kw: real(sizes=(25,), levels=((1e-2, 2e4),), **kw))
-    (tmp_path / "calibration.json").write_text(json.dumps({"judges": "recorded", "tails_is": "recorded",
-                                                          "measured_at": {"judges": "recorded"}}))
-    assert main(["calibrate", "--counts-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    real = calibration.run_calibration
+    monkeypatch.setattr(calibration, "run_calibration", lambda out, **kw: real(
+        out, **{**kw, "rate_reseeds": 20, "rate_rows": (("one-sample mean", "Gaussian", 20),)}))
+    (tmp_path / "calibration.json").write_text(json.dumps({"judges": "recorded"}))
+    assert main(["calibrate", "--rates-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
     data = json.loads((tmp_path / "calibration.json").read_text())
-    assert data["judges"] == data["tails_is"] == data["measured_at"]["judges"] == "recorded"
-    assert [(r["n"], r["alpha"], r["reseeds"]) for r in data["tails"]] == [(25, 1e-2, 800)]
-    assert "tails" in data["measured_at"] and "worst at" in capsys.readouterr().out
-
-
-def test_calibrate_welch_only_keeps_every_other_section(tmp_path, monkeypatch, capsys):
-    """``--welch-only`` measures the Welch far-tail rows and leaves the rest as recorded."""
-    import theory.calibration.tails_welch as tails_welch
-
-    real = tails_welch.run_tails_welch
-    monkeypatch.setattr(tails_welch, "run_tails_welch",
-                        lambda **kw: real(sizes=(25,), levels=(1e-4,), reseeds=200, **kw))
-    (tmp_path / "calibration.json").write_text(json.dumps({"judges": "recorded", "tails_is": "recorded"}))
-    assert main(["calibrate", "--welch-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
-    data = json.loads((tmp_path / "calibration.json").read_text())
-    assert data["judges"] == data["tails_is"] == "recorded"
-    assert [(r["n"], r["control"]) for r in data["tails_welch"]] == [(25, False), (25, True)]
-    assert "tails_welch" in data["measured_at"] and "worst" in capsys.readouterr().out
-
-
-def test_calibrate_deep_only_keeps_every_other_section(tmp_path, monkeypatch, capsys):
-    """``--deep-only`` measures the rows below a claim's level; a proposal that does not
-    reach the critical value is kept as such, not raised."""
-    import theory.calibration.tails_deep as tails_deep
-
-    real = tails_deep.run_tails_deep
-    monkeypatch.setattr(tails_deep, "run_tails_deep", lambda **kw: real(sizes=(25,), levels=(1e-6,), reseeds=200, **kw))
-    (tmp_path / "calibration.json").write_text(json.dumps({"judges": "recorded", "tails_welch": "recorded"}))
-    assert main(["calibrate", "--deep-only", "--jobs", "1", "--out", str(tmp_path)]) == 0
-    data = json.loads((tmp_path / "calibration.json").read_text())
-    assert data["judges"] == data["tails_welch"] == "recorded" and "tails_deep" in data["measured_at"]
-    assert [(r["n"], r["control"]) for r in data["tails_deep"]] == [(25, False), (25, True)]
-    assert all("truth" in data["tails_deep"][1][k] for k in ("both_t", "welch_t"))
-    assert "of the 2 lognormal cells usable" in capsys.readouterr().out
+    assert data["judges"] == "recorded" and len(data["rates"]["rows"]) == 1 and "rates" in data["measured_at"]
+    assert "1 of 1 tests meet their level" in capsys.readouterr().out
 
 
 # --- the bad-input probes of the command line and of the pytest options (issue 40) ------

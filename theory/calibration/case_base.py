@@ -1,7 +1,7 @@
 """What every calibration case shares: the :class:`Case` record, the truths, and the
 synthetic claim that runs a case's draw and judge through the catalogue's sequential
-runner (:mod:`.cases` holds the core judges' cases, :mod:`.figure_cases` those of the
-papers' figure judges)."""
+runner (:mod:`.cases` holds the core judges' cases; each paper's own cases are in its
+package, ``theory/<paper>/calibration_cases.py``)."""
 from __future__ import annotations
 
 import math

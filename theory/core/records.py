@@ -24,12 +24,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..verdicts import TooFewReplicates
+
 __all__ = ["Row", "Block", "Samples", "TooFewReplicates"]
-
-
-class TooFewReplicates(ValueError):
-    """A mean was asked of fewer than 2 replicates (no variance to estimate): the
-    sequential runner draws more, or says ``inconclusive`` when its budget is spent."""
 
 
 @dataclass(frozen=True)

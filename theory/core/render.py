@@ -23,7 +23,6 @@ from __future__ import annotations
 from .claims import Claim, Mutation
 from .evidence import Evidence, jsonable
 from .prose import clip, num, parts, tidy, value
-from .runner import headroom_text
 from .severity import SEVERITIES, counts_as_error
 
 __all__ = ["render_evidence", "one_line", "record_line", "summary_text", "short_verdict", "as_record", "declaration",
@@ -205,10 +204,8 @@ def severity_text(rec: dict) -> str | None:
 
 def sampling_text(s: dict) -> str:
     """The sequential looks of a Monte-Carlo claim in words."""
-    text = (f"stopped at look {s['looks']} of {s['planned_looks']} ({s['stopped']}), "
+    return (f"stopped at look {s['looks']} of {s['planned_looks']} ({s['stopped']}), "
             f"{num(s['replicates_per_row'])} replicates per row, alpha {num(s['alpha_per_look'])} per look")
-    head = headroom_text(s.get("alpha_headroom"))
-    return text + (f"; {head}" if head else "")
 
 
 def mutation_lines(rec: dict) -> list:

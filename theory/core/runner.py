@@ -18,8 +18,7 @@ from .evidence import Evidence
 from .records import Samples, TooFewReplicates
 from .verdicts import DECIDED, Verdict
 
-__all__ = ["measure", "samples", "evaluate", "set_executor", "clear_caches", "alpha_headroom", "with_headroom",
-           "headroom_text", "HEADROOM_FACTORS"]
+__all__ = ["measure", "samples", "evaluate", "set_executor", "clear_caches"]
 
 _EXACT: dict = {}
 _BLOCKS: dict = {}
@@ -124,142 +123,47 @@ def _with_follows(claim: Claim, ctx: RunContext, ev: Evidence) -> Evidence:
     return ev
 
 
-def _groups(estimates, key, skew) -> list[dict]:
-    """Per ``key(e)`` (ascending), the recorded tests: how many, the largest absolute
-    ``skew(e)``, and the smallest and largest of their per-side levels (each test's
-    smallest level at which an interval was asked; None where no test's interval was
-    asked; ``estimates`` from :func:`theory.stats.means.recording_tests`)."""
-    level_range = getattr(estimates, "level_range", lambda e: (None, None))
+def _groups(tested, key, skew) -> list[dict]:
+    """Per ``key(e)`` (ascending) over the recorded ``(estimate, level)`` pairs of
+    :func:`theory.stats.means.recording_tests`: how many tests, the largest absolute
+    ``skew(e)``, and the smallest per-side level of their intervals (None if none)."""
     by: dict = {}
-    for e in estimates:
-        k = key(e)
-        if k is not None:
-            by.setdefault(k, []).append((skew(e), level_range(e)))
-    out = []
-    for k, g in sorted(by.items()):
-        ranges = [lv for _, lv in g if lv[0] is not None]
-        out.append({"replicates": list(k) if isinstance(k, tuple) else k, "tests": len(g),
-                    "largest_abs_skewness": round(max(s for s, _ in g), 3),
-                    "smallest_level": min(lo for lo, _ in ranges) if ranges else None,
-                    "largest_level": max(hi for _, hi in ranges) if ranges else None,
-                    "tests_without_level": len(g) - len(ranges)})
-    return out
+    for e, level in tested:
+        if key(e) is not None:
+            by.setdefault(key(e), []).append((skew(e), level))
+    return [{"replicates": list(k) if isinstance(k, tuple) else k, "tests": len(g),
+             "largest_abs_skewness": round(max(s for s, _ in g), 3),
+             "smallest_level": min((lv for _, lv in g if lv is not None), default=None)} for k, g in sorted(by.items())]
 
 
-def one_sample_summary(estimates) -> list[dict]:
-    """Per replicate count, the one-sample mean tests of a look (estimates recorded by
-    :func:`theory.stats.means.recording_tests`): how many, the largest absolute sample
-    skewness among them, and the smallest per-side level of their intervals; ascending
-    in the count.
+def one_sample_summary(tested) -> list[dict]:
+    """Per replicate count, the one-sample mean tests of a look: how many, the largest
+    absolute sample skewness, the smallest per-side level; ascending in the count.
 
+    >>> import numpy as np
     >>> from theory.stats import estimate
-    >>> one_sample_summary([estimate([1.0, 2.0, 4.0]), estimate([3.0, 2.0, 1.0]), estimate([1.0, 5.0])])
-    [{'replicates': 2, 'tests': 1, 'largest_abs_skewness': 0.0, 'smallest_level': None, 'largest_level': None, 'tests_without_level': 1}, {'replicates': 3, 'tests': 2, 'largest_abs_skewness': 0.382, 'smallest_level': None, 'largest_level': None, 'tests_without_level': 2}]
+    >>> x = np.arange(100.0) ** 2
+    >>> one_sample_summary([(estimate(x), 0.01), (estimate(-x), None), (estimate(x[:50]), None)])
+    [{'replicates': 50, 'tests': 1, 'largest_abs_skewness': 0.649, 'smallest_level': None}, \
+{'replicates': 100, 'tests': 2, 'largest_abs_skewness': 0.644, 'smallest_level': 0.01}]
     """
-    return _groups(estimates, lambda e: e.n if e.skewness is not None else None, lambda e: abs(e.skewness))
+    return _groups(tested, lambda e: e.n if e.skewness is not None else None, lambda e: abs(e.skewness))
 
 
-def welch_summary(estimates) -> list[dict]:
-    """Per pair of sample sizes (smaller first), the Welch comparisons of a look
-    (differences recorded by :func:`theory.stats.means.recording_tests`): how many, the
-    largest absolute sample skewness of either side, and the smallest per-side level of
-    their intervals; ascending in the sizes.
-
-    >>> from theory.stats import difference, estimate
-    >>> from theory.stats.means import recording_tests
-    >>> with recording_tests() as seen:
-    ...     _ = difference([1.0, 2.0, 4.0], [0.0, 1.0]).interval(0.01, sides=1), estimate([1.0, 2.0]).interval(0.1)
-    ...     _ = difference([1.0, 2.0], [3.0, 2.0, 1.0, 0.0]).p_upper(0.0)
-    >>> welch_summary(seen)
-    [{'replicates': [2, 3], 'tests': 1, 'largest_abs_skewness': 0.382, 'smallest_level': 0.01, 'largest_level': 0.01, 'tests_without_level': 0}, {'replicates': [2, 4], 'tests': 1, 'largest_abs_skewness': 0.0, 'smallest_level': None, 'largest_level': None, 'tests_without_level': 1}]
-    """
-    return _groups(estimates, lambda e: tuple(sorted(n for n, _ in e.welch_parts)) if e.welch_parts else None,
+def welch_summary(tested) -> list[dict]:
+    """Per pair of sample sizes (smaller first), the Welch comparisons of a look: how many,
+    the largest absolute sample skewness of either side, the smallest per-side level."""
+    return _groups(tested, lambda e: tuple(sorted(n for n, _ in e.welch_parts)) if e.welch_parts else None,
                    lambda e: max(abs(g) for _, g in e.welch_parts))
 
 
-#: The factors by which :func:`alpha_headroom` divides a look's alpha, in order.
-HEADROOM_FACTORS = tuple(10.0**k for k in range(1, 13))
-
-
-def alpha_headroom(claim: Claim, ctx: RunContext, ev: Evidence, **overrides) -> float | None:
-    """How far the verdict of a decided Monte-Carlo claim stands from its decision
-    boundary on its own data: the largest factor f in :data:`HEADROOM_FACTORS` such
-    that the data of the look the run stopped at, judged again (with ``overrides``, as
-    :func:`evaluate` was given) at that look's alpha divided by every factor up to f,
-    give the same verdict (1.0 when dividing by 10 already moves it). None for an exact
-    claim, an undecided verdict, or a look with too few replicates.
-
-    The probe reuses the drawn blocks (the caches of :func:`samples`) and only judges.
-    The earlier looks need no probe: the judges are monotone in alpha (a smaller alpha
-    decides no sooner), so a run at alpha/f stops at the same look with the same
-    verdict. So the verdict lies inside the decision region of every test at alpha/f;
-    whether those tests keep a real rate at most alpha depends on their excess at the
-    level alpha/f, deeper than the levels of a claim's tests (:mod:`theory.report.headroom`
-    sets it against rates measured there).
-
-    >>> from theory.core.registry import get
-    >>> c, ctx = get("zeroinit2019.principle_b.variance_printed"), RunContext()
-    >>> ev = evaluate(c, ctx)
-    >>> ev.verdict.value, alpha_headroom(c, ctx, ev)  # the printed variance is off by far more than noise
-    ('fails', 1000000000000.0)
-    """
-    if not claim.monte_carlo or ev.verdict not in DECIDED or not ev.sampling or ev.sampling.get("blocks") is None:
-        return None
-    s = ev.sampling
-    if s["claim_alpha"] != ctx.claim_alpha:
-        raise ValueError(f"ctx.claim_alpha must be the run's ({s['claim_alpha']:g}), got {ctx.claim_alpha:g}")
-    data = samples(claim.measure, ctx, s["blocks"])
-    params = resolve_params({**claim.params, **overrides}, ctx.dps)
-
-    def judged(f):
-        return claim.judge(data, JudgeContext(ctx, s["alpha_per_look"] / f, s["looks"], s["planned_looks"]),
-                           **params).verdict
-
-    try:
-        if judged(1.0) != ev.verdict:
-            raise ValueError(f"the probe of {claim.id} does not reproduce its verdict: the context or the parameters "
-                             "differ from the run's")
-        kept = 1.0
-        for f in HEADROOM_FACTORS:
-            if judged(f) != ev.verdict:
-                break
-            kept = f
-    except TooFewReplicates:
-        return None
-    return kept
-
-
-def with_headroom(claim: Claim, ctx: RunContext, ev: Evidence, **overrides) -> Evidence:
-    """``ev`` with ``sampling["alpha_headroom"]`` set (:func:`alpha_headroom`) where it
-    has a sampling record."""
-    if ev.sampling is not None:
-        ev.sampling["alpha_headroom"] = alpha_headroom(claim, ctx, ev, **overrides)
-    return ev
-
-
-def headroom_text(headroom: float | None) -> str:
-    """The alpha headroom (:func:`alpha_headroom`) in words; '' for none.
-
-    >>> for h in (None, 1.0, 1e4, 1e12):
-    ...     print(repr(headroom_text(h)))
-    ''
-    'alpha/10 already moves the verdict on these data'
-    'the same verdict on these data down to alpha/1e+04 (alpha/1e+05 moves it)'
-    'the same verdict on these data down to alpha/1e+12 (the smallest probed)'
-    """
-    if headroom is None:
-        return ""
-    if headroom < HEADROOM_FACTORS[0]:
-        return f"alpha/{HEADROOM_FACTORS[0]:g} already moves the verdict on these data"
-    return (f"the same verdict on these data down to alpha/{headroom:.0e} "
-            + ("(the smallest probed)" if headroom >= HEADROOM_FACTORS[-1] else f"(alpha/{headroom * 10:.0e} moves it)"))
-
-
 def _too_few(claim: Claim, err: TooFewReplicates) -> Evidence:
-    """The evidence of a look that holds too few replicates to judge (a tiny --mc-scale)."""
+    """The evidence of a look whose tests refuse to decide: fewer replicates than they
+    need (fewer than 2, or than the calibrated minimum of :mod:`theory.stats`)."""
     return Evidence(Verdict.INCONCLUSIVE, measured=None, expected=claim.statement,
                     method=f"not judged: {err}", resolution=math.inf, shortfall=math.inf,
-                    settle="too few replicates at this --mc-scale to estimate a variance; rerun with a larger --mc-scale")
+                    settle="too few replicates for the tests to decide at this budget and --mc-scale; rerun with a "
+                           "larger --mc-scale (the replicates grow with it)")
 
 
 def _settle_hint(ev: Evidence, ctx: RunContext, stopped: str) -> str:

@@ -58,10 +58,9 @@ def _calibration(root: Path, records: list) -> tuple:
         return None, ["## Calibration", "",
                       f"Not measured yet: run `python -m theory calibrate` (writes {CALIBRATION_JSON}).", ""]
     from ..calibration.render import render_calibration
-    from .exposure import exposure_lines
 
     data = json.loads(path.read_text())
-    return data, render_calibration(data) + exposure_lines(records, data)
+    return data, render_calibration(data)
 
 
 def _write(root: Path, data: dict, plots: dict) -> None:

@@ -14,11 +14,9 @@ from __future__ import annotations
 from ..core import coverage as cov
 from ..core.prose import num
 from ..core.registry import papers
-from ..core.render import (SEVERITY_TITLES, evidence_lines, findings, short_verdict, summary_text)
-from ..core.runner import headroom_text
+from ..core.render import SEVERITY_TITLES, evidence_lines, findings, short_verdict, summary_text
 from ..core.severity import counts_as_error
 from ..stats import LACK_OF_FIT_ALPHA, POWER
-from .exposure import sizes_text
 
 __all__ = ["render_markdown", "anchor", "short_reference", "commit_lines", "calibration_summary"]
 
@@ -150,7 +148,9 @@ def _tests_phrase(tests, what: str) -> str:
     the runner recorded (a Welch pair's sizes joined by '+'); '' for none."""
     if not tests:
         return ""
-    sizes = sizes_text(tests[0]) if len(tests) == 1 else f"{sizes_text(tests[0])} to {sizes_text(tests[-1])}"
+    first, last = ("+".join(map(str, t["replicates"])) if isinstance(t["replicates"], list) else str(t["replicates"])
+                   for t in (tests[0], tests[-1]))
+    sizes = first if len(tests) == 1 else f"{first} to {last}"
     return (f"; {sum(t['tests'] for t in tests)} {what} on {sizes} replicates, largest abs. sample skewness "
             f"{max(t['largest_abs_skewness'] for t in tests):.3g}")
 
@@ -165,10 +165,8 @@ def _claim_section(r: dict, plots: dict, fixes: dict) -> list:
             text = f"[`{r['corrects']}`](#{anchor(r['corrects'])})"
         elif label == "Sampling":
             s = r["evidence"]["sampling"]
-            head = headroom_text(s.get("alpha_headroom"))
-            text = (text.split(f"; {head}")[0] if head else text) + _tests_phrase(s.get("one_sample_tests"),
-                                                                                  "one-sample tests") \
-                + _tests_phrase(s.get("welch_tests"), "Welch comparisons") + (f"; {head}" if head else "")
+            text += (_tests_phrase(s.get("one_sample_tests"), "one-sample tests")
+                     + _tests_phrase(s.get("welch_tests"), "Welch comparisons"))
         head, *items = text.split("\n")
         out += [f"- {label}: {head}"] + [f"  - {item}" for item in items]
     for fix in fixes.get(r["id"], ()):

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from simulations.core.provenance import provenance
 from ..core import RunContext, evaluate, jsonable
-from ..core.runner import with_headroom
 from ..core.claims import Claim
 from ..core.notes import NoteFieldError, fill_note
 from ..core.render import declaration
@@ -27,7 +26,7 @@ def record(claim: Claim, ctx: RunContext) -> dict:
     from the evidence, :mod:`theory.core.notes`; where it cannot be, an empty note and
     ``note_error``)."""
     t0 = time.perf_counter()
-    ev = with_headroom(claim, ctx, evaluate(claim, ctx))
+    ev = evaluate(claim, ctx)
     evidence = ev.to_json()
     try:
         note = {"note": fill_note(claim.note, evidence, claim.id)}

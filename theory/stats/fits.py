@@ -2,20 +2,21 @@
 standard errors, and the two models the catalogue uses (power laws, limits).
 
 Each point is a mean over independent replicates with a standard error from n_i
-replicates. The coefficient covariance is (X^T W X)^{-1} with W = 1/se^2. Two cases:
+replicates. The coefficient covariance is (X^T W X)^{-1} with W = 1/se^2. When the
+lack-of-fit chi-square on n - p residual degrees of freedom is not significant at
+``LACK_OF_FIT_ALPHA``, intervals use Student's t with the smallest per-point degrees of
+freedom min(n_i) - 1, the covariance still scaled by the reduced chi-square when that
+exceeds 1 (the Birge ratio: unmodelled curvature widens the interval instead of making a
+false ``fails``); when it is significant, the covariance is scaled by the reduced
+chi-square and intervals use the n - p residual degrees of freedom. With as many points
+as coefficients the fit cannot be checked (``checked`` False). A fit decides only from
+``MIN_POINT_REPLICATES`` replicates per point (``point_df`` + 1), a limit from
+:data:`~.means.MIN_REPLICATES` (it extrapolates: its estimate weighs the widest points
+like a single mean, without the skewness correction of a mean test): below, an interval
+raises :class:`TooFewReplicates`.
 
-- the model fits (the lack-of-fit chi-square on n - p residual degrees of freedom is
-  not significant at ``LACK_OF_FIT_ALPHA``): intervals use Student's t with the
-  smallest per-point degrees of freedom min(n_i) - 1 (the standard errors are
-  estimates), and the covariance is still scaled by the reduced chi-square when that
-  exceeds 1 (the Birge ratio), so that a misfit the pre-test misses (unmodelled
-  curvature biasing a coefficient by several standard errors) widens the interval
-  instead of making a false ``fails``;
-- it does not: the covariance is scaled by the reduced chi-square and intervals use
-  Student's t with the n - p residual degrees of freedom, so a misspecified fit on
-  few points gets the wide interval it deserves. With no residual degree of freedom
-  (as many points as coefficients) the fit cannot be checked: the known-variance
-  interval is used and ``checked`` is False.
+:func:`wls_batch` fits many samples at once (the calibration counts its false alarms);
+:func:`wls` is one of them.
 
 >>> import numpy as np
 >>> w = np.array([8, 16, 32, 64, 128.0])
@@ -34,12 +35,16 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
+from .means import MIN_REPLICATES
 from .power import t_quantile
+from ..verdicts import TooFewReplicates
 
-__all__ = ["LACK_OF_FIT_ALPHA", "Fit", "wls", "power_law", "limit"]
+__all__ = ["LACK_OF_FIT_ALPHA", "MIN_POINT_REPLICATES", "Fit", "wls", "wls_batch", "power_law", "limit"]
 
 #: Level of the lack-of-fit pre-test that switches a fit to residual-based errors.
 LACK_OF_FIT_ALPHA = 0.01
+#: The fewest replicates per point (``point_df`` + 1) from which a fit's interval decides.
+MIN_POINT_REPLICATES = 20
 
 
 @dataclass(frozen=True)
@@ -52,46 +57,66 @@ class Fit:
     inflated: bool
     quantile_df: float
     checked: bool
+    point_df: float = math.inf
+    #: The fewest replicates per point from which an interval decides.
+    min_point: int = MIN_POINT_REPLICATES
 
     def se(self, i: int) -> float:
         return math.sqrt(float(self.cov[i, i]))
 
     def interval(self, i: int, alpha: float, sides: int = 2) -> tuple[float, float]:
-        """(1 - alpha) interval of coefficient i (two-sided), or its one-sided limits."""
-        q = t_quantile(alpha / sides, self.quantile_df) * self.se(i)
+        """(1 - alpha) interval of coefficient i, each tail at alpha/2; the same pair serves
+        as a one-sided test's limits (``sides=1``), as in :mod:`.means`."""
+        if sides not in (1, 2):
+            raise ValueError(f"sides must be 1 or 2, got {sides!r}")
+        if self.point_df + 1 < self.min_point:
+            raise TooFewReplicates(f"a fit needs at least {self.min_point} replicates per point, got "
+                                   f"{self.point_df + 1:g}")
+        q = t_quantile(alpha / 2, self.quantile_df) * self.se(i)
         return float(self.coef[i] - q), float(self.coef[i] + q)
 
     def summary(self, i: int, alpha: float) -> dict:
         lo, hi = self.interval(i, alpha)
-        return {"estimate": float(self.coef[i]), "se": self.se(i), "interval": [lo, hi],
-                "residual_df": self.residual_df, "reduced_chi2": self.chi2 / self.residual_df if self.residual_df else None,
-                "lack_of_fit_p": self.lack_of_fit_p, "widened_for_lack_of_fit": self.inflated,
-                "birge_ratio": max(1.0, self.chi2 / self.residual_df) if self.residual_df else None,
+        dof = self.residual_df
+        return {"estimate": float(self.coef[i]), "se": self.se(i), "interval": [lo, hi], "residual_df": dof,
+                "reduced_chi2": self.chi2 / dof if dof else None, "lack_of_fit_p": self.lack_of_fit_p,
+                "widened_for_lack_of_fit": self.inflated, "birge_ratio": max(1.0, self.chi2 / dof) if dof else None,
                 "t_df": self.quantile_df}
 
 
-def wls(X, y, se, point_df: float = math.inf, lack_of_fit_alpha: float = LACK_OF_FIT_ALPHA) -> Fit:
-    """Weighted least squares of y on the columns of X with standard errors ``se``.
-    ``point_df`` is the smallest degrees of freedom of the per-point standard errors."""
-    X = np.asarray(X, float)
-    y = np.asarray(y, float)
-    se = np.asarray(se, float)
+def wls_batch(X, y, se, point_df: float = math.inf, lack_of_fit_alpha: float = LACK_OF_FIT_ALPHA) -> dict:
+    """Weighted least squares of each row of ``y`` (shape (..., n)) on the columns of X
+    (n, p), standard errors ``se`` (shape of y): arrays ``coef`` (..., p), ``cov`` (...,
+    p, p, scaled as the module says), ``chi2``, ``lack_of_fit_p``, ``inflated`` and
+    ``quantile_df`` (...), and the residual degrees of freedom ``dof``."""
+    X, y, se = np.asarray(X, float), np.asarray(y, float), np.asarray(se, float)
     n, p = X.shape
     if n < p:
         raise ValueError(f"a fit of {p} coefficients needs at least {p} points, got {n}")
     if not (np.all(np.isfinite(y)) and np.all(np.isfinite(se)) and np.all(se > 0)):
         raise ValueError("y must be finite and se finite and > 0 at every point")
     w = 1 / se**2
-    cov = np.linalg.inv(X.T @ (X * w[:, None]))
-    coef = cov @ (X.T @ (w * y))
-    chi2 = float(np.sum(w * (y - X @ coef) ** 2))
+    cov = np.linalg.inv(np.einsum("ki,...k,kj->...ij", X, w, X))
+    coef = np.einsum("...ij,kj,...k->...i", cov, X, w * y)
+    chi2 = np.sum(w * (y - coef @ X.T) ** 2, axis=-1)
     dof = n - p
     if dof == 0:
-        return Fit(coef, cov, 0, chi2, 1.0, False, float(point_df), False)
-    p_lof = float(st.chi2.sf(chi2, dof))
-    if p_lof < lack_of_fit_alpha:
-        return Fit(coef, cov * (chi2 / dof), dof, chi2, p_lof, True, float(dof), True)
-    return Fit(coef, cov * max(1.0, chi2 / dof), dof, chi2, p_lof, False, float(point_df), True)
+        return {"coef": coef, "cov": cov, "chi2": chi2, "lack_of_fit_p": np.ones_like(chi2), "dof": 0,
+                "inflated": np.zeros(chi2.shape, bool), "quantile_df": np.full(chi2.shape, float(point_df))}
+    p_lof = st.chi2.sf(chi2, dof)
+    inflated = p_lof < lack_of_fit_alpha
+    scale = np.where(inflated, chi2 / dof, np.maximum(1.0, chi2 / dof))
+    return {"coef": coef, "cov": cov * scale[..., None, None], "chi2": chi2, "lack_of_fit_p": p_lof, "dof": dof,
+            "inflated": inflated, "quantile_df": np.where(inflated, float(dof), float(point_df))}
+
+
+def wls(X, y, se, point_df: float = math.inf, lack_of_fit_alpha: float = LACK_OF_FIT_ALPHA,
+        min_point: int = MIN_POINT_REPLICATES) -> Fit:
+    """Weighted least squares of y on the columns of X with standard errors ``se``.
+    ``point_df`` is the smallest degrees of freedom of the per-point standard errors."""
+    b = wls_batch(X, y, se, point_df, lack_of_fit_alpha)
+    return Fit(b["coef"], b["cov"], b["dof"], float(b["chi2"]), float(b["lack_of_fit_p"]), bool(b["inflated"]),
+               float(b["quantile_df"]), b["dof"] > 0, float(point_df), min_point)
 
 
 def power_law(x, y, se, point_df: float = math.inf) -> Fit:
@@ -100,12 +125,10 @@ def power_law(x, y, se, point_df: float = math.inf) -> Fit:
     x, y, se = (np.asarray(v, float) for v in (x, y, se))
     if np.any(x <= 0) or np.any(y <= 0):
         raise ValueError("a power law needs positive x and y at every point")
-    X = np.stack([np.ones_like(x), np.log(x)], axis=1)
-    return wls(X, np.log(y), se / y, point_df)
+    return wls(np.stack([np.ones_like(x), np.log(x)], axis=1), np.log(y), se / y, point_df)
 
 
 def limit(x, y, se, order: float = 1.0, point_df: float = math.inf) -> Fit:
     """y(x) = c + a x^(-order) (coefficient 0 is the limit c as x -> infinity)."""
     x = np.asarray(x, float)
-    X = np.stack([np.ones_like(x), x ** (-order)], axis=1)
-    return wls(X, y, se, point_df)
+    return wls(np.stack([np.ones_like(x), x ** (-order)], axis=1), y, se, point_df, min_point=MIN_REPLICATES)

@@ -1,51 +1,39 @@
 """Means of independent replicates (one replicate = one independent network draw):
 Student-t intervals, tests of a mean against a target or a bound, Welch differences.
 
-Intervals use Student's t with n - 1 degrees of freedom (Welch-Satterthwaite degrees
-of freedom for differences); with thousands of replicates this is the normal limit,
-with few it is what keeps the false-alarm rate at the stated alpha.
-
-The catalogue's replicates are often skewed (per-network ratios, products over
-layers), and there the plain t model is wrong in the far tails that a small alpha
-uses: on lognormal replicates (skewness 1.75) the two-sided t-test rejects a true mean
-several times too often at alpha 1e-4 with 100 replicates. Hall's (1992) skewness
-correction of t, T_H = T + a T^2 + a^2 T^3 / 3 + a/2 (= ((1 + a T)^3 - 1)/(3a) + a/2)
-with a = g/(3 sqrt n) and g the sample skewness (monotone in T, so intervals invert
-exactly), removes most of that excess, but far in the tail it costs on symmetric
-data: the noisy sample skewness shifts T_H's tails, and on Gaussian replicates at
-alpha 1e-8 its rate is tens of times alpha with 25 replicates. So from 10 replicates on
-(below, the skewness is too noisy to use and the plain t alone decides) a one-sample
-test rejects only where **both** statistics reject on the same side, each against the
-same Student-t quantile: on each side its rejection region lies inside each test's
-own, so its false-alarm rate is at most the smaller of the two rates, at most alpha on
-Gaussian replicates at every size (the plain t test is exact there), and at most the
-corrected test's rate on skewed ones. The interval is the set of values that neither
-side rejects (the union of the two tests' intervals at any alpha below 0.9); on each
-side the p-value is the larger of the two statistics' p-values. What the rule keeps
-and misses on skewed replicates is measured in the report's Calibration section
-(``theory/calibration/tails.py``, ``tails_is.py``).
+A one-sample test rejects only where both the plain Student t (n - 1 degrees of
+freedom) and Hall's (1992) skewness-corrected t (:mod:`.skewness`) reject on the same
+side, each against the same Student-t quantile: its rejection region lies inside each
+test's own, so it is exact or conservative on Gaussian replicates, and on skewed ones
+(the catalogue's per-network ratios and products) it removes most of the plain t's
+excess in the far tail. Welch differences (Welch-Satterthwaite degrees of freedom) use
+the same rule with the skewness of the difference. What is left of the excess sits in
+one tail, so every test, one-sided or two-sided, puts alpha/2 in each tail: a test's
+false-alarm rate is at most the sum of its two tails' rates at alpha/2, which the
+calibration keeps at most alpha from :data:`MIN_REPLICATES` replicates per sample on the
+catalogue's skewed laws (docs/statistics.md). Below that count an interval or p-value
+raises :class:`TooFewReplicates`, so the sequential runner does not judge that look.
 
 - ``mean_equals``: E[X] = target. Fails when the two-sided test rejects at alpha;
   holds when the (1 - alpha) interval lies inside target +- tol; else inconclusive.
-- ``mean_at_most`` / ``mean_at_least``: E[X] <= bound (>= bound). Fails when the
-  one-sided test rejects at alpha; holds when the one-sided (1 - alpha) limit is on the
-  right side of the bound; else inconclusive.
+- ``mean_within``: |E[X] - target| <= tol is the statement: fails only when the
+  interval misses the band.
+- ``mean_at_most`` / ``mean_at_least``: E[X] <= bound (>= bound), one-sided (alpha/2 in its tail).
 - ``difference``: E[a] - E[b] with its Welch interval, for comparisons.
-
-The resolution of a test is the deviation it detects with probability ``POWER`` at its
-alpha (noncentral t, :mod:`.power`), reported beside every verdict; for a one-sample test,
-at the rule's critical value on its worse side given the sample's skewness. Hall's
-statistic and the rule's thresholds are in :mod:`.skewness`.
 
 >>> import numpy as np
 >>> x = np.random.default_rng(0).normal(1.0, 0.1, 400)
->>> r = mean_equals(x, target=1.0, alpha=1e-6, tol=0.05)
+>>> r = mean_equals(x, target=1.0, alpha=1e-4, tol=0.05)
 >>> r.verdict.value, r.df
 ('holds', 399.0)
->>> mean_equals(x + 0.2, target=1.0, alpha=1e-6, tol=0.05).verdict.value
+>>> mean_equals(x + 0.2, target=1.0, alpha=1e-4, tol=0.05).verdict.value
 'fails'
->>> mean_at_most(x, bound=1.1, alpha=1e-6).verdict.value
+>>> mean_at_most(x, bound=1.1, alpha=1e-4).verdict.value
 'holds'
+>>> estimate(x[:20]).interval(0.05)
+Traceback (most recent call last):
+...
+theory.verdicts.TooFewReplicates: a mean test needs at least 200 replicates per sample, got 20
 """
 from __future__ import annotations
 
@@ -57,74 +45,53 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
-from ..core.records import TooFewReplicates
-from ..core.verdicts import Verdict, band_verdict
 from .power import detectable_deviation, t_quantile
-from .skewness import SKEW_CORRECTION_FROM, hall_coefficient, hall_corrected, rule_thresholds
+from .skewness import hall_coefficient, hall_corrected, rule_thresholds, welch_coefficient
+from ..verdicts import TooFewReplicates, Verdict, band_verdict
 
-__all__ = ["TooFewReplicates", "MeanEstimate", "estimate", "difference", "TestResult", "shortfall", "mean_equals",
-           "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict", "variance_less", "distance_lower_bound",
-           "recording_tests"]
+__all__ = ["MIN_REPLICATES", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "TestResult", "shortfall",
+           "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict",
+           "distance_lower_bound", "recording_tests"]
 
+#: The fewest replicates per sample on which a mean test (one-sample or Welch) decides.
+MIN_REPLICATES = 200
 
-class RecordedTests(list):
-    """The estimates tested inside :func:`recording_tests`, in order, each once; and
-    ``levels``: per recorded estimate (by identity), the smallest and the largest
-    per-side level alpha/sides at which its interval was asked ((None, None) where only
-    p-values were)."""
-
-    def __init__(self):
-        super().__init__()
-        self.levels: dict = {}
-
-    def level_range(self, e) -> tuple:
-        """(smallest, largest) per-side level at which ``e``'s interval was asked; (None, None) if never."""
-        return self.levels.get(id(e), (None, None))
-
-
-#: The estimates tested inside :func:`recording_tests`; None outside it.
-_TESTS: ContextVar[RecordedTests | None] = ContextVar("mean_tests", default=None)
+#: {id: [estimate, smallest per-side level asked or None]} of the tests inside :func:`recording_tests`.
+_TESTS: ContextVar[dict | None] = ContextVar("mean_tests", default=None)
 
 
 @contextmanager
 def recording_tests():
-    """Collect the estimates of every mean test run inside the block: each one-sample
-    :func:`estimate` and each Welch :func:`difference` whose interval or p-value was
-    asked, once however often: how far the catalogue's own tests sit from the sizes and
-    skewness at which the calibration measured the tests' tails. A one-sample estimate
-    carries ``skewness``, a Welch difference ``welch_parts``; ``seen.level_range(e)`` is
-    the smallest and largest per-side level alpha/sides at which e's interval was asked.
+    """Collect every mean test run inside the block: each one-sample :func:`estimate` and
+    each Welch :func:`difference` whose interval or p-value was asked, once, as
+    ``[(estimate, smallest per-side level alpha/sides of its intervals, or None)]``: the
+    runner reports the sizes, skewness and levels of a look's tests.
 
     >>> import numpy as np
     >>> with recording_tests() as seen:
-    ...     e = estimate(np.arange(12.0) ** 2)
-    ...     _ = e.interval(0.05), e.p_two_sided(0.0)
-    ...     _ = difference(np.arange(12.0) ** 2, np.arange(5.0)).interval(0.05)
-    >>> [(e.n, round(e.skewness, 3)) for e in seen if e.skewness is not None]  # scipy.stats.skew(x) is 0.671 too
-    [(12, 0.671)]
-    >>> [tuple((n, round(g, 3)) for n, g in e.welch_parts) for e in seen if e.welch_parts]
-    [((12, 0.671), (5, 0.0))]
-    >>> [seen.level_range(e) for e in seen]
-    [(0.025, 0.025), (0.025, 0.025)]
+    ...     e = estimate(np.arange(300.0) ** 2)
+    ...     _ = e.interval(0.05), e.p_two_sided(0.0), difference(np.arange(300.0), np.arange(200.0)).p_upper(0.0)
+    >>> [(e.n, e.skewness is None, level) for e, level in seen]
+    [(300, False, 0.025), (500, True, None)]
     """
-    token = _TESTS.set(RecordedTests())
+    found: dict = {}
+    token = _TESTS.set(found)
+    out: list = []
     try:
-        yield _TESTS.get()
+        yield out
     finally:
         _TESTS.reset(token)
+        out.extend((e, level) for e, level in found.values())
 
 
 @dataclass(frozen=True)
 class MeanEstimate:
     """A mean (or a difference of means) with its standard error, degrees of freedom and,
-    for one-sample means, the skewness coefficient a = g / (3 sqrt n) of Hall's correction
-    (0: plain Student t). With a != 0 a test rejects only where both the plain t and
-    Hall's statistic reject on the same side (module docstring); with a = 0 the two
-    coincide.
+    for one-sample means, Hall's coefficient a = g / (3 sqrt n) (0: plain Student t).
 
-    >>> e = MeanEstimate(mean=1.0, se=0.1, df=99.0, n=100, skew_a=0.05)
+    >>> e = MeanEstimate(mean=1.0, se=0.1, df=399.0, n=400, skew_a=0.05)
     >>> lo, hi = e.interval(1e-6)
-    >>> plain = MeanEstimate(1.0, 0.1, 99.0, 100).interval(1e-6)
+    >>> plain = MeanEstimate(1.0, 0.1, 399.0, 400).interval(1e-6)
     >>> lo == plain[0] and hi > plain[1]  # right skew: the plain lower end, the corrected upper end
     True
     >>> round(e.p_two_sided(hi) / 1e-6, 9)  # an end of the interval is where the test rejects at alpha
@@ -141,30 +108,29 @@ class MeanEstimate:
     #: ((n, sample skewness) of each sample) for a Welch difference; None otherwise.
     welch_parts: tuple | None = None
 
-    def _record(self, level: float | None = None) -> None:
+    def _tested(self, level: float | None = None) -> None:
+        """Refuse below MIN_REPLICATES per sample; record the test (:func:`recording_tests`)."""
+        smallest = min(n for n, _ in self.welch_parts) if self.welch_parts else self.n
+        if smallest < MIN_REPLICATES:
+            raise TooFewReplicates(f"a mean test needs at least {MIN_REPLICATES} replicates per sample, got {smallest}")
         seen = _TESTS.get()
-        if seen is None or (self.skewness is None and not self.welch_parts):
-            return
-        if id(self) not in seen.levels:  # the list keeps every recorded estimate alive, so ids stay unique
-            seen.append(self)
-            seen.levels[id(self)] = (None, None)
-        if level is not None:
-            lo, hi = seen.levels[id(self)]
-            seen.levels[id(self)] = (level if lo is None else min(lo, level), level if hi is None else max(hi, level))
+        if seen is not None and (self.skewness is not None or self.welch_parts):
+            _, old = seen.get(id(self), (self, None))
+            seen[id(self)] = (self, level if old is None else old if level is None else min(old, level))
 
     def corrected(self, t: float) -> float:
         """Hall's skewness-corrected statistic of a t value."""
-        if self.skew_a == 0 or not math.isfinite(t):
-            return t
-        return float(hall_corrected(t, self.skew_a))
+        return t if self.skew_a == 0 or not math.isfinite(t) else float(hall_corrected(t, self.skew_a))
 
     def interval(self, alpha: float, sides: int = 2) -> tuple[float, float]:
-        """The two-sided (1 - alpha) interval (``sides=2``), or the pair of one-sided
-        (1 - alpha) limits (``sides=1``): the values that the two statistics do not
-        both reject on the same side (the union of the plain and the corrected test's
-        intervals wherever those overlap, i.e. at any alpha below 0.9)."""
-        q = t_quantile(alpha / sides, self.df)  # checks alpha before anything is recorded
-        self._record(alpha / sides)
+        """The (1 - alpha) interval: the values that the two statistics do not both reject
+        on the same side, each tail at alpha/2. The same pair serves as the one-sided
+        limits of a one-sided test at alpha (``sides=1``, kept for its callers): every
+        test puts alpha/2 in each tail (module docstring)."""
+        if sides not in (1, 2):
+            raise ValueError(f"sides must be 1 or 2, got {sides!r}")
+        q = t_quantile(alpha / 2, self.df)  # checks alpha first
+        self._tested(alpha / 2)
         upper, lower = rule_thresholds(q, self.skew_a)
         return float(self.mean - upper * self.se), float(self.mean - lower * self.se)
 
@@ -174,24 +140,22 @@ class MeanEstimate:
             return (self.mean - value) / self.se
         return 0.0 if self.mean == value else math.copysign(math.inf, self.mean - value)
 
-    def t(self, value: float) -> float:
-        """Hall's skewness-corrected t statistic of E = value."""
-        return self.corrected(self.plain_t(value))
-
     def p_upper(self, value: float) -> float:
-        """p-value of 'E > value' (the test of E <= value): the larger of the two
-        statistics' P(T >= t); small when the mean is significantly above value."""
-        self._record()
-        return _sf(min(self.plain_t(value), self.t(value)), self.df)
+        """p-value of the test of E <= value (small when the mean is significantly above
+        value): twice the larger of the two statistics' P(T >= t), capped at 1 (its tail
+        holds alpha/2)."""
+        self._tested()
+        t = self.plain_t(value)
+        return min(1.0, 2 * _sf(min(t, self.corrected(t)), self.df))
 
     def p_lower(self, value: float) -> float:
-        """p-value of 'E < value' (the test of E >= value): the larger of the two
-        statistics' P(T <= t)."""
-        self._record()
-        return _sf(-max(self.plain_t(value), self.t(value)), self.df)
+        """p-value of the test of E >= value: twice the larger of the two statistics' P(T <= t), capped at 1."""
+        self._tested()
+        t = self.plain_t(value)
+        return min(1.0, 2 * _sf(-max(t, self.corrected(t)), self.df))
 
     def p_two_sided(self, value: float) -> float:
-        return min(1.0, 2 * min(self.p_upper(value), self.p_lower(value)))
+        return min(self.p_upper(value), self.p_lower(value))
 
 
 def _sf(t: float, df: float) -> float:
@@ -208,31 +172,26 @@ def _replicates(samples, name: str) -> np.ndarray:
     return x
 
 
-def _skew(x: np.ndarray) -> tuple[float, float]:
-    """(Hall's coefficient, the sample skewness mean((x - mean)^3) / std^3, ddof 0) of
-    ``x``; (0, 0) for constant ``x``."""
-    if not x.std() > 0:
-        return 0.0, 0.0
-    h = float(hall_coefficient(x))
-    return h, h * 3 * math.sqrt(x.size)
+def _skewness(x: np.ndarray) -> float:
+    """The sample skewness mean((x - mean)^3) / std^3 (ddof 0); 0 for constant ``x``."""
+    return float(hall_coefficient(x)) * 3 * math.sqrt(x.size) if x.std() > 0 else 0.0
 
 
-def estimate(samples, name: str = "samples", skew_correction: bool = True) -> MeanEstimate:
+def estimate(samples, name: str = "samples") -> MeanEstimate:
     """Mean of iid replicates, standard error s/sqrt(n), n - 1 degrees of freedom, and
-    (from SKEW_CORRECTION_FROM replicates) Hall's skewness coefficient."""
+    Hall's skewness coefficient."""
     x = _replicates(samples, name)
-    h, g = _skew(x)
-    a = h if skew_correction and x.size >= SKEW_CORRECTION_FROM else 0.0
-    return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size), a,
-                        skewness=g)
+    g = _skewness(x)
+    return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size),
+                        g / (3 * math.sqrt(x.size)), skewness=g)
 
 
 def difference(a, b) -> MeanEstimate:
-    """E[a] - E[b] from independent samples, Welch standard error and
-    Welch-Satterthwaite degrees of freedom
-    ``(v_a + v_b)^2 / (v_a^2 / (n_a - 1) + v_b^2 / (n_b - 1))`` with ``v = s^2 / n``
-    (Welch 1947; what ``scipy.stats.ttest_ind(equal_var=False)`` reports, computed here
-    without its precision-loss warning on near-constant samples).
+    """E[a] - E[b] from independent samples, Welch standard error and Welch-Satterthwaite
+    degrees of freedom ``(v_a + v_b)^2 / (v_a^2 / (n_a - 1) + v_b^2 / (n_b - 1))`` with
+    ``v = s^2 / n`` (what ``scipy.stats.ttest_ind(equal_var=False)`` reports), tested by
+    the one-sample rule with Hall's coefficient of the difference
+    (:func:`~.skewness.welch_coefficient`).
 
     >>> d = difference([1.0, 2.0, 3.0], [0.0, 0.5, 1.0, 1.5])
     >>> round(d.mean, 3), round(d.se, 4), round(d.df, 3)
@@ -241,12 +200,9 @@ def difference(a, b) -> MeanEstimate:
     x, y = _replicates(a, "a"), _replicates(b, "b")
     va, vb = float(x.var(ddof=1)) / x.size, float(y.var(ddof=1)) / y.size
     se = math.sqrt(va + vb)
-    if se == 0:
-        df = float(x.size + y.size - 2)
-    else:
-        df = (va + vb) ** 2 / (va**2 / (x.size - 1) + vb**2 / (y.size - 1))
-    return MeanEstimate(float(x.mean() - y.mean()), se, df, int(x.size + y.size),
-                        welch_parts=((int(x.size), _skew(x)[1]), (int(y.size), _skew(y)[1])))
+    df = (va + vb) ** 2 / (va**2 / (x.size - 1) + vb**2 / (y.size - 1)) if se > 0 else float(x.size + y.size - 2)
+    return MeanEstimate(float(x.mean() - y.mean()), se, df, int(x.size + y.size), float(welch_coefficient(x, y)),
+                        welch_parts=((int(x.size), _skewness(x)), (int(y.size), _skewness(y))))
 
 
 @dataclass(frozen=True)
@@ -288,17 +244,10 @@ class TestResult:
 def shortfall(estimate: float, interval, target: float, band=None, kind: str = "equals") -> float:
     """How many times too wide ``interval`` is to decide a test if ``estimate`` stays
     where it is (at most 1 once decided): on each side, the interval's extent from the
-    estimate (skewness-corrected intervals are asymmetric) over the distance it must
-    clear on that side. ``kind``:
-
-    - "equals" (E = target; holds inside ``band``): decided by holding (both ends inside
-      the band) or by failing (the end facing the target past it), whichever needs less;
-    - "within" (the statement is the band): by the end facing the band edge;
-    - "bound" (a one-sided inequality at ``target``; ``band`` unused): by the end facing
-      the bound.
-
-    An estimate on the edge (or on the bound) gives inf: no sample size settles a value
-    that lies on the edge.
+    estimate over the distance it must clear on that side. ``kind``: "equals" (decided by
+    holding inside ``band`` or by failing at ``target``, whichever needs less), "within"
+    (by the end facing the band edge), "bound" (by the end facing the bound ``target``).
+    An estimate on the edge (or on the bound) gives inf: no sample size settles it.
 
     >>> round(shortfall(0.9, (0.7, 1.1), 1.0, (0.8, 1.2), "within"), 6)  # 0.7 must reach 0.8: 0.2 over 0.1
     2.0
@@ -333,10 +282,7 @@ def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool
     half = tol * abs(target) if relative else tol
     p = e.p_two_sided(target)
     lo, hi = e.interval(alpha)
-    if p < alpha:
-        v = Verdict.FAILS
-    else:
-        v = ok if (lo >= target - half and hi <= target + half) else Verdict.INCONCLUSIVE
+    v = Verdict.FAILS if p < alpha else ok if (lo >= target - half and hi <= target + half) else Verdict.INCONCLUSIVE
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(target), (target - half, target + half),
                       detectable_deviation(e.se, e.df, alpha, skew_a=e.skew_a))
 
@@ -344,16 +290,15 @@ def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool
 def mean_within(samples, target: float, alpha: float, tol: float, relative: bool = True,
                 ok: Verdict = Verdict.HOLDS) -> TestResult:
     """|E[X] - target| <= tol (times |target| if ``relative``): a statement that itself
-    allows a tolerance ("constant within 0.05"), so a mean inside the band, even one
-    measurably off target, does not refute it. Holds when the (1 - alpha) interval lies
-    inside the band; fails when it misses the band entirely (the data reject every value
-    the statement allows); inconclusive otherwise. The p-value is twice the one-sided
-    p-value of the nearer band edge, so that it is below alpha exactly when the check fails."""
+    allows a tolerance, so a mean inside the band, even one measurably off target, does
+    not refute it. Holds when the (1 - alpha) interval lies inside the band; fails when it
+    misses the band; inconclusive otherwise. The p-value is that of the nearer band edge
+    (below alpha exactly when the check fails)."""
     e = estimate(samples)
     half = tol * abs(target) if relative else tol
     lo, hi = e.interval(alpha)
     v = band_verdict(lo, hi, target - half, target + half, ok)
-    p = min(1.0, 2 * min(e.p_upper(target + half), e.p_lower(target - half)))
+    p = min(e.p_upper(target + half), e.p_lower(target - half))
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), float(p), alpha, float(target),
                       (target - half, target + half), detectable_deviation(e.se, e.df, alpha, skew_a=e.skew_a), "within")
 
@@ -374,51 +319,36 @@ def inequality_verdict(lower: float, upper: float, bound: float, claim: str,
     raise ValueError(f"claim must be one of '<=', '<', '>=', '>', got {claim!r}")
 
 
-def _bound_test(e: MeanEstimate, bound: float, alpha: float, claim: str) -> TestResult:
+def _bound_test(samples, bound: float, alpha: float, claim: str) -> TestResult:
+    e = estimate(samples)
     lo, hi = e.interval(alpha, sides=1)
     p = e.p_upper(bound) if claim.startswith("<") else e.p_lower(bound)
-    v = inequality_verdict(lo, hi, bound, claim)
     band = (-math.inf, bound) if claim.startswith("<") else (bound, math.inf)
-    return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(bound), band,
-                      detectable_deviation(e.se, e.df, alpha, sides=1, skew_a=e.skew_a), "bound")
+    return TestResult(inequality_verdict(lo, hi, bound, claim), e.mean, e.se, e.df, e.n, (lo, hi), p, alpha,
+                      float(bound), band, detectable_deviation(e.se, e.df, alpha, sides=1, skew_a=e.skew_a), "bound")
 
 
 def mean_at_most(samples, bound: float, alpha: float) -> TestResult:
-    """E[X] <= bound: fails when the one-sided t-test rejects it at alpha."""
-    return _bound_test(estimate(samples), bound, alpha, "<=")
+    """E[X] <= bound: fails when the one-sided test rejects it at alpha."""
+    return _bound_test(samples, bound, alpha, "<=")
 
 
 def mean_at_least(samples, bound: float, alpha: float) -> TestResult:
-    """E[X] >= bound: fails when the one-sided t-test rejects it at alpha."""
-    return _bound_test(estimate(samples), bound, alpha, ">=")
-
-
-def variance_less(a, b, alpha: float) -> tuple[float, float, MeanEstimate, Verdict]:
-    """Var(a) < Var(b) from independent samples, robust to non-normal data: a Welch
-    comparison of the squared deviations (x - mean)^2 n/(n - 1), whose means are the
-    sample variances. Returns (var_a, var_b, difference Var(b) - Var(a), verdict)."""
-    d = []
-    for name, s in (("a", a), ("b", b)):
-        x = _replicates(s, name)
-        d.append((x - x.mean()) ** 2 * x.size / (x.size - 1))
-    diff = difference(d[1], d[0])
-    lo, hi = diff.interval(alpha, sides=1)
-    return float(d[0].mean()), float(d[1].mean()), diff, inequality_verdict(lo, hi, 0.0, ">")
+    """E[X] >= bound: fails when the one-sided test rejects it at alpha."""
+    return _bound_test(samples, bound, alpha, ">=")
 
 
 def distance_lower_bound(x, y, alpha: float) -> tuple[float, list]:
     """One-sided (1 - alpha) lower confidence limit L on the Wasserstein distance W_2
-    (and W_1) between the laws of two random objects X and Y, from k functionals that are
-    1-Lipschitz in the metric of W_2. ``x`` and ``y`` are (replicates, k) arrays (a
-    1-d array is one functional, k = 1): column j holds iid replicates of f_j(X), resp.
-    f_j(Y), the two samples independent, each f_j oriented so that E f_j(X) >= E f_j(Y)
+    (and W_1) between the laws of X and Y, from k functionals that are 1-Lipschitz in the
+    metric of W_2. ``x`` and ``y`` are (replicates, k) arrays (1-d: k = 1): column j holds
+    iid replicates of f_j(X), resp. f_j(Y), each f_j oriented so that E f_j(X) >= E f_j(Y)
     is expected (a wrong orientation only loses power).
 
     Kantorovich-Rubinstein: W_1(X, Y) = sup over 1-Lipschitz f of E f(X) - E f(Y), and
-    W_2 >= W_1 (Jensen on an optimal W_2 coupling). Per functional the Welch one-sided
-    lower limit of E f_j(X) - E f_j(Y) at alpha / k (Bonferroni), and L = max(0, the
-    largest limit): P(L > W_2) <= alpha. Returns (L, [(Welch estimate, lower limit) per
-    functional]).
+    W_2 >= W_1. Per functional the Welch lower limit at alpha / k (Bonferroni),
+    and L = max(0, the largest limit): P(L > W_2) <= alpha. Returns (L, [(Welch estimate,
+    lower limit) per functional]).
 
     >>> rng = np.random.default_rng(0)
     >>> L, parts = distance_lower_bound(rng.normal(1.0, 1, (400, 1)), rng.normal(0.0, 1, (400, 1)), 0.05)
@@ -427,8 +357,7 @@ def distance_lower_bound(x, y, alpha: float) -> tuple[float, list]:
     """
     if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)):
         raise TypeError(f"x and y must be numpy arrays, got {type(x).__name__}, {type(y).__name__}")
-    xs = np.asarray(x, dtype=float)
-    ys = np.asarray(y, dtype=float)
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if xs.ndim == 1:
         xs, ys = xs[:, None], ys[:, None]
     if xs.ndim != 2 or ys.ndim != 2 or xs.shape[1] != ys.shape[1]:

@@ -8,25 +8,16 @@ verdict is decided, or when the budget is spent. Each look's tests run at
 probability that *any* look gives a false verdict is at most ``claim_alpha``, whatever
 the stopping rule: the design is valid under optional stopping.
 
-Why this design and not another (see also the README's statistics section):
-
-- confidence sequences and e-processes (Howard et al. 2021, the ``confseq`` package;
-  Waudby-Smith & Ramdas 2023) are time-uniform for bounded or sub-Gaussian means, but
-  this catalogue also judges heavy-tailed products, Welch differences, chi-square
-  counts and fitted exponents, for which no off-the-shelf boundary exists;
-- group-sequential boundaries (Pocock, O'Brien-Fleming, Lan-DeMets spending) assume a
-  normal statistic with independent increments; they are sharper than Bonferroni for
-  a single mean but not valid as they stand for refitted exponents;
-- Bonferroni over a fixed, short schedule is valid for every test used here, and cheap:
-  with 5 looks at alpha = 1e-6 the two-sided normal quantile moves from 4.89 to 5.20.
+Why this design and not confidence sequences or group-sequential boundaries:
+docs/statistics.md.
 
 >>> p = plan_looks(first=2, budget=32, scale=1.0)
 >>> p.blocks, p.looks
 ((2, 4, 8, 16, 32), 5)
 >>> plan_looks(first=2, budget=32, scale=0.01).blocks
 (1,)
->>> f"{p.alpha(1e-6):.1e}"
-'2.0e-07'
+>>> f"{p.alpha(1e-3):.1e}"
+'2.0e-04'
 """
 from __future__ import annotations
 

@@ -17,10 +17,7 @@ import math
 
 import numpy as np
 
-__all__ = ["SKEW_CORRECTION_FROM", "hall_inverse", "hall_corrected", "hall_coefficient", "rule_thresholds"]
-
-#: Replicates from which Hall's skewness correction is used.
-SKEW_CORRECTION_FROM = 10
+__all__ = ["hall_inverse", "hall_corrected", "hall_coefficient", "welch_coefficient", "rule_thresholds"]
 
 
 def hall_inverse(q, a):
@@ -42,12 +39,32 @@ def rule_thresholds(q, a):
     return np.maximum(q, hall_inverse(q, a)), np.minimum(-q, hall_inverse(-q, a))
 
 
+def _moments(x):
+    """(n, mean, second and third central moments, ddof 0) along the last axis."""
+    x = np.asarray(x)
+    x = x if np.issubdtype(x.dtype, np.floating) else x.astype(float)
+    d = x - x.mean(-1, keepdims=True)
+    d2 = d * d
+    return x.shape[-1], d2.mean(-1), (d2 * d).mean(-1)
+
+
 def hall_coefficient(x):
     """Hall's coefficient a = g / (3 sqrt n) of the replicates along the last axis of
     ``x``, with g the sample skewness mean((x - mean)^3) / std^3 (ddof 0)."""
-    x = np.asarray(x, dtype=float)
-    g = ((x - x.mean(-1, keepdims=True)) ** 3).mean(-1) / x.std(-1) ** 3
-    return g / (3 * math.sqrt(x.shape[-1]))
+    n, m2, m3 = _moments(x)
+    return m3 / m2**1.5 / (3 * math.sqrt(n))
+
+
+def welch_coefficient(x, y):
+    """Hall's coefficient of the difference of the means of two independent samples
+    (along the last axes): a = k3 / (3 v^1.5) with k3 = m3_x / n_x^2 - m3_y / n_y^2 and
+    v = m2_x / n_x + m2_y / n_y, the skewness of the difference of the means over 3 (the
+    studentized difference has the one-sample statistic's Edgeworth term with this
+    skewness); :func:`hall_coefficient` where ``y`` is constant; 0 where both are."""
+    (nx, m2x, m3x), (ny, m2y, m3y) = _moments(x), _moments(y)
+    v = m2x / nx + m2y / ny
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(v > 0, (m3x / nx**2 - m3y / ny**2) / np.where(v > 0, v, 1.0) ** 1.5 / 3, 0.0)
 
 
 def hall_corrected(t, a):

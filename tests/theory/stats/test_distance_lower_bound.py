@@ -32,9 +32,9 @@ def test_known_truth_scaled_gaussian():
 
 
 def test_false_alarm_rate_same_law():
-    """X and Y of one law: P(L > 0) <= alpha, measured over 2000 reseeds (exact binomial
+    """X and Y of one law: P(L > 0) <= alpha, measured over 500 reseeds (exact binomial
     interval's lower end at most alpha)."""
-    alpha, trials, reps = 0.05, 2000, 30
+    alpha, trials, reps = 0.05, 500, stats.MIN_REPLICATES
     g = np.random.default_rng(1)
     hits = 0
     for _ in range(trials):
@@ -48,7 +48,7 @@ def test_false_alarm_rate_same_law():
 def test_shapes():
     """(replicates, k) arrays, column j functional j; a 1-d array is one functional; a
     sequence of replicate arrays (which would read transposed) and mismatched k are refused."""
-    ramp = np.arange(5) * 0.1
+    ramp = np.arange(stats.MIN_REPLICATES) / stats.MIN_REPLICATES * 0.5
     x = np.stack([1 + ramp, ramp], axis=1)
     y = np.stack([ramp, ramp], axis=1)
     L, parts = stats.distance_lower_bound(x, y, 0.05)

@@ -55,3 +55,28 @@ def test_a_misfit_the_pre_test_misses_still_widens_the_interval():
     assert fit.chi2 == pytest.approx(6.0) and fit.lack_of_fit_p == pytest.approx(st.chi2.sf(6.0, 3))
     assert not fit.inflated and fit.quantile_df == 50
     assert fit.se(1) == pytest.approx(np.sqrt(2 * plain[1, 1]))
+
+
+def test_a_fit_refuses_to_decide_below_its_minimum_replicates_per_point():
+    from theory.stats import MIN_POINT_REPLICATES, TooFewReplicates
+
+    w = np.array([8, 16, 32, 64, 128.0])
+    f = power_law(w, w**-0.5, 0.01 * w**-0.5, point_df=MIN_POINT_REPLICATES - 2)
+    with pytest.raises(TooFewReplicates, match=f"at least {MIN_POINT_REPLICATES} replicates per point"):
+        f.interval(1, 0.05)
+    assert float(f.coef[1]) == pytest.approx(-0.5)  # the estimate is still there
+
+
+def test_batched_fits_are_the_single_fits():
+    from theory.stats import wls, wls_batch
+
+    rng = np.random.default_rng(3)
+    X = np.stack([np.ones(5), np.log([8, 16, 32, 64, 128.0])], 1)
+    y, se = rng.normal(size=(7, 5)), np.full((7, 5), 0.5)
+    y[:3] *= 5  # these rows misfit: residual degrees of freedom
+    b = wls_batch(X, y, se, point_df=30)
+    for i in range(7):
+        f = wls(X, y[i], se[i], point_df=30)
+        assert np.allclose(f.cov, b["cov"][i]) and np.allclose(f.coef, b["coef"][i])
+        assert (f.inflated, f.quantile_df) == (bool(b["inflated"][i]), float(b["quantile_df"][i]))
+    assert b["inflated"].any() and not b["inflated"].all()

@@ -5,8 +5,8 @@ from hypothesis import given
 from scipy import stats as st
 
 from theory.core import Verdict
-from theory.stats import (detectable_deviation, difference, estimate, inequality_verdict, mean_at_least, mean_at_most,
-                          mean_equals, variance_less)
+from theory.stats import (MIN_REPLICATES, TooFewReplicates, detectable_deviation, difference, estimate,
+                          inequality_verdict, mean_at_least, mean_at_most, mean_equals)
 
 from ...strategies import seeds
 
@@ -26,21 +26,35 @@ def test_deviation_of_twice_the_resolution_fails(seed):
 
 
 def test_coarse_resolution_is_inconclusive_not_holds():
-    x = np.random.default_rng(0).normal(1.0, 1.0, size=100)
+    x = np.random.default_rng(0).normal(1.0, 1.0, size=MIN_REPLICATES)
     assert mean_equals(x, 1.0, alpha=1e-6, tol=0.01).verdict == Verdict.INCONCLUSIVE
 
 
 def test_interval_uses_student_t_with_n_minus_1_degrees_of_freedom():
-    x = np.array([0.9, 1.1, 1.0, 1.2, 0.8])
+    x = np.tile([0.9, 1.1, 1.0, 1.2, 0.8], MIN_REPLICATES // 5)  # skewness 0: the plain t interval
     e = estimate(x)
     lo, hi = e.interval(0.05)
-    assert e.df == 4
-    assert hi - e.mean == pytest.approx(st.t.isf(0.025, 4) * x.std(ddof=1) / np.sqrt(5))
+    assert e.df == x.size - 1
+    assert hi - e.mean == pytest.approx(st.t.isf(0.025, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
+    assert e.interval(0.05, sides=1) == (lo, hi)  # a one-sided test puts alpha/2 in its tail too
+
+
+def test_tests_refuse_to_decide_below_the_minimum_replicates():
+    """Below MIN_REPLICATES per sample an interval or p-value raises TooFewReplicates (the
+    runner does not judge that look); the estimate itself is still available."""
+    x = np.random.default_rng(5).normal(size=MIN_REPLICATES)
+    e, d = estimate(x[:-1]), difference(x, x[:-1])
+    assert e.n == MIN_REPLICATES - 1 and np.isfinite(e.mean)
+    for ask in (lambda: e.interval(0.05), lambda: e.p_upper(0.0), lambda: d.interval(0.05, sides=1),
+                lambda: mean_equals(x[:-1], 0.0, 0.05, 0.1)):
+        with pytest.raises(TooFewReplicates, match=f"at least {MIN_REPLICATES}"):
+            ask()
+    estimate(x).interval(0.05)  # at the minimum it decides
 
 
 def test_welch_degrees_of_freedom_match_scipy():
     g = np.random.default_rng(1)
-    a, b = g.normal(0, 1, 12), g.normal(0, 3, 30)
+    a, b = g.normal(0, 1, 120), g.normal(0, 3, 300)
     d = difference(a, b)
     assert d.df == pytest.approx(st.ttest_ind(a, b, equal_var=False).df)
     assert d.mean == pytest.approx(a.mean() - b.mean())
@@ -63,11 +77,18 @@ def test_bound_tests_reject_only_when_the_data_do():
     assert mean_at_least(x, 0.95, 1e-6).verdict == Verdict.HOLDS
 
 
-def test_variance_comparison():
-    g = np.random.default_rng(3)
-    va, vb, _, v = variance_less(g.normal(0, 1, 5000), g.normal(0, 1.2, 5000), 1e-6)
-    assert va < vb and v == Verdict.HOLDS
-    assert variance_less(g.normal(0, 1.2, 5000), g.normal(0, 1, 5000), 1e-6)[3] == Verdict.FAILS
+def test_welch_rule_uses_the_skewness_of_the_difference():
+    """Welch's difference is tested by the one-sample rule with Hall's coefficient of the
+    difference: against a constant sample it is the one-sample test; its interval
+    contains the plain Welch interval."""
+    from theory.stats.means import MeanEstimate
+
+    x = np.random.default_rng(6).lognormal(0, 0.5, 200)
+    d, e = difference(x, np.zeros(200)), estimate(x)
+    assert d.skew_a == pytest.approx(e.skew_a) and d.skew_a > 0
+    lo, hi = d.interval(1e-4)
+    p_lo, p_hi = MeanEstimate(d.mean, d.se, d.df, d.n).interval(1e-4)
+    assert lo == pytest.approx(p_lo) and hi > p_hi
 
 
 @pytest.mark.parametrize("bad,message", [([1.0], "at least 2"), ([1.0, np.nan, 2.0], "finite")])
@@ -131,77 +152,68 @@ def test_hall_inverse_undoes_the_correction():
 
 @given(seed=seeds)
 def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
-    """The interval is the union of the plain and the corrected test's intervals, and the
-    p-values agree with it: an end of the interval is where the test rejects at alpha;
-    for right- and left-skewed samples (each end is decided by the corrected statistic
-    for one of the two)."""
+    """The interval is the union of the plain and the corrected test's intervals, each tail
+    at alpha/2 for one- and two-sided tests alike, and the p-values agree with it: an end
+    of the interval is where the test rejects at alpha; for right- and left-skewed samples
+    (each end is decided by the corrected statistic for one of the two)."""
     from theory.stats.means import MeanEstimate
     from theory.stats.skewness import hall_inverse
 
-    x0 = np.random.default_rng(seed).lognormal(0.0, 0.8, 40)
+    x0 = np.random.default_rng(seed).lognormal(0.0, 0.8, MIN_REPLICATES)
     for x in (x0, -x0):
         e = estimate(x)
         assert e.skew_a != 0
         plain = MeanEstimate(e.mean, e.se, e.df, e.n)
         for alpha, sides in ((1e-6, 2), (1e-3, 1)):
-            q = st.t.isf(alpha / sides, e.df)
+            q = st.t.isf(alpha / 2, e.df)
             corrected = (e.mean - float(hall_inverse(q, e.skew_a)) * e.se, e.mean - float(hall_inverse(-q, e.skew_a)) * e.se)
             lo, hi = e.interval(alpha, sides)
             p_lo, p_hi = plain.interval(alpha, sides)
             assert lo == pytest.approx(min(p_lo, corrected[0])) and hi == pytest.approx(max(p_hi, corrected[1]))
             # the skewed side's end comes from the corrected statistic, the other from the plain t
             assert (hi > p_hi and lo == p_lo) if e.skew_a > 0 else (lo < p_lo and hi == p_hi)
-            p_at = e.p_two_sided if sides == 2 else (lambda v: min(e.p_upper(v), e.p_lower(v)))
-            assert p_at(lo) == pytest.approx(alpha, rel=1e-6) and p_at(hi) == pytest.approx(alpha, rel=1e-6)
-            assert p_at(lo - e.se) < alpha and p_at(hi + e.se) < alpha and p_at(e.mean) > alpha
+            assert e.p_lower(hi) == pytest.approx(alpha, rel=1e-6) and e.p_upper(lo) == pytest.approx(alpha, rel=1e-6)
+            assert e.p_two_sided(lo - e.se) < alpha and e.p_two_sided(hi + e.se) < alpha
+            assert e.p_two_sided(e.mean) > alpha
 
 
 @pytest.mark.parametrize("a", [-1 / 3, -0.1, -1e-9, 1e-12, 0.02, 1 / 3])
 def test_rule_rejects_no_more_than_either_statistic(a):
-    """On each side the p-value is at least each statistic's own: the rule's rejection
-    region lies inside the plain t test's (exact on Gaussian data, so the rule keeps
-    alpha there) and inside the corrected test's."""
+    """On each side the p-value is at least twice each statistic's own tail: the rule's
+    rejection region lies inside the plain t test's at alpha/2 per tail (exact on Gaussian
+    data, so the rule keeps alpha there) and inside the corrected test's."""
     from theory.stats.means import MeanEstimate
 
-    e = MeanEstimate(0.0, 1.0, 24.0, 25, a)
+    n = MIN_REPLICATES
+    e = MeanEstimate(0.0, 1.0, n - 1.0, n, a)
     for t in np.linspace(-12, 12, 97):
         value = -t  # (mean - value) / se = t
         th = e.corrected(t)
-        assert e.p_upper(value) >= max(st.t.sf(t, 24), st.t.sf(th, 24)) * (1 - 1e-12)
-        assert e.p_lower(value) >= max(st.t.cdf(t, 24), st.t.cdf(th, 24)) * (1 - 1e-12)
-        assert e.p_two_sided(value) >= 2 * st.t.sf(abs(t), 24) * (1 - 1e-12)
+        assert e.p_upper(value) >= min(1, 2 * max(st.t.sf(t, n - 1), st.t.sf(th, n - 1))) * (1 - 1e-12)
+        assert e.p_lower(value) >= min(1, 2 * max(st.t.cdf(t, n - 1), st.t.cdf(th, n - 1))) * (1 - 1e-12)
+        assert e.p_two_sided(value) >= min(1, 2 * st.t.sf(abs(t), n - 1)) * (1 - 1e-12)
 
 
 def test_recording_tests_sees_each_tested_estimate_once():
     """Only inside the block, only estimates (one-sample or Welch) whose interval or
-    p-value was asked, each once; recording leaves the estimate's numbers as they were."""
+    p-value was asked, each once, with the smallest per-side level of its intervals;
+    recording leaves the estimate's numbers as they were."""
     from theory.stats.means import recording_tests
-    from theory.stats.skewness import hall_coefficient
 
-    x = np.random.default_rng(4).lognormal(0, 0.5, 40)
+    x = np.random.default_rng(4).lognormal(0, 0.5, 2 * MIN_REPLICATES)
     outside = estimate(x)
     outside.interval(0.01)
     with recording_tests() as seen:
         e, untested = estimate(x), estimate(x[:20])
-        e.interval(0.01), e.p_two_sided(1.0), e.p_upper(1.0)
-        d, untested_d = difference(x, x[:20]), difference(x[:20], x)
-        d.interval(0.01), d.p_lower(0.0)
-    assert seen == [e, d] and seen[0] is e and seen[1] is d and untested not in seen and untested_d not in seen
-    assert e.skew_a == float(hall_coefficient(x)) and e == outside
-    assert e.skewness == pytest.approx(st.skew(x)) and d.skewness is None and d.skew_a == 0
-    assert d.welch_parts == (pytest.approx((40, st.skew(x))), pytest.approx((20, st.skew(x[:20]))))
-    assert seen.level_range(e) == seen.level_range(d) == (0.005, 0.005)  # per-side level: alpha / sides
+        e.interval(0.01), e.p_two_sided(1.0), e.interval(0.1, sides=1)
+        d, untested_d = difference(x, x[:MIN_REPLICATES]), difference(x[:20], x)
+        d.p_lower(0.0)
+    assert [t for t, _ in seen] == [e, d] and seen[0][0] is e and e == outside
+    assert seen[0][1] == 0.005 and seen[1][1] is None  # alpha/2 per side; a p-value alone names no level
+    assert e.skewness == pytest.approx(st.skew(x)) and d.skewness is None
+    assert d.welch_parts == (pytest.approx((2 * MIN_REPLICATES, st.skew(x))),
+                             pytest.approx((MIN_REPLICATES, st.skew(x[:MIN_REPLICATES]))))
     with recording_tests() as seen:
-        e = estimate(x)
-        e.p_upper(1.0)
-        assert seen == [e] and seen.level_range(e) == (None, None)  # a p-value alone names no level
-        e.interval(1e-3, sides=1), e.interval(1e-2)
-        assert seen.level_range(e) == (1e-3, 5e-3)
         with pytest.raises(ValueError, match="alpha must be in"):
-            e.interval(0.0)
-        assert seen.level_range(e) == (1e-3, 5e-3)  # a refused alpha records nothing
-    for ask in (lambda e: e.interval(0.01), lambda e: e.p_upper(1.0), lambda e: e.p_lower(1.0)):
-        with recording_tests() as seen:
-            e = estimate(x)
-            ask(e)
-        assert seen == [e]  # each way a judge tests a mean is recorded on its own
+            estimate(x).interval(0.0)
+    assert seen == []  # a refused alpha records nothing

@@ -16,34 +16,33 @@ def test_detectable_deviation_has_the_stated_power():
 
 
 def test_detectable_deviation_with_one_degree_of_freedom_at_a_tiny_alpha():
-    """scipy's noncentral-t series fails there; the quadrature fallback gives the power."""
+    """scipy's noncentral-t series fails there; the quadrature over chi-square quantiles
+    gives the power."""
     import warnings
 
-    from theory.stats.power import _nct_sf_quadrature, _nct_sf_series
+    from theory.stats.power import _nct_sf
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         d = detectable_deviation(1.0, 1.0, 1e-7)
     crit = st.t.isf(0.5e-7, 1)
-    assert _nct_sf_series(crit, 1.0, d) is None  # the case the fallback exists for
-    assert d > crit and abs(_nct_sf_quadrature(crit, 1.0, d) - 0.9) < 1e-6
+    assert d > crit and abs(_nct_sf(crit, 1.0, d) - 0.9) < 1e-6
 
 
-@pytest.mark.parametrize("df,c,ncp", [(1.0, 12.7, 15.0), (2.0, 3162.0, 5000.0), (3.0, 5.0, 6.0), (7.5, 2.0, 0.5)])
-def test_quadrature_fallback_equals_the_series_where_the_series_converges(df, c, ncp):
-    """The fallback of the noncentral-t tail (quadrature over chi2 quantiles) against
-    scipy's series, on cases where the series converges: the fallback is a second
-    computation of the same probability, not an approximation of it."""
-    from theory.stats.power import _nct_sf_quadrature
+@pytest.mark.parametrize("df,c,ncp", [(3.0, 5.0, 6.0), (7.5, 2.0, 0.5)])
+def test_noncentral_tail_is_scipy_s_where_its_series_converges(df, c, ncp):
+    from theory.stats.power import _nct_sf
 
-    assert abs(_nct_sf_quadrature(c, df, ncp) - float(st.nct.sf(c, df, ncp))) < 1e-8
+    assert _nct_sf(c, df, ncp) == float(st.nct.sf(c, df, ncp))
 
 
 def test_resolution_is_that_of_the_rule_given_the_skewness():
     """With the sample's skewness the resolution is the deviation the rule detects with
     probability POWER on its worse side: larger than the plain t test's, and the
-    noncentral t passes the rule's threshold there with probability POWER."""
+    noncentral t passes the rule's threshold there with probability POWER; one-sided
+    tests spend alpha/2 per tail too."""
     plain = detectable_deviation(1.0, 24.0, 1e-8)
+    assert detectable_deviation(1.0, 24.0, 1e-8, sides=1) == plain
     for a in (0.15, -0.15):
         res = detectable_deviation(1.0, 24.0, 1e-8, skew_a=a)
         q = st.t.isf(0.5e-8, 24)

@@ -1,7 +1,9 @@
-"""Calibration cases of the papers' own figure judges, which compose the core tests of
+"""Calibration cases of this paper's own figure judges, which compose the core tests of
 :mod:`theory.stats` with choices of their own (a window chosen on held-out data, a
 switch-on width read from a sweep, a screen on which functionals to fit): each case runs
-the judge itself on synthetic data with known truth, through the sequential runner."""
+the judge itself on synthetic data with known truth, through the sequential runner.
+``python -m theory calibrate`` finds ``CASES`` here through the registry, as it finds the
+paper's claims (:func:`theory.calibration.cases.paper_cases`)."""
 from __future__ import annotations
 
 import math
@@ -10,11 +12,14 @@ import numpy as np
 
 from simulations import get_backend
 
+from ..calibration.case_base import TRUTHS, Case, birge_resolution, synthetic_claim
 from ..core import Block, Claim, Evidence, Row
-from ..stats import detectable_deviation, plan_looks
-from .case_base import TRUTHS, Case, birge_resolution, synthetic_claim
+from ..stats import MIN_REPLICATES, detectable_deviation, plan_looks
+from .drift_judges import geometric_decay_fit
+from .figure_judges import CORRECTION, judge_phase, judge_radius, width_design
+from .montecarlo import boundary_width, confirm_rows
 
-__all__ = ["FIGURE_CASES"]
+__all__ = ["CASES"]
 
 
 # --- alpha <= max_rate from a geometric decay (daneshmand2021 drift_judges.geometric_decay_fit) ---
@@ -42,8 +47,6 @@ def _decay_claim(truth: str, alpha: float) -> Claim:
     detectable deviation of the slope from the judge's own standard error on a reference
     draw at the budget. No truth lies just past the boundary: the ``holds`` rate of
     ``true`` (on the boundary) stands in for false confirmations there."""
-    from ..daneshmand2021.drift_judges import geometric_decay_fit
-
     budget = 2 if truth == "underpowered" else _DECAY_BUDGET
     looks = plan_looks(2, budget, 1.0).looks
     # the reference draw: a numpy stream of its own, outside the runner's seeds
@@ -95,9 +98,6 @@ def _phase_claim(truth: str, alpha: float) -> Claim:
     the resolution (power to say ``holds``); ``underpowered``: 40 fresh runs instead of 100;
     ``true_soft`` / ``outside_soft``: ``true`` and ``outside_band`` with soft transitions
     (``soft_up`` / ``soft_down``), where taking d* for t(n) errs."""
-    from ..daneshmand2021.figure_judges import judge_phase
-    from ..daneshmand2021.montecarlo import boundary_width, confirm_rows
-
     res = _phase_resolution()
     gamma = {"true": 2.0, "underpowered": 2.0, "outside_band": 2.01, "false_1x": 2.0 + res,
              "false_3x": 2.0 + 3 * res, "inside_1x": 2.0 - res, "true_soft": 2.0, "outside_soft": 2.01}[truth]
@@ -132,14 +132,15 @@ def _phase_claim(truth: str, alpha: float) -> Claim:
 
 
 # --- the W_2 radius of Table 1 decays no slower than d^p (daneshmand2021 judge_radius) ---
-_RADIUS_WIDTHS, _RADIUS_BLOCK, _RADIUS_BUDGET, _RADIUS_P = (32, 64, 128, 256, 512), 20, 8, -0.25
+#: A block holds the fewest replicates a Welch comparison decides on (MIN_REPLICATES per side).
+_RADIUS_WIDTHS, _RADIUS_BLOCK, _RADIUS_BUDGET, _RADIUS_P = (32, 64, 128, 256, 512), MIN_REPLICATES, 4, -0.25
 #: Amplitudes of the three Lipschitz gaps D_j(d) at d = 32, where they are anchored (a
 #: radius that decays more slowly than claimed is larger at the large widths). The
 #: replicates' sd is (d/32)^-1/2 on each side, as for the chains' per-run averages; at the
-#: boundary D/se is smallest at d = 32: 3.2, 2.2 and 1.6 at the first look (20 per side),
-#: so the judge's screen (D above 3 standard errors at every width) drops functionals
-#: there; 9.0, 6.3 and 4.5 at the budget (160 per side).
-_RADIUS_AMPLITUDES = (0.95, 0.665, 0.475)
+#: boundary D/se is smallest at d = 32: 3.2, 2.2 and 1.6 at the first look (one block per
+#: side), so the judge's screen (D above 3 standard errors at every width) drops
+#: functionals there; 6.3, 4.4 and 3.2 at the budget (four blocks).
+_RADIUS_AMPLITUDES = tuple(a * math.sqrt(20 / _RADIUS_BLOCK) for a in (0.95, 0.665, 0.475))
 
 
 def _radius_sd(w):
@@ -150,8 +151,6 @@ def _radius_gaps(p: float) -> np.ndarray:
     """D_j(d) = a_j (d/32)^p exp(2 d^-c): an exact power law times a finite-width
     correction in the judge's own correction column d^-c (:data:`CORRECTION`, 1), per
     width (rows) and functional."""
-    from ..daneshmand2021.figure_judges import CORRECTION
-
     w = np.asarray(_RADIUS_WIDTHS, float)[:, None]
     return np.asarray(_RADIUS_AMPLITUDES)[None, :] * (w / 32) ** p * np.exp(2 * w ** -CORRECTION)
 
@@ -162,10 +161,8 @@ def _radius_resolution(alpha: float, budget: int) -> float:
     two-sided (it rejects from the interval's lower end): the slope's standard error from
     the known log-scale errors sd(d) sqrt(2/n)/D_0(d) of the law at -0.25 + r (a fixed
     point, found by iteration), widened as ``wls`` widens it, by the Birge ratio of the
-    fit's 2 residual degrees of freedom (:func:`.case_base.birge_resolution`; the Welch
+    fit's 2 residual degrees of freedom (:func:`theory.calibration.case_base.birge_resolution`; the Welch
     degrees of freedom, about 2n - 2, are taken as infinite)."""
-    from ..daneshmand2021.figure_judges import width_design
-
     n = _RADIUS_BLOCK * budget
     w = np.asarray(_RADIUS_WIDTHS, float)
     X = width_design(w)
@@ -189,8 +186,6 @@ def _radius_claim(truth: str, alpha: float) -> Claim:
     lower fits); ``false_kx``: p above it by k resolutions (:func:`_radius_resolution`);
     ``outside_band``: p = -0.24 (a ``holds`` from the upper fit is a false confirmation);
     ``underpowered``: one block, where the screen drops most functionals."""
-    from ..daneshmand2021.figure_judges import judge_radius
-
     budget = 1 if truth == "underpowered" else _RADIUS_BUDGET
     res = _radius_resolution(alpha, budget)
     p = _RADIUS_P + {"true": 0.0, "underpowered": 0.0, "false_1x": res, "false_3x": 3 * res,
@@ -214,7 +209,7 @@ def _radius_claim(truth: str, alpha: float) -> Claim:
     return synthetic_claim(f"radius.{truth}", draw, judge, 1, budget)
 
 
-FIGURE_CASES = (
+CASES = (
     Case("decay", "geometric_decay_fit", f"alpha <= {_DECAY_RATE} for V_l decaying geometrically after a plateau, "
          "AR(1) noise across layers, window chosen on the first half of the chains (held out); 'true' sits on the "
          "boundary",
