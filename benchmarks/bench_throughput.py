@@ -12,8 +12,9 @@ Flop counts (stated per case, matmul flops 2 m n k only; elementwise work is not
   formation in blocks of 128; the numpy default), 4 k^2 (p - k/3) for Householder QR
   (geqrf + orgqr) and 3 (4 p k^2 + k^3) for shifted CholeskyQR3; ``factored`` keeps the
   reflectors unformed where fan_out <= fan_in (``simulations.core.haar_factor``: 4 b_i^2 (p - j_i)
-  for its blocks of b_i <= ``APPLY_BLOCK`` reflectors from j_i, about 4 b (p k - k^2/2), then 2 k (2p - k) per input and product, which is the
-  dense product's count for a square layer) and forms the others as ``reflectors`` does;
+  for its blocks of b_i <= ``APPLY_BLOCK`` reflectors from j_i, about 4 b (p k - k^2/2), then 2 k (2p - k)
+  per input and product, which is the dense product's count for a square layer) and forms the
+  others as ``reflectors`` does;
   ``useful`` counts the network only (as dense products), ``executed`` adds the sampler.
 - ``wn_resnet_orthogonal``: 40 blocks of widths 500 -> 1000 -> 500 (App. A.2), same counts.
 - ``--networks N`` batches N independent networks in every WN case but the side-by-side
@@ -274,7 +275,8 @@ def measure(backend: str, dtype: str, names, size: float, networks: int = 1) -> 
         peak = matmul_peak(be)
         r = CASES[name](be.child(name), size, *([networks] if name in BATCHED else []))
         total = r["draw_s"] + r["run_s"]
-        r.update(name=name, dtype=dtype, backend=backend, peak=peak, end_to_end_fraction=r["useful_flops"] / total / peak)
+        r.update(name=name, dtype=dtype, backend=backend, peak=peak,
+                 end_to_end_fraction=r["useful_flops"] / total / peak)
         line = f"  {name:30s} peak {peak / 1e9:5.1f} GFLOP/s; "
         if r.get("networks", 1) > 1:
             line += f"{r['networks']}{' x 64 chains' if name.startswith('bn') else ' networks'} batched; "
@@ -397,7 +399,8 @@ def main(argv=None):
         t = peer_figure1(a.peer_notebook)
         total = t["mlp"] + t["resnet"]
         print(f"Figure 1, one network per curve (3 inits x 2 widths x MLP/ResNet, 1000 inputs): "
-              f"ours ({a.backend}) {o:.2f} s; notebook {total:.1f} s (MLP cells {t['mlp']:.1f} s, ResNet cells {t['resnet']:.1f} s); "
+              f"ours ({a.backend}) {o:.2f} s; notebook {total:.1f} s "
+              f"(MLP cells {t['mlp']:.1f} s, ResNet cells {t['resnet']:.1f} s); "
               f"ratio {total / o:.1f}x")
 
 

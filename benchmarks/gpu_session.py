@@ -52,7 +52,8 @@ def steps(out: Path, workers: int) -> dict:
     return {
         "info": ([py, "-c", info], 60),
         "tests": ([py, "-m", "pytest", "tests", "-m", "gpu", "-q", "-n", str(min(workers, 8))], 300),
-        "claims": ([py, "-m", "pytest", "theory", "--backend", "cupy", "-q", "-n", str(workers), "--durations=15"], 540),
+        "claims": ([py, "-m", "pytest", "theory", "--backend", "cupy", "-q", "-n", str(workers), "--durations=15"],
+                   540),
         "figures": ([py, "-m", "simulations.figures", "--backend", "cupy", "--out", str(out / "figures")], 400),
         "bench_1024": ([py, bench, "--backend", "cupy", "--size", "1.024", "--networks", "8",
                         "--json", str(out / "bench_1024.json")], 500),

@@ -29,8 +29,8 @@ from .core.evidence import Evidence, bound_tightness
 from .core.verdicts import Verdict, band_verdict, combine
 
 __all__ = ["judge_means", "judge_bounds", "judge_exponent", "judge_limit", "judge_comparison", "judge_exact",
-           "exact_constant", "agree", "exponent_verdict", "failing_parts", "tightest", "bound_tightness", "mean_se", "largest_shortfall", "undecided_shortfall",
-           "one_sided_shortfall"]
+           "exact_constant", "agree", "exponent_verdict", "failing_parts", "tightest", "bound_tightness", "mean_se",
+           "largest_shortfall", "undecided_shortfall", "one_sided_shortfall"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
@@ -135,15 +135,16 @@ def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tupl
     (``attainable(row)``; for ``>=`` claims, above the smallest); uninformative rows are
     reported but cannot make the claim hold, and a claim with no informative row is
     inconclusive. The evidence's ``tightness`` compares the bound with the one-sided
-    confidence limit of the worst informative row (:func:`tightest`). With ``can_fail`` False the sample only bounds the quantity of the
-    statement from one side (e.g. an upper bound on it for a ``<=`` claim): a row whose
-    test rejects is no evidence against the statement and is inconclusive, flagged
-    ``rejected_but_cannot_fail``."""
+    confidence limit of the worst informative row (:func:`tightest`). With ``can_fail``
+    False the sample only bounds the quantity of the statement from one side (e.g. an
+    upper bound on it for a ``<=`` claim): a row whose test rejects is no evidence
+    against the statement and is inconclusive, flagged ``rejected_but_cannot_fail``."""
     alpha = ctx.split(len(rows))
     details, verdicts = [], []
     for r in rows:
         b = float(bound(r))
-        t = stats.mean_at_most(sample(r), b, alpha) if claim.startswith("<") else stats.mean_at_least(sample(r), b, alpha)
+        t = (stats.mean_at_most(sample(r), b, alpha) if claim.startswith("<")
+             else stats.mean_at_least(sample(r), b, alpha))
         lim = None if attainable is None else float(attainable(r))
         informative = lim is None or (b < lim if claim.startswith("<") else b > lim)
         v = t.verdict if (informative or t.verdict == F) else INC
@@ -305,9 +306,11 @@ def judge_limit(rows: Sequence, value: str, target: float, tol: float, method: s
     return Evidence(
         verdict=verdict, measured=measured, expected=target,
         margin=min(c_lo - band[0], band[1] - c_hi),
-        margin_unit="distance from the limit's interval to the nearer band edge (negative: the interval reaches past it)",
+        margin_unit="distance from the limit's interval to the nearer band edge "
+                    "(negative: the interval reaches past it)",
         method=f"{method}; limit of mean(w) = c + a w^-{order:g} by weighted least squares over widths "
-               f"{[int(w) for w in widths]}" + ("; RMS error of single networks fitted as A w^p" if error == "rms" else "")
+               f"{[int(w) for w in widths]}"
+               + ("; RMS error of single networks fitted as A w^p" if error == "rms" else "")
                + ("; stated p > 0 (single networks do not concentrate)" if error == "rms" and rms_direction == ">"
                   else "")
                + f"; alpha = {alpha:.2e} per part",
@@ -340,11 +343,12 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
     worst = min(details, key=lambda r: (r[what] if claim == ">" else -r[what]) / r["se"] if r["se"] else math.inf)
     return Evidence(
         verdict=verdict, measured={k: worst[k] for k in worst if k != "verdict"}, expected=f"{what} {claim} 0",
-        margin=(worst[what] if claim == ">" else -worst[what]) / worst["se"] - stats.t_quantile(alpha, worst["welch_df"])
-        if worst["se"] else None,
+        margin=((worst[what] if claim == ">" else -worst[what]) / worst["se"]
+                - stats.t_quantile(alpha, worst["welch_df"]) if worst["se"] else None),
         margin_unit="standard errors beyond the one-sided line (weakest row)",
         method=f"{method}; Welch intervals (Welch-Satterthwaite degrees of freedom), alpha = {alpha:.2e} per row",
-        resolution=f"smallest detectable difference {max(stats.detectable_deviation(d['se'], d['welch_df'], alpha, 1) for d in details):.3g}",
+        resolution="smallest detectable difference "
+                   f"{max(stats.detectable_deviation(d['se'], d['welch_df'], alpha, 1) for d in details):.3g}",
         counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details,
         shortfall=one_sided_shortfall(details, what, verdict))
 

@@ -34,7 +34,8 @@ def plot(data: dict, path_stem):
     fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.6), sharey=True)
     for ax, reading, title in ((axes[0], "ratio_eq2", "Figure 1 as printed: Eq. 2"),
                                (axes[1], "ratio_rho_in", "extrinsic display after Eq. 2, " r"$\rho_l$ = input size"),
-                               (axes[2], "ratio_rho_out", "extrinsic display after Eq. 2, " r"$\rho_{l+1}$ = output size")):
+                               (axes[2], "ratio_rho_out",
+                                "extrinsic display after Eq. 2, " r"$\rho_{l+1}$ = output size")):
         pooled = np.concatenate([data[f"{i}/{reading}"] for i in INITS])
         ax.boxplot([pooled[:, l] for l in range(len(LAYERS))], showfliers=False)
         for j, init in enumerate(INITS):

@@ -37,7 +37,8 @@ def plot(data: dict, path_stem):
         ax.set_xticks(range(len(LAYERS)), LAYERS, fontsize=6, rotation=45)
         ax.set_yticks(range(len(LAYERS)), LAYERS, fontsize=6)
         fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04).ax.tick_params(labelsize=6)
-    fig.suptitle("log10 average squared singular value per Hessian block (per-panel colour scale; spread in decades)", fontsize=9)
+    fig.suptitle("log10 average squared singular value per Hessian block (per-panel colour scale; spread in decades)",
+                 fontsize=9)
     fig.tight_layout()
     for ext in ("png", "pdf"):
         fig.savefig(f"{path_stem}.{ext}", dpi=130)

@@ -91,7 +91,8 @@ def conv2d_backward_input(dy, W, in_hw: tuple, stride: int = 1, pad: int = 0, xp
     dx = xp.zeros((B, H + 2 * pad, Wd + 2 * pad, C), dtype=dy.dtype)
     for i in range(k):
         for j in range(k):  # one (B Ho Wo, O) x (O, C) product per kernel offset
-            dx[:, i:i + stride * (ho - 1) + 1:stride, j:j + stride * (wo - 1) + 1:stride] += (dyl @ W[:, :, i, j]).reshape(B, ho, wo, C)
+            dx[:, i:i + stride * (ho - 1) + 1:stride, j:j + stride * (wo - 1) + 1:stride] += (
+                (dyl @ W[:, :, i, j]).reshape(B, ho, wo, C))
     dx = dx[:, pad:pad + H, pad:pad + Wd].transpose(0, 3, 1, 2)
     return dx.reshape(lead + (C, H, Wd))
 

@@ -59,7 +59,8 @@ def test_a_step_runs_on_this_checkout_and_writes_only_its_log(tmp_path):
 
 def test_a_step_past_its_limit_is_stopped_with_its_children(tmp_path):
     """A step that started a child of its own (as pytest-xdist does) is killed whole."""
-    spawn = ("import subprocess, sys, time; c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
+    spawn = ("import subprocess, sys, time; "
+             "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
              f"open({str(tmp_path / 'pid')!r}, 'w').write(str(c.pid)); time.sleep(60)")
     row = session.run_step("slow", [sys.executable, "-c", spawn], 2, tmp_path)
     assert row["returncode"] == "timeout" and row["seconds"] < 30

@@ -28,7 +28,8 @@ import numpy as np
 
 from simulations.core import Backend, get_backend, to_host
 
-__all__ = ["RoundedBackend", "rounded_backend", "float32_tolerance", "rounding_tolerance", "relative_error", "assert_float32"]
+__all__ = ["RoundedBackend", "rounded_backend", "float32_tolerance", "rounding_tolerance", "relative_error",
+           "assert_float32"]
 
 U32 = 2.0**-24
 U64 = 2.0**-53

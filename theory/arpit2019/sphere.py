@@ -141,18 +141,18 @@ def kn_symbolic(place: str, reading: str, parity: str, product: str = "pattern")
         d = d + 1 if reading == "n_sphere" else d
         return 2 * sp.pi ** (d * half) / sp.gamma(d * half)
 
-    def E(J):
+    def even_product(J):  # the docstring's E with J factors
         return 4**J * sp.factorial(J) ** 2 / sp.factorial(2 * J + 1)
 
-    def O(J):
+    def odd_product(J):  # the docstring's O with J factors
         return sp.factorial(2 * J) / (4**J * sp.factorial(J) ** 2)
 
     n = 2 * k if parity == "even" else 2 * k + 1
     use_E = (parity == "even") == (place == "eq3")
     if use_E:
-        prod = E((n - 2) // 2) if parity == "even" else E(k - 1)
+        prod = even_product((n - 2) // 2) if parity == "even" else even_product(k - 1)
     else:
-        prod = (O(k - 1) if parity == "even" else O(k)) * sp.pi / 2
+        prod = (odd_product(k - 1) if parity == "even" else odd_product(k)) * sp.pi / 2
     if product == "literal" and place == "eq9":  # the printed last factor, outside the pattern (k >= 2)
         prod = prod * (n - 2) / (n - 1)
     return sp.simplify(sp.gammasimp(sp.combsimp(2 * S(n - 1) / S(n) * prod)))

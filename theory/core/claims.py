@@ -149,10 +149,11 @@ def applies_only(selector: str, **where: Collection | Where) -> Callable:
     ...     return variant, mass_factor
     >>> judge(None, None, "corrected", mass_factor="2"), judge(None, None, mass_factor="1")
     (('corrected', '2'), ('printed', '1'))
-    >>> judge(None, None, mass_factor="2")
+    >>> judge(None, None, mass_factor="2")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    ValueError: mass_factor applies only with variant in ['corrected'] (got variant='printed'); leave it at its default '1' otherwise, got '2'
+    ValueError: mass_factor applies only with variant in ['corrected'] (got variant='printed'); leave it at its
+    default '1' otherwise, got '2'
     """
     def wrap(judge: Callable) -> Callable:
         sig = inspect.signature(judge)

@@ -110,7 +110,8 @@ class Evidence:
         ['a zero', 'sympy step']
         """
         rows = [self.counterexample] if isinstance(self.counterexample, dict) else []
-        rows += [d for d in self.details if isinstance(d, dict) and (d.get("verdict") == "fails" or d.get("ok") is False)]
+        rows += [d for d in self.details
+                 if isinstance(d, dict) and (d.get("verdict") == "fails" or d.get("ok") is False)]
         names = [r.get(k) for r in rows for k in ("part", "label") if isinstance(r.get(k), str)]
         return list(dict.fromkeys(names))
 

@@ -64,17 +64,17 @@ _PORTED = (
                " of the width term 3 n/(alpha sqrt d) alone (each row's "
                "mean_over_width_term). So the depth term 2 (1 - 2 alpha/3)^l, its 2 and its 2/3, could be any "
                "non-negative term, and the width term's 3 would have to drop to about 3 times that fraction before "
-               "a row's mean reached it; only dropping the width term or raising its power fails (the mutations). A start far "
-               "from orthogonal does not help: it has a small sigma_min, so a small alpha and a larger width term. "
-               "The depth term is resolved exactly in thm1.width_limit (l = 0, and d -> oo at n = 2). Weak by "
-               f"design, so loose: on the worst informative row the bound stands {ev['tightness']['factor']:.1f}"
-               " times above "
+               "a row's mean reached it; only dropping the width term or raising its power fails (the mutations). A "
+               "start far from orthogonal does not help: it has a small sigma_min, so a small alpha and a larger "
+               "width term. The depth term is resolved exactly in thm1.width_limit (l = 0, and d -> oo at n = 2). "
+               "Weak by design, so loose: on the worst informative row the bound stands "
+               f"{ev['tightness']['factor']:.1f} times above "
                "the upper limit of E[V(H_(l+1))].")),
     Claim(id="daneshmand2021.fig2a.exponential_decay",
           where="Sec. 3.3, Figure 2 (left) and text ('log(V_l) linearly decreases for l = 1, ..., 20')",
-          statement="From a diagonal H_0 with one large entry, log V(H_l) decreases linearly over layers 1..20 (per-run "
-                    "slope s over 1..20 below 0, and each 5-layer stretch falling at s within +-50%), at d = 32 and "
-                    "d = 512",
+          statement="From a diagonal H_0 with one large entry, log V(H_l) decreases linearly over layers 1..20 "
+                    "(per-run slope s over 1..20 below 0, and each 5-layer stretch falling at s within +-50%), at "
+                    "d = 32 and d = 512",
           kind="empirical", recorded=F, measure=CS.DECAY_SHAPE, judge=CS.judge_linear_decay,
           mutations=(Mutation("decreases over 1..20, linearity dropped", {"linear": False}, H),
                      Mutation("log V increases", {"direction": ">", "linear": False}, part="decrease over 1..20",
@@ -82,12 +82,13 @@ _PORTED = (
                      Mutation("every stretch falls, none faster than 1.1x the overall rate (upper side of the band "
                               "narrowed to 10%; lower side relaxed to a fall, which does not fail alone)",
                               {"tol": 1.0, "upper_tol": 0.1}, part="<= 1.1 x the rate")),
-          note="Settings from the authors' notebook (Figures_1_2_6.ipynb, cell 7): n = 4, d in {32, 512}, 50 layers, small "
-               "diagonal entries 1e-6 with H_0[0, 0] = 1; the caption gives neither d nor n. Not linear: log V stays "
-               "nearly flat over the first layers (the small entries must grow first), then falls steeply and slows "
-               "again (the details give each 5-layer stretch's fall against the overall rate, at both d). The decay rate "
-               "depends on d; Theorem 1's factor (1 - 2 alpha/3) with the alpha that A1 grants from this H_0 (of the "
-               "order of the small entries) is not what the figure shows, so the figure does not test Eq. 3's rate."),
+          note="Settings from the authors' notebook (Figures_1_2_6.ipynb, cell 7): n = 4, d in {32, 512}, 50 layers, "
+               "small diagonal entries 1e-6 with H_0[0, 0] = 1; the caption gives neither d nor n. Not linear: log V "
+               "stays nearly flat over the first layers (the small entries must grow first), then falls steeply and "
+               "slows again (the details give each 5-layer stretch's fall against the overall rate, at both d). The "
+               "decay rate depends on d; Theorem 1's factor (1 - 2 alpha/3) with the alpha that A1 grants from this "
+               "H_0 (of the order of the small entries) is not what the figure shows, so the figure does not test "
+               "Eq. 3's rate."),
     Claim(id="daneshmand2021.fig2a.decay_corrected",
           where="Sec. 3.3, Figure 2 (left) (corrected: a decrease over layers 1..20, not a linear one)",
           statement="From a diagonal H_0 with one large entry, log V(H_l) decreases over layers 1..20 (per-run slope "
@@ -125,7 +126,8 @@ _PORTED = (
                "Fails would need a lower confidence bound on W_2 of the laws above the bound: from sigma_max, "
                "-sigma_min and (sigma_max - sigma_min)/sqrt(2) of fresh draws of W_l H_l against G/sqrt(n) "
                "(1-Lipschitz, Kantorovich-Rubinstein); its square reaches at most "
-               f"{max(d['L_sq_over_mean_conditional_w2sq'] for d in ev['details'] if 'L_sq_over_mean_conditional_w2sq' in d):.2f}"
+               f"""{max(d['L_sq_over_mean_conditional_w2sq'] for d in ev['details']
+                        if 'L_sq_over_mean_conditional_w2sq' in d):.2f}"""
                " of the mean conditional W_2^2 (each lower-bound "
                "row's L_sq_over_mean_conditional_w2sq), so it cannot come near the bound. Weak by design, so loose: "
                f"on the worst informative row 2 n E[V] stands {ev['tightness']['factor']:.0f}"
@@ -143,11 +145,13 @@ _PORTED = (
                      Mutation("closed form's reference 1/sqrt(n) scaled by 1 + 1e-7 (off the generic Bures value by "
                               "9.7e-9 to 1e-7 on the Gaussian rows, 10-100x the 1e-9 agreement; at n = 1, W_2^2 = "
                               "1e-14 > 2 n V = 0)", {"reference_scale": 1 + 1e-7}, part="closed form = generic Bures")),
-          note=lambda ev: ("The bound W_2^2 <= 2 n V is true but loose: the largest W_2^2/(n V) over all H is sqrt(2) - 1 "
-               "(rank one, n = 2; smaller at larger n), so no constant from sqrt(2) - 1 to 2 can fail anywhere and "
-               "every bound row is marked uninformative. The constant is resolved only below the grid's largest "
-               f"W_2^2/(n V), {max(d['W2^2_over_n_V'] for d in ev['details'] if 'W2^2_over_n_V' in d):.5f}"
-               ", by the rows near rank one (the 0.41 mutation); the closed form and the zero at orthogonal H carry the claim.")),
+          note=lambda ev: ("The bound W_2^2 <= 2 n V is true but loose: the largest W_2^2/(n V) over all H is "
+               "sqrt(2) - 1 (rank one, n = 2; smaller at larger n), so no constant from sqrt(2) - 1 to 2 can fail "
+               "anywhere and every bound row is marked uninformative. The constant is resolved only below the grid's "
+               "largest W_2^2/(n V), "
+               f"{max(d['W2^2_over_n_V'] for d in ev['details'] if 'W2^2_over_n_V' in d):.5f}"
+               ", by the rows near rank one (the 0.41 mutation); the closed form and the zero at orthogonal H carry "
+               "the claim.")),
     Claim(id="daneshmand2021.cor3.bound",
           where="Sec. 4.1, Corollary 3, Eq. 5",
           statement="Under A1(alpha, l): W_2(W_l H_l, G/sqrt(n))^2 <= 4 n (1 - 2 alpha/3)^l + 6 n^2 / (alpha sqrt(d))",
@@ -180,7 +184,8 @@ _PORTED = (
                "radius is not O(width^-1)."),
     Claim(id="daneshmand2021.sec33.smin_printed",
           where="Sec. 3.3, first paragraph after Figure 2",
-          statement="For H_0 with iid zero-mean unit-variance entries, sigma_min(H_0) is greater than sqrt(d) - sqrt(n)",
+          statement="For H_0 with iid zero-mean unit-variance entries, sigma_min(H_0) is greater than "
+                    "sqrt(d) - sqrt(n)",
           kind="inequality", recorded=F, measure=X.smin_exact_measure, judge=X.judge_smin_printed,
           params={"variant": "printed"},
           mutations=(Mutation("with probability >= 1 - exp(-t^2/2), t = 1 (n = 1)", {"variant": "concentration"}, H),),
@@ -217,9 +222,9 @@ _PORTED = (
           params={"variant": "vanilla", "layer": 50},
           mutations=(Mutation("E[|cos|] at layer 50 >= 0.5", {"layer": 50, "threshold": 0.5}, H),
                      Mutation(f"at layer {CS.ALIGN_DEPTH}", {"layer": CS.ALIGN_DEPTH}, H)),
-          note="The sentence reports what Figure 1 shows, and the figure stops at 50 layers. 0.9 is the loosest reading "
-               "of 'almost aligned' (judge_aligned says why); the per-layer means are in the details. The pair does "
-               "become almost aligned further down the chain: the corrected claim."),
+          note="The sentence reports what Figure 1 shows, and the figure stops at 50 layers. 0.9 is the loosest "
+               "reading of 'almost aligned' (judge_aligned says why); the per-layer means are in the details. The pair "
+               "does become almost aligned further down the chain: the corrected claim."),
     Claim(id="daneshmand2021.fig1.vanilla_aligns_deeper",
           where="Sec. 3.1, about Figure 1 (vanilla curve) (corrected: almost aligned below the figure's depth)",
           statement="In a vanilla linear chain (d = 32) two orthogonal samples become almost aligned in deep layers, "
@@ -367,7 +372,8 @@ ORDER = (
     "fig1.bn_orthogonalizes", "fig1.vanilla_aligns", "fig1.vanilla_aligns_deeper", "fig1.vanilla_rises",
     "thm1.bound", "thm1.width_limit", "sec32.exact_inverse", "sec32.exact_inverse_corrected",
     "sec32.drift_display_printed", "sec32.drift_display_corrected", "sec32.one_step_drift", "sec32.vanilla_gap_grows",
-    "fig2a.exponential_decay", "fig2a.decay_corrected", "fig2b.plateau_width_exponent", "fig2b.caption_average", "fig2b.caption_average_corrected",
+    "fig2a.exponential_decay", "fig2a.decay_corrected", "fig2b.plateau_width_exponent", "fig2b.caption_average",
+    "fig2b.caption_average_corrected",
     "sec33.smin_printed", "sec33.smin_expectation", "fig3.a1_omega_n2", "fig3.printed_curve",
     "lemma2.closed_form", "lemma2.w2_bound", "lemma2.l0_printed", "lemma2.l0_corrected",
     "cor3.index_printed", "cor3.index_corrected", "cor3.bound", "sec41.radius_printed", "sec41.radius_corrected",

@@ -144,26 +144,28 @@ SEC32 = (
                      Mutation("depth constant 1 for 2 (at least every sqrt(1 - 1/n): at l = 0 and in the n = 2 "
                               "limit Eq. 3's 2 is loose by 2)",
                               {"depth_constant": "1"}, H)),
-          note=lambda ev: ("Theorem 1's constants cannot be resolved on thm1.bound's Monte-Carlo grid (its note), so its depth "
-               "term is checked here where it is exact. Infinite width: H_(k+1)^T H_(k+1) = (1/d) sum_i x_i x_i^T/"
-               "||x_i||^2 with x_i iid N(0, H_k^T H_k) tends to E[x x^T/||x||^2], diag(sqrt a, sqrt b)/(sqrt a + "
-               "sqrt b) in the Gram's eigenbasis at n = 2 (formulas.width_limit_gaps). A1 is read as Eq. 3 "
+          note=lambda ev: ("Theorem 1's constants cannot be resolved on thm1.bound's Monte-Carlo grid (its note), so "
+               "its depth term is checked here where it is exact. Infinite width: H_(k+1)^T H_(k+1) = (1/d) sum_i "
+               "x_i x_i^T/||x_i||^2 with x_i iid N(0, H_k^T H_k) tends to E[x x^T/||x||^2], diag(sqrt a, sqrt b)/"
+               "(sqrt a + sqrt b) in the Gram's eigenbasis at n = 2 (formulas.width_limit_gaps). A1 is read as Eq. 3 "
                "conditioned on the event sigma_min(H_k) >= alpha for k = 1..l (the reading of thm1.bound), which "
                "at every alpha < sigma_min of the limit chain has probability -> 1; then Eq. 3 at every width implies "
                "the limit inequality (read almost surely, A1 has probability below 1 at every finite d and Eq. 3 "
                "says nothing). In the limit a rate up to 1/sqrt(2) holds at every depth (each layer's factor "
                "1/(1 + 2 s sqrt(1 - s^2)) decreases in s = sigma_min on (0, 1/sqrt(2)], and 1/(1 + 2 alpha "
                "sqrt(1 - alpha^2)) <= 1 - r alpha for all such alpha iff r <= 1/sqrt(2)); from these five starts "
-               f"rates above {min(d['largest_rate_that_holds'] for d in ev['details'] if 'largest_rate_that_holds' in d):.4f}"
+               "rates above "
+               f"{min(d['largest_rate_that_holds'] for d in ev['details'] if 'largest_rate_that_holds' in d):.4f}"
                " fail within 200 layers (each row's "
                "largest_rate_that_holds; other starts and more layers fail from lower rates, down to 1/sqrt(2)); "
-               f"the printed 2/3 reaches V/bound {max(d['measured']['largest_V/bound'] for d in ev['details'] if 'measured' in d):.2f}"
+               "the printed 2/3 reaches V/bound "
+               f"{max(d['measured']['largest_V/bound'] for d in ev['details'] if 'measured' in d):.2f}"
                " (each row's "
                "largest_V/bound and its layer). "
                "The depth constant must be at least sqrt(1 - 1/n) -> 1 (l = 0), and 1 suffices at l = 0 and in "
                "this limit (not shown at finite width for l >= 1). The l = 0 row cannot fail at the printed 2 (above "
-               "every V) and is marked uninformative. The width term's constants (3, n, the power 1/2 of d) vanish in the limit and are "
-               "not resolved.")),
+               "every V) and is marked uninformative. The width term's constants (3, n, the power 1/2 of d) vanish in "
+               "the limit and are not resolved.")),
     Claim(id=K + "sec32.drift_display_printed",
           where="Sec. 3.2, display |E phi(H_l) - E_pi phi| <= alpha^l |E phi(H_0) - E_pi phi| (Hairer 2010)",
           statement="For the BN chain, |E V(H_l) - E_pi V| <= alpha^l |E V(H_0) - E_pi V| for some alpha in (0, 1), "
@@ -250,8 +252,8 @@ SEC41 = (
           corrects=K + "lemma2.l0_printed"),
     Claim(id=K + "cor3.index_printed",
           where="Sec. 4.1, 'Combining the above result with Theorem 1 yields' Corollary 3",
-          statement="Lemma 2 at index l combined with Theorem 1 gives Eq. 5, 4 n (1 - 2 alpha/3)^l + 6 n^2/(alpha sqrt d), "
-                    "under A1(alpha, l)",
+          statement="Lemma 2 at index l combined with Theorem 1 gives Eq. 5, 4 n (1 - 2 alpha/3)^l + "
+                    "6 n^2/(alpha sqrt d), under A1(alpha, l)",
           kind="identity", recorded=F, measure=P.steps_measure, judge=P.judge_cor3_index,
           mutations=(Mutation("exponent l - 1 under A1(alpha, l - 1)", {"variant": "corrected"}, H),),
           note="Theorem 1 bounds E V(H_l) at index l - 1; Eq. 5 as printed is 2 n times Theorem 1 at index l, a bound "
@@ -259,8 +261,8 @@ SEC41 = (
                "conclusion stands with the exponent l - 1."),
     Claim(id=K + "cor3.index_corrected",
           where="Sec. 4.1, Corollary 3 (corrected index)",
-          statement="Lemma 2 at l with Theorem 1 at l - 1 gives W_2^2 <= 4 n (1 - 2 alpha/3)^(l-1) + 6 n^2/(alpha sqrt d) "
-                    "under A1(alpha, l - 1)",
+          statement="Lemma 2 at l with Theorem 1 at l - 1 gives W_2^2 <= 4 n (1 - 2 alpha/3)^(l-1) + "
+                    "6 n^2/(alpha sqrt d) under A1(alpha, l - 1)",
           kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_cor3_index,
           params={"variant": "corrected"},
           mutations=(Mutation("printed form: exponent l", {"variant": "printed"}, F, part="depth term", printed=True),
@@ -360,8 +362,8 @@ SEC5 = (
                               part="equality at Sigma near c I")),
           corrects=K + "eq6.strict_printed"),
     Claim(id=K + "fn2.sliced_vprime",
-          where="Sec. 5.2, Footnote 2 ('H_l is almost orthogonal ... thus Sigma_l is invertible'), with V' 'an orthogonal "
-                "matrix obtained by slicing V_l' (the text before it, and the authors' improved_init)",
+          where="Sec. 5.2, Footnote 2 ('H_l is almost orthogonal ... thus Sigma_l is invertible'), with V' 'an "
+                "orthogonal matrix obtained by slicing V_l' (the text before it, and the authors' improved_init)",
           statement="In a ReLU MLP initialized by Eq. 6 with V' sliced from V, Sigma_l stays invertible at every layer "
                     "(cond(H_l) <= 10^6)",
           kind="inequality", recorded=H, measure=N.footnote2_measure, judge=NJ.judge_footnote2,
@@ -456,9 +458,9 @@ SEC6 = (
                               {"ratio": 7.0, "log_tol": math.log(4)}, H),
                      Mutation("the level halves (ratio 1/2 within a factor 2)", {"ratio": 0.5})),
           slow=True,
-          note=lambda ev: ("The same networks as fig6b.convnet (the BN ones continued to layer 75; their first 30 layers are the "
-               "same draws). The band, a factor 2 either way at any depth, is looser than the resolution the Figure 6 "
-               "claims use (a factor 2 over 30 layers). The gap "
+          note=lambda ev: ("The same networks as fig6b.convnet (the BN ones continued to layer 75; their first 30 "
+               "layers are the same draws). The band, a factor 2 either way at any depth, is looser than the "
+               "resolution the Figure 6 claims use (a factor 2 over 30 layers). The gap "
                "reaches its lowest level around layers 20..25 and then rises again: the mean V over layers 70..75 is "
                f"{ev['measured']['ratio_of_means']:.1f}"
                f" times that over 25..30 (log ratio {ev['details'][0]['mean']:.2f}"

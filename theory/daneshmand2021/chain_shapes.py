@@ -79,7 +79,8 @@ def judge_linear_decay(m, ctx, direction: str = "<", linear: bool = True, tol: f
     method = (f"per-run OLS slopes of log V (layers 1..20{' and its 5-layer stretches' if linear else ''}), BN chain, "
               f"n = {m.meta['n']}, diagonal-spike H_0 (1e-6, H_0[0,0] = 1)"
               + ((f"; linearity band: each stretch within +-{tol:g} of the overall rate" if up == tol else
-                  f"; linearity band: each stretch falls at {1 - tol:g} to {1 + up:g} x the overall rate") if linear else ""))
+                  f"; linearity band: each stretch falls at {1 - tol:g} to {1 + up:g} x the overall rate")
+                 if linear else ""))
     ev = judge_sign(items, direction, "E[slope of log V over 1..20]" + (" and the stretch-vs-overall combinations"
                                                                          if linear else ""), method, ctx)
     ev.details.append({"mean_slopes": {f"d={r.d}": {k: float(np.mean(r[k])) for k in r.data if k.startswith("slope")}
@@ -138,8 +139,8 @@ def judge_aligned(m, ctx, variant: str = "vanilla", threshold: float = 0.9, laye
     return Evidence(
         verdict=verdict, measured={k: row[k] for k in ("layer", "mean", "sd", "runs", "one_sided_limits")},
         expected=f"E[|cos| at layer {layer}] >= {threshold:g}",
-        method=f"independent chains, d = {m.meta['d']}, n = 2, linear activations; empirical-Bernstein one-sided limits "
-               f"for a [0, 1] variable (Maurer & Pontil 2009), alpha = {alpha:.1e}",
+        method=f"independent chains, d = {m.meta['d']}, n = 2, linear activations; empirical-Bernstein "
+               f"one-sided limits for a [0, 1] variable (Maurer & Pontil 2009), alpha = {alpha:.1e}",
         resolution=f"one-sided margin {half:.3g} of the limits at {v.size} runs",
         margin=margin, margin_unit="distance of the deciding limit from the threshold (in |cos|)",
         counterexample=row if verdict == Verdict.FAILS else None,

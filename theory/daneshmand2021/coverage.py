@@ -66,7 +66,8 @@ COVERAGE = (
          'Sec. 3.1', 'figure_panel',
          '|cos| of two samples vs layer, d = 32, 20 runs: BN chain from almost aligned inputs -> orthogonal (|cos| '
          'falls); vanilla linear chain from orthogonal inputs -> aligned (|cos| rises)',
-         claims=_c('fig1.bn_orthogonalizes', 'fig1.vanilla_aligns', 'fig1.vanilla_aligns_deeper', 'fig1.vanilla_rises')),
+         claims=_c('fig1.bn_orthogonalizes', 'fig1.vanilla_aligns', 'fig1.vanilla_aligns_deeper',
+                   'fig1.vanilla_rises')),
     Item('Eq. 2',
          'Sec. 3.2', 'definition',
          'V(H) = || H^T H/||H||_F^2 - I_n/n ||_F on R^{d x n} minus 0; range [0, sqrt(1 - 1/n)], 0 iff orthogonal '

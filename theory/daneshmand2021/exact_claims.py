@@ -171,7 +171,8 @@ def judge_w2_closed_form(m, ctx, constant: float = 2.0, reference_scale: float =
         bound, top = constant * r["n"] * r["gap"], max_w2sq(r["n"])
         checks.append({"label": f"{where}: W2^2 <= {constant} n V", "ok": float(a) <= bound + 1e-15,
                        "measured": {"W2^2": float(a), f"{constant} n V": bound, "largest W2^2 at n": top},
-                       "expected": "W2^2 <= c n V", "informative": bool(constant < f.w2_over_nv_cap(r["n"]) and bound < top),
+                       "expected": "W2^2 <= c n V",
+                       "informative": bool(constant < f.w2_over_nv_cap(r["n"]) and bound < top),
                        "counterexample": {"d": r["d"], "n": r["n"], "W2^2": float(a), "c n V": bound},
                        **({"W2^2_over_n_V": float(a) / (r["n"] * r["gap"])} if r["gap"] > 0 else {})})
     z = closed(m["orthogonal"], m["orthogonal_lam"])[hi]
@@ -294,8 +295,8 @@ def judge_eq6(m, ctx, variant: str = "printed", check: str = "decrease", strict:
             checks.append({"label": f"V(W H) {'<' if strict and check == 'decrease' else '<='} {rel}V(H), d={r['d']}, "
                                     f"n={r['n']}, {r['reps']} draws", "ok": not viol.any(),
                            "measured": {"violations": int(viol.sum()), "fraction": float(viol.mean())},
-                           "expected": "no violation", "counterexample": {"d": r["d"], "n": r["n"], "V(WH)": float(a[k]),
-                                                                          "V(H)": float(b[k])}})
+                           "expected": "no violation",
+                           "counterexample": {"d": r["d"], "n": r["n"], "V(WH)": float(a[k]), "V(H)": float(b[k])}})
         else:
             worst = float(np.max(r[f"rows_off_{variant}"] if power is None else r["rows_off_whitening_at"][power]))
             checks.append({"label": f"rows of W H orthonormal up to scale{at}, d={r['d']}, n={r['n']}",
@@ -304,7 +305,8 @@ def judge_eq6(m, ctx, variant: str = "printed", check: str = "decrease", strict:
                            "counterexample": {"d": r["d"], "n": r["n"], "row_gram_deviation": worst}})
     if check == "decrease" and strict and variant != "printed":
         for e in m["equal"]:
-            checks.append({"label": f"strict decrease at the equality case H = {e['H']}", "ok": e["gap_WH"] < e["gap_H"],
+            checks.append({"label": f"strict decrease at the equality case H = {e['H']}",
+                           "ok": e["gap_WH"] < e["gap_H"],
                            "measured": e, "expected": "V(W H) < V(H)", "counterexample": e})
     if check == "equality":
         near = equality_at == "near_scalar"

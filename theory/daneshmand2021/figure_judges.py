@@ -32,8 +32,8 @@ from . import formulas
 from .mc_judges import sub_context
 from .montecarlo import CONFIRM_TESTS_PER_N, LIPSCHITZ, boundary_width
 
-__all__ = ["judge_sign", "abs_cos_profile", "judge_fig1", "judge_variant_growth", "width_design", "width_fit", "judge_plateau",
-           "judge_radius", "judge_centered", "judge_relu", "judge_phase"]
+__all__ = ["judge_sign", "abs_cos_profile", "judge_fig1", "judge_variant_growth", "width_design", "width_fit",
+           "judge_plateau", "judge_radius", "judge_centered", "judge_relu", "judge_phase"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
@@ -250,11 +250,12 @@ def judge_radius(m, ctx, exponent: float = -0.25, relation: str = "<=", tol: flo
     details = [{"width": int(w), "mean_w2sq": float(a), "se": float(s)} for w, a, s in zip(widths, means, ses)]
     for name, f, _ in lower:
         if f:
-            details += [{"lower_bound": name, "width": int(w), "D": float(a), "se": float(s)} for w, a, s in zip(*f[1:])]
+            details += [{"lower_bound": name, "width": int(w), "D": float(a), "se": float(s)}
+                        for w, a, s in zip(*f[1:])]
     method = (f"WLS on [1, log d, d^-{CORRECTION:g}], widths {[int(w) for w in widths]}: upper bound, log of the mean "
               "conditional W_2^2 over layers 100..600 (radius exponent = half its exponent; can show holds only); "
-              "lower bound, log D_f for f = sigma_max, -sigma_min, (sigma_max - sigma_min)/sqrt 2 of W_l H_l (one fresh "
-              "draw per 5th layer) against G/sqrt n, Welch per width (can show fails only)")
+              "lower bound, log D_f for f = sigma_max, -sigma_min, (sigma_max - sigma_min)/sqrt 2 of W_l H_l "
+              "(one fresh draw per 5th layer) against G/sqrt n, Welch per width (can show fails only)")
     plot = _power_plot(widths, means, ses, fit, 2 * lo, 2 * hi, "mean conditional W_2^2", ylabel="W_2^2")
     best = max(usable, key=lambda u: u[2][0], default=None)
     if best:
@@ -366,8 +367,8 @@ def judge_relu(m, ctx, order: str = "bn_below", flat_tol: float = 0.05, vanilla_
                      + ("flat" if flat_target == 0 else f"late difference {flat_target:g}"))
     comp.counterexample = next((d for d in details if d.get("verdict") == "fails"), None)
     comp.plot = {"kind": "means", "rows": [
-        {"label": f"BN-ReLU late difference, d={w}", "mean": t.estimate, "interval": list(t.interval), "target": flat_target,
-         "band": list(t.band)} for w, t in zip(widths, flat)]}
+        {"label": f"BN-ReLU late difference, d={w}", "mean": t.estimate, "interval": list(t.interval),
+         "target": flat_target, "band": list(t.band)} for w, t in zip(widths, flat)]}
     return comp
 
 

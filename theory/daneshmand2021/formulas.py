@@ -29,7 +29,8 @@ from simulations.core import check_int, check_positive
 
 from ..judges import exact_constant
 
-__all__ = ["theorem1_bound", "corollary3_bound", "width_limit_gaps", "ball_radius", "w2sq_given_gram", "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
+__all__ = ["theorem1_bound", "corollary3_bound", "width_limit_gaps", "ball_radius", "w2sq_given_gram",
+           "w2sq_from_spectra", "w2sq_generic", "w2sq_empirical", "chi_violation_probability",
            "chi_lower_tail", "chi_mean", "centered_floor_symbolic", "frobenius_identity_symbolic",
            "W2_OVER_SQRTN_V_MAX", "w2_over_nv_cap"]
 

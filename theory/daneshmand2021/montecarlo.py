@@ -171,7 +171,8 @@ def _plateau_rows(ctx, name, variants, widths, n, depth, runs, block):
             rec = simulate_chain(be, initial_representation(be, "gaussian", k, d, n), depth, variant)
             half = depth // 2
             rows.append(Row({"variant": variant, "width": d},
-                            {"plateau": rec.gap[:, half:].mean(axis=1), "plateau_sq": (rec.gap[:, half:] ** 2).mean(axis=1),
+                            {"plateau": rec.gap[:, half:].mean(axis=1),
+                             "plateau_sq": (rec.gap[:, half:] ** 2).mean(axis=1),
                              "first": rec.gap[:, 0], "last": rec.gap[:, -1],
                              "late_a": rec.gap[:, half:half + depth // 4].mean(axis=1),
                              "late_b": rec.gap[:, half + depth // 4:].mean(axis=1)}))
@@ -180,8 +181,9 @@ def _plateau_rows(ctx, name, variants, widths, n, depth, runs, block):
 
 def variant_block(ctx, block: int, widths=(32, 128, 512), n: int = 4, depth: int = 120, runs: int = 40) -> Block:
     """Per variant (BN, vanilla, and their ReLU versions) and width, per run from
-    Gaussian H_0 (``runs`` chains per block up to width 128, half as many above): V at layer 0 and at the last layer, the mean of V over layers
-    depth/2..depth, and its two halves (depth/2..3depth/4 and 3depth/4..depth)."""
+    Gaussian H_0 (``runs`` chains per block up to width 128, half as many above): V at
+    layer 0 and at the last layer, the mean of V over layers depth/2..depth, and its two
+    halves (depth/2..3depth/4 and 3depth/4..depth)."""
     rows = _plateau_rows(ctx, "variants", ("bn", "vanilla", "bn_relu", "vanilla_relu"), widths, n, depth, runs, block)
     return Block(rows, meta={"depth": depth, "n": n})
 
@@ -294,7 +296,8 @@ def drift_step_block(ctx, block: int, d: int = 16, n: int = 2, depth: int = 60, 
     pi_be = be.child("stationary")
     late = simulate_chain(pi_be, initial_representation(pi_be, "gaussian", runs, d, n), depth).gap[:, 40:].mean(axis=1)
     return Block((Row({"start": "stationary_level"}, {"v1": step.gap[:, 1]}),
-                  Row({"start": "gaussian"}, {"late": late})), meta={"d": d, "n": n, "depth": depth, "v0": DRIFT_STEP_V0})
+                  Row({"start": "gaussian"}, {"late": late})),
+                 meta={"d": d, "n": n, "depth": depth, "v0": DRIFT_STEP_V0})
 
 
 def one_step_block(ctx, block: int, cells=((2, 16), (2, 128), (2, 1024), (4, 128), (4, 1024), (8, 1024)),

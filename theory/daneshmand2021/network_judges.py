@@ -105,7 +105,8 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
     last = judge_comparison([({"layer": m.meta["depth"]}, b["last"], a["last"])], below, "V at the last layer", sub,
                             what="vanilla_minus_bn")
     verdict = combine([grow.verdict, fall.verdict, flat.verdict, last.verdict])
-    details = ([{"part": f"vanilla gap {'grows' if vanilla_direction == '>' else 'shrinks'}", **d} for d in grow.details]
+    details = ([{"part": f"vanilla gap {'grows' if vanilla_direction == '>' else 'shrinks'}", **d}
+                for d in grow.details]
                + [{"part": f"BN gap {'falls' if bn_direction == '<' else 'rises'}", **d} for d in fall.details]
                + [{"part": f"BN gap constant in depth ({flat_what})", "relative_change":
                    float(np.mean(a["late"]) / np.mean(a["early"]) - 1), **flat.row()}]
@@ -115,7 +116,8 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
                                    "vanilla_first": float(b["first"].mean()), "vanilla_last": float(b["last"].mean())},
         expected="vanilla gap grows; BN gap falls to a depth-independent level below it",
         method=f"{a['first'].size} networks per variant; one-sided Student-t for the changes, a Student-t "
-               f"equivalence test for {flat_what} ({band_text}), Welch for the comparison; alpha = {sub.alpha:.1e} per part",
+               f"equivalence test for {flat_what} ({band_text}), Welch for the comparison; "
+               f"alpha = {sub.alpha:.1e} per part",
         resolution=f"{flat_what} interval half-width {(flat.interval[1] - flat.interval[0]) / 2:.3g}",
         counterexample=next((d for d in details if d.get("verdict") == "fails"), None), details=details,
         shortfall=undecided_shortfall((grow, fall, flat, last), verdict),
@@ -123,7 +125,8 @@ def judge_fig6(m, ctx, bn: str = "bn_centered_relu", vanilla: str = "vanilla_rel
             {"label": "vanilla: last - first", "mean": grow.details[0]["mean"],
              "interval": grow.details[0]["one_sided_limits"], "target": 0.0,
              "band": [0.0, max(0.0, grow.details[0]["one_sided_limits"][1])]},
-            {"label": "BN: last - first", "mean": fall.details[0]["mean"], "interval": fall.details[0]["one_sided_limits"],
+            {"label": "BN: last - first", "mean": fall.details[0]["mean"],
+             "interval": fall.details[0]["one_sided_limits"],
              "target": 0.0, "band": [min(0.0, fall.details[0]["one_sided_limits"][0]), 0.0]},
             {"label": f"BN: {flat_what}", "mean": flat.estimate, "interval": list(flat.interval), "target": 0.0,
              "band": list(flat.band)}]})

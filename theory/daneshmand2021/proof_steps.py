@@ -74,7 +74,8 @@ def _intro_path() -> list:
         vals = {_a: a, _n: n, _d: root**2}
         ratio = sp.nsimplify(_thm1(ell).subs(vals) / ((1 - a) ** ell + n / (a * root)))
         lower = ((1 - sp.Rational(2, 3) * a) / (1 - a)) ** ell
-        out.append({"l": ell, "d": int(root**2), "ratio": ratio, "lower_bound": lower, "at_least": bool(ratio >= lower)})
+        out.append({"l": ell, "d": int(root**2), "ratio": ratio, "lower_bound": lower,
+                    "at_least": bool(ratio >= lower)})
     return out
 
 
@@ -158,7 +159,8 @@ def steps_measure(ctx) -> dict:
         Q = haar_orthogonal(be, 200, d, d)
         G = rng.standard_normal((200, d, d)) / math.sqrt(d)
         out["orthogonal"]["rows"].append({"d": d, "n": n,
-                                          "haar": float(np.max(np.abs(orthogonality_gap(Q @ H) - orthogonality_gap(H)))),
+                                          "haar": float(np.max(np.abs(orthogonality_gap(Q @ H)
+                                                                      - orthogonality_gap(H)))),
                                           "gaussian": float(np.max(np.abs(orthogonality_gap(G @ H)
                                                                           - orthogonality_gap(H)))),
                                           # W within 1e-6 of orthogonal (the same draws, no new one)

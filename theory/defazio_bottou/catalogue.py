@@ -184,9 +184,9 @@ _CLAIMS = (
                "channel counts with one kernel size (the mixed kernel sizes only add a factor k^2 per layer)."),
     Claim(id="defazio_bottou.eq7.bias_index",
           where="Sec. 8, Eq. 7 (the bias scaling factor, 'the average singular value notion')",
-          statement="The bias b_l of x_{l+1} = C_l(x_l) + b_l has scaling gamma_l^b = rho^2 E[dx_l^2] / E[x_l^2] (layer "
-                    "input moments): on geometric-init ReLU MLPs it is within a factor 2 of the bias block's actual "
-                    "average squared singular value in every interior layer",
+          statement="The bias b_l of x_{l+1} = C_l(x_l) + b_l has scaling gamma_l^b = rho^2 E[dx_l^2] / E[x_l^2] "
+                    "(layer input moments): on geometric-init ReLU MLPs it is within a factor 2 of the bias block's "
+                    "actual average squared singular value in every interior layer",
           kind="empirical",
           recorded=F,
           measure=hessian.BIAS,
@@ -204,8 +204,8 @@ _CLAIMS = (
                "stands, but Sec. 8.1's value needs the output index (which Sec. 8.1 uses)."),
     Claim(id="defazio_bottou.eq7.bias_index_corrected",
           where="Sec. 8, Eq. 7 (corrected: the layer output's moments, as Sec. 8.1 uses them)",
-          statement="gamma_l^b = rho_{l+1}^2 E[dx_{l+1}^2] / E[x_{l+1}^2] (layer output moments) is within a factor 2 of "
-                    "the bias block's actual average squared singular value in every interior layer",
+          statement="gamma_l^b = rho_{l+1}^2 E[dx_{l+1}^2] / E[x_{l+1}^2] (layer output moments) is within a factor 2 "
+                    "of the bias block's actual average squared singular value in every interior layer",
           kind="empirical",
           recorded=H,
           measure=hessian.BIAS,
@@ -248,16 +248,16 @@ _CLAIMS = (
           judge=exact.judge_bottleneck,
           params={"target": "E[x^2]", "variant": "printed"},
           cites=("Eq. 6", "defazio_bottou.sec111.main_branch"), derivation=derive.bottleneck_printed,
-          mutations=(Mutation("x_9 = x_8/sqrt(beta) (no sqrt(m/n)), Eq. 6 target", {"target": "eq6", "variant": "v_only"},
-                              H),),
+          mutations=(Mutation("x_9 = x_8/sqrt(beta) (no sqrt(m/n)), Eq. 6 target",
+                              {"target": "eq6", "variant": "v_only"}, H),),
           severity="step",
           impact="The fixed scalar x_9 = sqrt(m/(beta n)) x_8 is said to be derived from Eq. 6, but Eq. 6's factor "
                  "sqrt(n/m) on the second moment calls for the amplitude (m/n)^(1/4) (a lost square root); under our "
                  "reading of the unprinted last stage the branch output is sqrt(m/n) E[x^2], not E[x^2]. Blocks that "
                  "keep the channel count (m = n) are unaffected, and the block design survives with either corrected "
                  "scalar (defazio_bottou.sec111.bottleneck_fourth_root, defazio_bottou.sec111.bottleneck_corrected).",
-          note="Our reading of 'the final sequence mirrors the initial operation': ReLU, sqrt(2/beta), bias, 1x1 conv to "
-               "m with c = beta. Then E[x_9^2] = sqrt(m/n) E[x^2]: right for m = n, off by sqrt(m/n) otherwise."),
+          note="Our reading of 'the final sequence mirrors the initial operation': ReLU, sqrt(2/beta), bias, 1x1 conv "
+               "to m with c = beta. Then E[x_9^2] = sqrt(m/n) E[x^2]: right for m = n, off by sqrt(m/n) otherwise."),
     Claim(id="defazio_bottou.sec111.bottleneck_corrected",
           where="Sec. 11.1 (corrected)",
           statement="Without the extra sqrt(m/n) (x_9 = x_8 / sqrt(beta)), the branch output is E[x_9^2] = "
@@ -287,13 +287,13 @@ _CLAIMS = (
           judge=hessian_judges.judge_thm2_same_order,
           mutations=(Mutation("main term larger by n_{l+1} (one order of width off)", {"extra_power": 1.0}),
                      Mutation("main term smaller by n_{l+1}", {"extra_power": -1.0})),
-          note=lambda ev: ("What the theorem says: under its assumption ||Phi||_2^2 = O(1) the printed O-term is of the main "
-               "term's own order (defazio_bottou.thm2.main_same_order), so the expansion reads actual = main + "
-               "O(main): the main term fixes the order of magnitude, not the constant, and a ratio main / actual "
-               "tending to 1 is not implied (it was checked so before and stayed inconclusive: single networks' "
-               "ratios do not concentrate). Strictly, actual = main + O(main) bounds actual by a multiple of main; "
-               "that the main term is not cancelled either (the ratio does not grow) is what calling it the main "
-               "term means, and both sides are checked. The band +-0.5 is the order checks' (halfway to one more "
+          note=lambda ev: ("What the theorem says: under its assumption ||Phi||_2^2 = O(1) the printed O-term is of "
+               "the main term's own order (defazio_bottou.thm2.main_same_order), so the expansion reads "
+               "actual = main + O(main): the main term fixes the order of magnitude, not the constant, and a ratio "
+               "main / actual tending to 1 is not implied (it was checked so before and stayed inconclusive: single "
+               "networks' ratios do not concentrate). Strictly, actual = main + O(main) bounds actual by a multiple "
+               "of main; that the main term is not cancelled either (the ratio does not grow) is what calling it the "
+               "main term means, and both sides are checked. The band +-0.5 is the order checks' (halfway to one more "
                "factor of width). The means of the ratio at the smallest and largest widths are "
                f"{min(d['rows'][0]['mean'] for d in ev['details'] if 'rows' in d):.2f}"
                f"-{max(d['rows'][0]['mean'] for d in ev['details'] if 'rows' in d):.2f}"
@@ -304,8 +304,9 @@ _CLAIMS = (
                "every width; how close to 1 the ratio comes is more than the theorem states.")),
     Claim(id="defazio_bottou.thm2.order_term",
           where="Sec. 5.1, Theorem 2 (error term)",
-          statement="actual - main = O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) in n_l, n_{l+1} when ||Phi||_2^2 = O(1) "
-                    "above the layer (Kaiming fan-in MLPs): |actual - main| / O-term does not grow with width",
+          statement="actual - main = O(n_l E[x_l^2]^2 / (n_{l+1} E[x_{l+1}^2])) in n_l, n_{l+1} when "
+                    "||Phi||_2^2 = O(1) above the layer (Kaiming fan-in MLPs): |actual - main| / O-term does not grow "
+                    "with width",
           kind="approximation",
           recorded=HA,
           measure=hessian.THM2_ORDER,
@@ -323,23 +324,23 @@ _CLAIMS = (
                f"the bound a factor {ev['tightness']['factor']:.2f}"
                " (below 1: the growth exponent's upper limit is above 0, "
                "hence 'approximately'), so the printed error term is not shown loose in width order: the data do not "
-               "exclude an error of its full order. Its weakness is of another kind, that this order is the main term's own "
-               "(defazio_bottou.thm2.main_same_order), so the expansion does not fix the main term's constant "
-               "(defazio_bottou.thm2.mean_ratio).")),
+               "exclude an error of its full order. Its weakness is of another kind, that this order is the main "
+               "term's own (defazio_bottou.thm2.main_same_order), so the expansion does not fix the main term's "
+               "constant (defazio_bottou.thm2.mean_ratio).")),
     Claim(id="defazio_bottou.thm2.main_same_order",
           where="Sec. 5.1, Theorem 2 (main term against the error term)",
           statement="Under the theorem's assumption ||Phi||_2^2 = O(1), main / O-term = n_{l+1} E[dx_{l+1}^2] "
-                    "(= ||dx_{l+1}||^2 per sample) does not grow with width: the printed main term is of the same order "
-                    "as the printed error term",
+                    "(= ||dx_{l+1}||^2 per sample) does not grow with width: the printed main term is of the same "
+                    "order as the printed error term",
           kind="approximation",
           recorded=HA,
           measure=hessian.THM2_ORDER,
           judge=hessian_judges.judge_thm2_main_over_order,
           mutations=(Mutation("main term larger by n_{l+1}", {"extra_power": 1.0}),),
-          note=lambda ev: ("So Theorem 2's expansion fixes the order of magnitude of the average squared singular value, not its "
-               "constant: an error of the main term's own size is within the printed O-term. Holds approximately: the "
-               "width grid excludes growth faster than w^0.5, with n_l and n_{l+1} scaled together; tightness over the "
-               f"grid {ev['tightness']['factor']:.2f}"
+          note=lambda ev: ("So Theorem 2's expansion fixes the order of magnitude of the average squared singular "
+               "value, not its constant: an error of the main term's own size is within the printed O-term. Holds "
+               "approximately: the width grid excludes growth faster than w^0.5, with n_l and n_{l+1} scaled "
+               f"together; tightness over the grid {ev['tightness']['factor']:.2f}"
                " (below 1: not loose, and exponent 0 itself is not shown).")),
     # --- Figures 1-2: the strided LeNet (slow) ----------------------------------------------------
     Claim(id="defazio_bottou.fig1.lenet_ratio_printed",
@@ -381,8 +382,9 @@ _CLAIMS = (
                "names Eq. 2 (defazio_bottou.fig1.lenet_ratio_printed)."),
     Claim(id="defazio_bottou.fig2.geometric_flat_diagonal",
           where="Sec. 6.1, Figure 2",
-          statement="Geometric initialization gives a more nearly constant block diagonal of the strided LeNet's Hessian "
-                    "(spread over layers of log10 E[(G_l r)^2]) than Kaiming fan-in, Kaiming fan-out and Xavier",
+          statement="Geometric initialization gives a more nearly constant block diagonal of the strided LeNet's "
+                    "Hessian (spread over layers of log10 E[(G_l r)^2]) than Kaiming fan-in, Kaiming fan-out and "
+                    "Xavier",
           kind="empirical",
           recorded=H,
           measure=hessian.LENET,
@@ -390,8 +392,8 @@ _CLAIMS = (
           params={"flat": "geometric"},
           mutations=(Mutation("Kaiming fan-in is the flattest", {"flat": "he_fan_in"}),),
           slow=True,
-          note=lambda ev: ("Holds with room (loose): at the lower one-sided limit of each difference, the nearest other "
-               f"initialization's mean spread is a factor {ev['tightness']['factor']:.1f}"
+          note=lambda ev: ("Holds with room (loose): at the lower one-sided limit of each difference, the nearest "
+               f"other initialization's mean spread is a factor {ev['tightness']['factor']:.1f}"
                " above geometric's "
                f"({ev['tightness']['row']['other']}"
                "); the figure's claim is qualitative, so the room is not a discrepancy.")),

@@ -16,8 +16,8 @@ from ..judges import agree, exact_constant, judge_exact
 from . import calculus as c
 from .proof_steps import PERTURB_FACTOR, PERTURBS, check_perturbation, selected
 
-__all__ = ["table1_measure", "judge_symbolic", "init_measure", "ladder_gammas", "judge_constant_gamma", "input_scaling_measure",
-           "judge_input_scaling", "bottleneck_measure", "judge_bottleneck"]
+__all__ = ["table1_measure", "judge_symbolic", "init_measure", "ladder_gammas", "judge_constant_gamma",
+           "input_scaling_measure", "judge_input_scaling", "bottleneck_measure", "judge_bottleneck"]
 
 n, m, k, q, g, rho, w, beta, a = sp.symbols("n m k q g rho w beta a", positive=True)
 #: The strided LeNet's channel ladder (3 -> 6 -> 16 channels, then 120, 84, 10 units).

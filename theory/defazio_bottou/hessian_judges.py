@@ -186,7 +186,8 @@ def log_ratio_band(items, target: float, factor: float, method: str, ctx, label:
     margin = to_band(failing[0]) if failing else min(map(to_band, details))
     half = max(math.log(d["interval"][1] / d["interval"][0]) / 2 for d in details)
     return Evidence(
-        verdict=verdict, measured=(bad or details)[0], expected=f"within [{target / factor:.3g}, {target * factor:.3g}]",
+        verdict=verdict, measured=(bad or details)[0],
+        expected=f"within [{target / factor:.3g}, {target * factor:.3g}]",
         method=f"{method}; Student-t interval of the mean log ratio, alpha = {alpha:.2e} per {label}",
         resolution=f"largest interval half-width {half:.3f} in log ratio (band half-width {math.log(factor):.3f})",
         margin=margin,

@@ -19,8 +19,8 @@ from .. import stats
 from ..core import Evidence, JudgeContext, Verdict, combine
 from ..judges import failing_parts, judge_limit, judge_means, largest_shortfall, tightest
 
-__all__ = ["THM1_REQUIRED", "MINIBATCH_REQUIRED", "SPREADS", "per_group", "limit_and_concentration", "judge_thm1_networks",
-           "judge_minibatch_layers"]
+__all__ = ["THM1_REQUIRED", "MINIBATCH_REQUIRED", "SPREADS", "per_group", "limit_and_concentration",
+           "judge_thm1_networks", "judge_minibatch_layers"]
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 #: Relative tolerance of the extrapolated limit nu/gamma (Theorem 1 states nu_l = gamma_l
@@ -166,8 +166,8 @@ def judge_minibatch_layers(m, ctx, sizes=(2,), layers=(1, 2), ref: int = 0, tol:
     out by default: its ratio is too noisy to resolve the tolerance cheaply."""
     rows = [{"B": B, "layer": l, "x": _log_layer_ratio(m, B, l, ref)} for B in sizes for l in layers]
     ev = judge_means(rows, lambda r: r["x"], lambda r: math.log(target), ("B", "layer"), math.log1p(tol),
-                     f"geometric-init ReLU MLPs [w, w, 2w, w, 10] at width {m.meta['width']}; gradient of the loss summed "
-                     f"over B examples; per network, log of nu/gamma in each layer over layer {ref}", ctx,
+                     f"geometric-init ReLU MLPs [w, w, 2w, w, 10] at width {m.meta['width']}; gradient of the loss "
+                     f"summed over B examples; per network, log of nu/gamma in each layer over layer {ref}", ctx,
                      relative=False, within=True)
     ev.expected = f"log ratio {math.log(target):.3g} within +-log(1 + {tol:g}) (the same nu/gamma in every layer)"
     return ev

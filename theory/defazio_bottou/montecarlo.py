@@ -59,7 +59,8 @@ def thm1_block(ctx, block: int, reps: int = 64, batch: int = 32) -> Block:
         arch, Ws, fwd, bwd = mlp_signals(be, w, reps, batch)
         for layer in INTERIOR_LAYERS:
             x, dy = fwd["x"][layer], bwd["dy"][layer]
-            nu = xp.mean(xp.mean(dy * dy, axis=-1) * xp.mean(x * x, axis=-1), axis=-1) / xp.mean(Ws[layer] ** 2, axis=(1, 2))
+            nu = (xp.mean(xp.mean(dy * dy, axis=-1) * xp.mean(x * x, axis=-1), axis=-1)
+                  / xp.mean(Ws[layer] ** 2, axis=(1, 2)))
             rows.append(Row({"width": w, "layer": layer}, {"ratio": to_host(nu / _gamma(arch, fwd, bwd, layer, xp))}))
     return Block(rows, meta={"widths": THM1_WIDTHS, "layers": INTERIOR_LAYERS, "batch": batch})
 

@@ -82,7 +82,8 @@ def _hessian_blocks(spec, Ws, x, S, layer, eps=1e-4):
     for j in range(P):
         E = np.zeros(P)
         E[j] = eps
-        H[:, j] = (grad(Ws[layer] + E.reshape(Ws[layer].shape)) - grad(Ws[layer] - E.reshape(Ws[layer].shape))) / (2 * eps)
+        H[:, j] = (grad(Ws[layer] + E.reshape(Ws[layer].shape))
+                   - grad(Ws[layer] - E.reshape(Ws[layer].shape))) / (2 * eps)
     fwd = net_forward(spec, Ws, x)
     c = spec[-1]["out"]
     phi = net_backward(spec, Ws, fwd, np.eye(c)[None], input_grad=False)["dy"][layer][0]  # (c, out)

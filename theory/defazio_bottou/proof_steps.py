@@ -85,8 +85,8 @@ def _strided():
                              {s: 2})],
             "corrected": [Step("extrinsic form with rho_{l+1} (the output size) = Eq. 2 for a stride-s layer",
                                corrected, eq2, {s: 2}),
-                          Step("a stride-s convolution keeps varsigma (Table 1)", _vs(m, rho1, gp, q1), _vs(n, rho, g0, q),
-                               {s: 2})]},
+                          Step("a stride-s convolution keeps varsigma (Table 1)", _vs(m, rho1, gp, q1),
+                               _vs(n, rho, g0, q), {s: 2})]},
         "thm1.strided": {"steps": [Step("Theorem 1 for a stride-s convolution: nu = Eq. 2", nu, eq2, {s: 2})]},
     }
 
@@ -333,7 +333,8 @@ def judge_steps(meas, ctx, key: str, variant: str = "steps", perturb=False,
             lhs, rhs = (sp.simplify(sp.sympify(x).subs(st.at)) for x in (st.lhs, (factor if hit else 1) * st.rhs))
             cex = {"at": {str(k_): _text(v) for k_, v in st.at.items()}, "lhs": _text(lhs), "rhs": _text(rhs),
                    "lhs / rhs": _text(sp.simplify(lhs / rhs)) if rhs != 0 else None}
-        checks.append({"label": st.label, "ok": bool(ok), "measured": _text(res), "expected": "0", "counterexample": cex})
+        checks.append({"label": st.label, "ok": bool(ok), "measured": _text(res), "expected": "0",
+                       "counterexample": cex})
     ev = judge_exact(checks, "sympy: lhs - rhs simplified to 0 per step (symbolic widths, kernel sizes, strides, "
                      "moments); stated relations evaluated exactly", "exact")
     ev.tightness = tightest(tight)

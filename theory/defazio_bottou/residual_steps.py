@@ -42,10 +42,13 @@ def _sec11() -> dict:
     fwd_nm, bwd_nm = _chain_factors(n, m)
     return {
         "sec11.backward_preserved": {"steps": [
-            Step("E[dx^2] = (alpha^2 + beta^2) E[dy^2] = E[dy^2] (alpha^2 + beta^2 = 1)", (al**2 + (1 - al**2)) * gy, gy),
-            Step("needs F backward-preserving: for an n -> w -> n ReLU/conv chain, backward factor / forward factor = 1",
+            Step("E[dx^2] = (alpha^2 + beta^2) E[dy^2] = E[dy^2] (alpha^2 + beta^2 = 1)",
+                 (al**2 + (1 - al**2)) * gy, gy),
+            Step("needs F backward-preserving: for an n -> w -> n ReLU/conv chain, "
+                 "backward factor / forward factor = 1",
                  bwd_nn / fwd_nn, 1),
-            Step("(so E[F(x)^2] = E[x^2] gives E[dF^2] = E[dy^2] only when F keeps the channel count: n -> m gives m/n)",
+            Step("(so E[F(x)^2] = E[x^2] gives E[dF^2] = E[dy^2] only when F keeps the channel count: "
+                 "n -> m gives m/n)",
                  bwd_nm / fwd_nm, m / n)]},
         "sec11.shortcut_scaling": {"steps": [
             Step("varsigma_S = n rho^2 E[dx^2] E[(alpha x)^2] = alpha^2 varsigma", n * rho**2 * gy * al**2 * q,

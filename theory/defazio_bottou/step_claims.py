@@ -70,8 +70,8 @@ SEC3_5 = (
           extra=(Mutation("symmetry dropped: uniform(-1, 1.01), mean 1/200", {"variant": "asymmetric"},
                           part="uniform(-1, 1.01), not symmetric"),)),
     _step("eq2.extrinsic_strided", "Sec. 4, display after Eq. 2 (extrinsic form), for strided layers",
-          "gamma_l = n_l k_l^2 rho_l^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] with rho_l the layer's input size equals "
-          "Eq. 2 for a stride-s convolution as well",
+          "gamma_l = n_l k_l^2 rho_l^2 E[x_l^2]^2 E[dx_{l+1}^2] / E[x_{l+1}^2] with rho_l the layer's input size "
+          "equals Eq. 2 for a stride-s convolution as well",
           "eq2.strided", variant="printed", recorded=F, severity="misprint",
           impact="rho_l (the layer's input size) where the output size rho_{l+1} is needed: the two agree at stride 1, "
                  "so every dense and stride-1 statement stands; Sec. 8.1 itself uses rho_1, the output size, for layer "
@@ -171,9 +171,10 @@ SEC51 = (
 
 SEC6_8 = (
     _step("sec61.fanin_fanout_preserve", "Sec. 6.1, text after Eq. 4",
-          "With ReLU, fan-in initialization keeps the forward second moment and fan-out the backward one; fan-in scales "
-          "the backward moment by n_{l+1}/n_l, so both hold at once only if n_l = n_{l+1}", "sec61.fanin_fanout",
-          parts=(("fan-in keeps the forward", "fan-in keeps forward"), ("fan-out keeps the backward", "fan-out keeps backward"),
+          "With ReLU, fan-in initialization keeps the forward second moment and fan-out the backward one; fan-in "
+          "scales the backward moment by n_{l+1}/n_l, so both hold at once only if n_l = n_{l+1}", "sec61.fanin_fanout",
+          parts=(("fan-in keeps the forward", "fan-in keeps forward"),
+                 ("fan-out keeps the backward", "fan-out keeps backward"),
                  ("fan-in scales the backward", "fan-in backward factor n_{l+1}/n_l"),
                  ("both at once only if", "both only if n_{l+1} = n_l"))),
     _step("sec61.constant_gamma_iff", "Sec. 6.1, Eq. 4-5 (constant gamma_l under each initialization)",
@@ -190,7 +191,8 @@ SEC6_8 = (
           extra=(exponent_mutation("geometric: gamma/varsigma", "Eq. 3 normalized by k^1.01 instead of k", k, 2),
                  *(Mutation(f"{name}'s four ladder examples alone negated", {"perturb": f"{init} on widths"},
                             part=f"{init} on widths", mirror=True)
-                   for init, name in (("xavier", "Xavier"), ("kaiming_fan_in", "fan-in"), ("kaiming_fan_out", "fan-out")))),
+                   for init, name in (("xavier", "Xavier"), ("kaiming_fan_in", "fan-in"),
+                                      ("kaiming_fan_out", "fan-out")))),
           note="Examples in the details: Xavier is constant on expand-contract ladders such as 5, 15, 45, 15, 5, all "
                "three on geometric ladders, none on the strided LeNet's channel ladder."),
     _step("sec62.general_kernel", "Sec. 6.2 (kernel-size correction in general)",
@@ -212,7 +214,8 @@ SEC6_8 = (
           "effective learning rate is lower than the weights'", "sec81.bias_lr_lower",
           parts=(("= n_0 k_0^2 E[x_0^2]^2", "the ratio n_0 k_0^2 E[x_0^2]^2"),),
           extra=(exponent_mutation("= n_0 k_0^2 E[x_0^2]^2", "E[x_0^2]^2.01 in the ratio", x0),
-                 Mutation("the ratio 27.27 at unit variance (the paper prints no number; n_0 k_0^2 = 3 * 3^2 = 27, + 1%)",
+                 Mutation("the ratio 27.27 at unit variance (the paper prints no number; "
+                          "n_0 k_0^2 = 3 * 3^2 = 27, + 1%)",
                           {"values": {"value": sp.Rational(2727, 100)}}, part="variance-one RGB"),
                  Mutation("lower by more than a factor 27 (strict; the ratio is 27)", {"values": {"bound": 27}},
                           part="variance-one RGB")),
@@ -238,8 +241,8 @@ SEC10_12 = (
                               {"min_gap": {"normal": 0.557, "relu": 0.1}}, part="on normal inputs"),
                      Mutation("ReLU outputs: |ratio - 1| > 2.109 (1% above the exact 2.0876)",
                               {"min_gap": {"normal": 0.1, "relu": 2.109}}, part="on relu inputs")),
-          note="Contrast: average pooling keeps varsigma on zero-mean inputs (defazio_bottou.sec111.avgpool) but not on "
-               "ReLU outputs (details of the mutation)."),
+          note="Contrast: average pooling keeps varsigma on zero-mean inputs (defazio_bottou.sec111.avgpool) but not "
+               "on ReLU outputs (details of the mutation)."),
     _step("sec12.frobenius", "Sec. 12, 'the Frobenius norm is the sum of the squared singular values'",
           "||A||_F = sum_i sigma_i^2", "sec12.frobenius", variant="printed", recorded=F, severity="misprint",
           impact="'the Frobenius norm' where its square is meant (a missing 'squared', in related work); the paper's "
@@ -261,18 +264,18 @@ SEC10_12 = (
                  "(defazio_bottou.sec7.output_scale_corrected). The scaling calculus is not affected.",
           note="Reads 'Following Sect. 7' as following Sec. 7's range. It can also be read as following Sec. 7's "
                "procedure (check the output variance on a batch and correct it with a fixed scalar), which Sec. 10 "
-               "does; under that reading nothing printed is contradicted, and what remains is that Sec. 10's scale lies "
-               "outside the range Sec. 7 calls reasonable."),
+               "does; under that reading nothing printed is contradicted, and what remains is that Sec. 10's scale "
+               "lies outside the range Sec. 7 calls reasonable."),
     _step("sec7.output_scale_corrected", "Sec. 7 and Sec. 10 (corrected: the range read as standard deviations)",
           "Read as standard deviations, Sec. 7's range [0.01, 0.1] contains Sec. 10's output standard deviation 0.05",
           "sec7.output_scale", variant="corrected", corrects="sec7.output_scale",
           kind="inequality", relations_only=True,
           extra=(Mutation("upper end 0.049 (just below the std 0.05)", {"values": {"high": sp.Rational(49, 1000)}}),
                  Mutation("lower end 0.051 (just above the std 0.05)", {"values": {"low": sp.Rational(51, 1000)}})),
-          note=lambda ev: ("The other consistent reading, variance 0.05 in Sec. 10, is not what Sec. 10 prints; either way only "
-               "the stated output scale of the experiments is affected, not the scaling calculus. Loose by design: a "
-               f"range of 'reasonable choices', whose nearer end is a factor {ev['tightness']['factor']:g}"
-               " from the value.")),
+          note=lambda ev: ("The other consistent reading, variance 0.05 in Sec. 10, is not what Sec. 10 prints; "
+               "either way only the stated output scale of the experiments is affected, not the scaling calculus. "
+               "Loose by design: a range of 'reasonable choices', whose nearer end is a factor "
+               f"{ev['tightness']['factor']:g} from the value.")),
 )
 
 _R = residual_measure
@@ -281,20 +284,22 @@ SEC11 = (
           "E[dx^2] = (alpha^2 + beta^2) E[dy^2] = E[dy^2], which needs the main branch F to keep the backward second "
           "moment: a forward-preserving ReLU/conv chain does exactly when it keeps the channel count",
           "sec11.backward_preserved", measure=_R,
-          parts=(("(alpha^2 + beta^2) E[dy^2]", "E[dx^2] = E[dy^2]"), ("needs F backward-preserving", "n -> w -> n chain"),
+          parts=(("(alpha^2 + beta^2) E[dy^2]", "E[dx^2] = E[dy^2]"),
+                 ("needs F backward-preserving", "n -> w -> n chain"),
                  ("only when F keeps the channel count", "n -> m chain factor m/n")),
           cites=("Sec. 11, B(x) = alpha x + beta F(x)", "Sec. 3"), derivation=derive.backward_preserved),
     _step("sec11.shortcut_scaling", "Sec. 11, the shortcut's scaling factor and gamma_l = varsigma_R / c_l^2",
           "The shortcut's scaling factor is alpha^2 varsigma, and a main-branch convolution with geometric numerator "
           "c_l has gamma_l = varsigma_R / c_l^2", "sec11.shortcut_scaling", measure=_R,
-          parts=(("varsigma_S", "shortcut alpha^2 varsigma"), ("gamma_l = varsigma_R /", "gamma_l = varsigma_R / c_l^2")),
+          parts=(("varsigma_S", "shortcut alpha^2 varsigma"),
+                 ("gamma_l = varsigma_R /", "gamma_l = varsigma_R / c_l^2")),
           extra=(exponent_mutation("varsigma_S", "alpha^2.02 varsigma", al, 2),),
           note="The text calls the alpha x path the 'residual branch' here, while x_R and varsigma_R denote the main "
                "branch (a naming slip; the algebra is the shortcut's).",
           cites=("Eq. 1", "Eq. 2", "Eq. 3"), derivation=derive.shortcut_scaling),
     _step("sec11.match_step", "Sec. 11, 'gamma_l = varsigma_R/a_l^2 = (beta^2/c^2) varsigma_R, i.e. c = beta'",
-          "gamma_l = varsigma_R / c^2 = (beta^2/c^2) varsigma_R, and matching it with the outside gamma = varsigma gives "
-          "c = beta", "sec11.match_step", measure=_R, variant="printed", recorded=F, severity="misprint",
+          "gamma_l = varsigma_R / c^2 = (beta^2/c^2) varsigma_R, and matching it with the outside gamma = varsigma "
+          "gives c = beta", "sec11.match_step", measure=_R, variant="printed", recorded=F, severity="misprint",
           impact="The display writes varsigma_R (and an undefined a_l) where varsigma (and c_l) are meant: from the "
                  "two displays just above, gamma_l = varsigma_R / c_l^2 = (beta^2/c_l^2) varsigma, and matching the "
                  "outside gamma = varsigma gives the printed conclusion c = beta, which stands "
@@ -305,7 +310,8 @@ SEC11 = (
     _step("sec11.match_step_corrected", "Sec. 11 (corrected: (beta^2/c_l^2) varsigma)",
           "gamma_l = varsigma_R / c_l^2 = (beta^2/c_l^2) varsigma, and matching it with the outside gamma = varsigma "
           "gives c_l = beta", "sec11.match_step", measure=_R, variant="corrected", corrects="sec11.match_step",
-          parts=(("gamma_l = varsigma_R", "gamma_l = (beta^2/c_l^2) varsigma"), ("gives c_l = beta", "solution c_l = beta")),
+          parts=(("gamma_l = varsigma_R", "gamma_l = (beta^2/c_l^2) varsigma"),
+                 ("gives c_l = beta", "solution c_l = beta")),
           note="The section's conclusion c = beta stands.",
           cites=(P + "sec11.branch_scaling", P + "sec11.shortcut_scaling"), derivation=derive.match_corrected),
 )
@@ -339,13 +345,13 @@ SEC111 = (
           note="The 4 of the divisor undoes the pooling's quarter; the shortcut is well scaled as the section intends.",
           cites=_SHORTCUT_DOWN, derivation=derive.shortcut_down_corrected),
     _step("sec111.shortcut_plain", "Sec. 11.1, non-downsampling shortcut display",
-          "y_0 = x + b_0, y_1 = C(y_0, m, 1x1, c = alpha), y_2 = y_1 / sqrt(alpha) gives E[y_2^2] = sqrt(n/m) E[x^2] and "
-          "gamma = varsigma", "sec111.shortcut_plain", measure=_R,
+          "y_0 = x + b_0, y_1 = C(y_0, m, 1x1, c = alpha), y_2 = y_1 / sqrt(alpha) gives E[y_2^2] = sqrt(n/m) E[x^2] "
+          "and gamma = varsigma", "sec111.shortcut_plain", measure=_R,
           parts=(("E[y_2^2]", "E[y_2^2] = sqrt(n/m) E[x^2]"), ("shortcut: gamma = varsigma", "gamma = varsigma")),
           cites=("Eq. 2", "Eq. 3", "Sec. 3"), derivation=derive.shortcut_plain),
     _step("sec111.main_branch", "Sec. 11.1, main branch displays x_0..x_8",
-          "x_2 restores E[x^2]; the 1x1 convolution to w gives E[x_4^2] = beta sqrt(n/w) E[x^2]; the 3x3 stage keeps it "
-          "(E[x_8^2] = E[x_4^2], the 3 of Sec. 6.2); every main-branch convolution has gamma = varsigma",
+          "x_2 restores E[x^2]; the 1x1 convolution to w gives E[x_4^2] = beta sqrt(n/w) E[x^2]; the 3x3 stage keeps "
+          "it (E[x_8^2] = E[x_4^2], the 3 of Sec. 6.2); every main-branch convolution has gamma = varsigma",
           "sec111.main_branch", measure=_R,
           parts=(("E[x_2^2] = E[x^2]", "x_2 restores E[x^2]"), ("E[x_4^2] = beta", "E[x_4^2] = beta sqrt(n/w) E[x^2]"),
                  ("E[x_8^2] = E[x_4^2]", "E[x_8^2] = E[x_4^2]"), ("gamma = varsigma", "every conv gamma = varsigma")),

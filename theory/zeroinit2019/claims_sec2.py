@@ -27,8 +27,9 @@ H_LOW = Mutation("H(p) times 1 - 1e-11 (the bound raised where l - H is tight: w
 CLAIMS = (
     Claim(id="zeroinit2019.sec2.ph_examples",
           where="Sec. 2, examples after Definition 2",
-          statement="Bias-free linear and convolution layers, max and average pooling, addition, concatenation, dropout "
-          "(fixed mask) and ReLU are positively homogeneous; a layer with a bias, softmax and tanh are not (controls)",
+          statement="Bias-free linear and convolution layers, max and average pooling, addition, concatenation, "
+          "dropout (fixed mask) and ReLU are positively homogeneous; a layer with a bias, softmax and tanh are not "
+          "(controls)",
           kind="identity", recorded=H, measure=P.examples_measure, judge=P.judge_examples,
           mutations=(Mutation("a layer with a bias counted as p.h.", {"claimed": P.PH_EXAMPLES + ("linear_with_bias",),
                                                                      "controls": ("softmax", "tanh")},
@@ -73,8 +74,8 @@ CLAIMS = (
           corrects="zeroinit2019.eq1.index_printed"),
     Claim(id="zeroinit2019.eq2.total_variance_step",
           where="Sec. 2, the total-variance step before Eq. 2 and Eq. 2's first equality",
-          statement="With x_0 fixed and zero-mean blocks, Var[x_{l+1}] = E[Var[F(x_l) | x_l]] + Var[x_l]: the cross term "
-          "2 E<x_l - x_0, F(x_l)> vanishes, and by positive homogeneity E||F(x)||^2 = kappa ||x||^2 with kappa "
+          statement="With x_0 fixed and zero-mean blocks, Var[x_{l+1}] = E[Var[F(x_l) | x_l]] + Var[x_l]: the cross "
+          "term 2 E<x_l - x_0, F(x_l)> vanishes, and by positive homogeneity E||F(x)||^2 = kappa ||x||^2 with kappa "
           "independent of x (kappa = 2 for He/He branches, 1 when the last layer has variance 1/n)",
           kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_eq2_step,
           cites=("Sec. 2: x_{l+1} = x_l + F_l(x_l)", "Sec. 2: E[F_l(x_l) | x_l] = 0"),
@@ -84,9 +85,9 @@ CLAIMS = (
                               part="cross / increment"))),
     Claim(id="zeroinit2019.eq2.doubling",
           where="Sec. 2, Eq. 2 and the sentence before it",
-          statement="Combined with He initialization the residual branch's output variance is about its input's, so the "
-          "stream's variance doubles per block: Var[x_l] = 2^l Var[x_0] (branch W2 ReLU(W1 x) under He et al.'s rule: "
-          "gain 2 only where a ReLU feeds the layer, so W1 at variance 1/n and W2 at 2/n; read as second moments "
+          statement="Combined with He initialization the residual branch's output variance is about its input's, so "
+          "the stream's variance doubles per block: Var[x_l] = 2^l Var[x_0] (branch W2 ReLU(W1 x) under He et al.'s "
+          "rule: gain 2 only where a ReLU feeds the layer, so W1 at variance 1/n and W2 at 2/n; read as second moments "
           "E||x_l||^2)",
           kind="identity", recorded=H, measure=mc.GROWTH, judge=J.judge_growth,
           params={"base_factor": 2.0, "branches": ("he_rule",)},
@@ -108,9 +109,10 @@ CLAIMS = (
           note="Records what the doubling depends on: which layer of the branch takes He's factor 2."),
     Claim(id="zeroinit2019.eq2.fixed_input_variance_printed",
           where="Sec. 2, Eq. 2 with 'view the input x_0 as fixed'",
-          statement="With x_0 fixed and the variance taken over the weights, Var[x_l] = Theta(2^l) Var[x_0] for zero-mean "
-          "p.h. blocks whose output variance equals their input's (kappa = 1)",
-          kind="identity", recorded=F, measure=E.eq2_scalar_measure, judge=E.judge_eq2_scalar, params={"form": "printed"},
+          statement="With x_0 fixed and the variance taken over the weights, Var[x_l] = Theta(2^l) Var[x_0] for "
+          "zero-mean p.h. blocks whose output variance equals their input's (kappa = 1)",
+          kind="identity", recorded=F, measure=E.eq2_scalar_measure, judge=E.judge_eq2_scalar,
+          params={"form": "printed"},
           cites=("zeroinit2019.eq2.total_variance_step", "Sec. 2: Var[F_l(x_l) | x_l] about Var[x_l]"),
           derivation=DV.eq2_printed,
           mutations=(Mutation("Var[x_l] = ((1 + kappa)^l - 1) ||x_0||^2", {"form": "corrected"}, H),),
@@ -138,7 +140,8 @@ CLAIMS = (
           corrects="zeroinit2019.eq2.fixed_input_variance_printed"),
     Claim(id="zeroinit2019.thm1.l2",
           where="Sec. 2, Theorem 1, Eq. 3 (reconstructed), Euclidean norm",
-          statement="||dl/dx_{i-1}||_2 >= (l(z, y) - H(p)) / ||x_{i-1}||_2 for every block input of a bias-free ReLU net",
+          statement="||dl/dx_{i-1}||_2 >= (l(z, y) - H(p)) / ||x_{i-1}||_2 for every block input of a bias-free "
+          "ReLU net",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm1, params={"norm": "l2"},
           cites=("zeroinit2019.thm1.greater_than_printed", "Eq. 6", "Eq. 7"), derivation=DV.theorem1_l2,
           mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW),
@@ -176,8 +179,8 @@ CLAIMS = (
           cites=("Sec. 2: l(z, y) = -y^T (z - logsumexp(z))", "zeroinit2019.prop1.ph_composition"),
           derivation=DV.eq6_euler,
           mutations=(Mutation("l + H(p) instead of l - H(p)", {"entropy_sign": -1}, part="second equality"),
-                     Mutation("the derivative taken at eps = 1/2 instead of 0 (first equality alone)", {"at_eps": "1/2"},
-                              part="first equality"),
+                     Mutation("the derivative taken at eps = 1/2 instead of 0 (first equality alone)",
+                              {"at_eps": "1/2"}, part="first equality"),
                      Mutation("Eq. 7 without the factor 1/||x|| (d/dt = d/d eps)", {"chain_power": 0},
                               part="Eq. 7 chain rule"))),
     Claim(id="zeroinit2019.thm1.greater_than_printed",
@@ -215,8 +218,8 @@ CLAIMS = (
                               mirror=True))),
     Claim(id="zeroinit2019.thm2.ph_set",
           where="Sec. 2, Theorem 2, Eq. 4 (reconstructed) and App. A.2, Eq. 9",
-          statement="For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m (l_m - H(p_m)) / "
-          "||theta||_F =: G(theta)",
+          statement="For the p.h. set theta = one layer's weights, ||d l_avg/d theta||_F >= (1/M) sum_m "
+          "(l_m - H(p_m)) / ||theta||_F =: G(theta)",
           kind="inequality", recorded=H, measure=hom.ph_measure, judge=hom.judge_thm2,
           cites=("Eq. 8", "zeroinit2019.thm1.greater_than_printed"), derivation=DV.theorem2_eq9,
           mutations=(Mutation(f"bound times {EPS}", {"factor": 1 + 1e-11}), H_LOW),
@@ -231,10 +234,10 @@ CLAIMS = (
                      Mutation("H(p) times 1 + 1e-11 (ten times the check's 1e-12 tolerance)", {"entropy": 1 + 1e-11}))),
     Claim(id="zeroinit2019.thm2.ph_set_examples",
           where="Sec. 2, the three p.h. sets after Eq. 5, and the sentence after the assumptions",
-          statement="In a bias-free ResNet without normalization (1) the first layer before max pooling, (2) a downsampling "
-          "skip projection together with one layer of its branch, (3) the layer before the softmax are p.h. sets, and the "
-          "network is p.h. in its input; one layer of an identity block's branch alone, or the skip projection alone, is "
-          "not",
+          statement="In a bias-free ResNet without normalization (1) the first layer before max pooling, (2) a "
+          "downsampling skip projection together with one layer of its branch, (3) the layer before the softmax are "
+          "p.h. sets, and the network is p.h. in its input; one layer of an identity block's branch alone, or the skip "
+          "projection alone, is not",
           kind="identity", recorded=H, measure=P.resnet_sets_measure, judge=P.judge_resnet_sets,
           mutations=(Mutation("an identity block's branch layer counted as a p.h. set",
                               {"claimed": P.PH_SETS + ("identity_branch_layer",), "not_sets": ("skip_alone",)},
@@ -254,11 +257,12 @@ CLAIMS = (
           cites=("Sec. 2: logsumexp(z) = log sum_i exp(z_i)",), derivation=DV.eq10_lse_max,
           mutations=(Mutation("logsumexp(z) >= max z + 1e-3", {"shift": 1e-3}, part="lower side"),
                      Mutation("logsumexp(z) - max z <= log c - 10^-(dps - 10) (ties reach log c; 5 digits above the "
-                              "10^-(dps - 5) relative tolerance)", {"upper_shift": LSE_UPPER_SHIFT}, part="upper side"))),
+                              "10^-(dps - 5) relative tolerance)", {"upper_shift": LSE_UPPER_SHIFT},
+                              part="upper side"))),
     Claim(id="zeroinit2019.eq10.logits_symmetric",
           where="App. A.2, before Eq. 10 ('z has a symmetric probability density function with mean 0')",
-          statement="With iid zero-mean symmetric weights, the logits of a bias-free ReLU net have mean 0 and a symmetric "
-          "law: E[z] = 0 and P(z > 0) = 1/2 (averaged over classes and inputs; z in units of the RMS logit)",
+          statement="With iid zero-mean symmetric weights, the logits of a bias-free ReLU net have mean 0 and a "
+          "symmetric law: E[z] = 0 and P(z > 0) = 1/2 (averaged over classes and inputs; z in units of the RMS logit)",
           kind="identity", recorded=H, measure=mc.HEADS_SAMPLING, judge=J.judge_logits_symmetric,
           cites=("Assumption 2",), derivation=DV.logits_symmetric,
           mutations=(Mutation("both shifted by the tolerance (0.05)", {"shift": 0.05},
@@ -296,8 +300,8 @@ CLAIMS = (
                "exactly (it is uniform and independent of the network).")),
     Claim(id="zeroinit2019.eq5.realized_norm_printed",
           where="Sec. 2, Eq. 5, and App. A.2, Eq. 11",
-          statement="E[G(theta_ph)] >= (E[max_i z_i] - log(c)) / ||theta_ph|| with ||theta_ph|| outside the expectation, "
-          "i.e. for the realized norm of the random theta_ph",
+          statement="E[G(theta_ph)] >= (E[max_i z_i] - log(c)) / ||theta_ph|| with ||theta_ph|| outside the "
+          "expectation, i.e. for the realized norm of the random theta_ph",
           kind="inequality", recorded=F, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "realized_norm"},
           cites=("Eq. 9", "Eq. 10", "zeroinit2019.sec2.entropy_bound"), derivation=DV.realized_norm_eq11,
@@ -313,7 +317,8 @@ CLAIMS = (
                "conclusion stands."),
     Claim(id="zeroinit2019.eq5.conditional",
           where="Sec. 2, Eq. 5 / App. A.2, Eq. 11 (corrected: conditional on ||theta_ph||)",
-          statement="E[G(theta_ph) | ||theta_ph|| = r] >= (E[max_i z_i | r] - log(c)) / r for every r > 0 (c = 2 setting)",
+          statement="E[G(theta_ph) | ||theta_ph|| = r] >= (E[max_i z_i | r] - log(c)) / r for every r > 0 "
+          "(c = 2 setting)",
           kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq5_toy,
           params={"reading": "conditional"},
           cites=("Eq. 9", "Eq. 10", "zeroinit2019.sec2.entropy_bound"), derivation=DV.conditional_eq11,
@@ -325,7 +330,8 @@ CLAIMS = (
           where="App. A.2, Eq. 11, with the logits grown through the p.h. set's own weight scale",
           statement="E||d l/d theta_ph|| >= E[(max_i z_i - log c) / ||theta_ph||] at every weight scale sigma, a bound "
           "that stays Theta(1) as sigma grows (c = 2 setting)",
-          kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq11_toy, params={"form": "corrected"},
+          kind="inequality", recorded=H, measure=S.eq5_toy_measure, judge=S.judge_eq11_toy,
+          params={"form": "corrected"},
           cites=("Eq. 4", "Eq. 10", "Eq. 11", "zeroinit2019.sec2.entropy_bound"), derivation=DV.omega_weight_scale,
           mutations=(Mutation("Omega(E[max z]) with ||theta_ph|| growing with sigma", {"form": "printed"},
                               part="bounded away from 0"),
@@ -345,13 +351,14 @@ CLAIMS = (
     Claim(id="zeroinit2019.eq11.omega_depth_fixed_scale",
           where="App. A.2, Eq. 11 and the sentence after it, in Sec. 2's scenario (logits that blow up with depth, "
                 "Eq. 2 and the paragraph after Eq. 5)",
-          statement="With the p.h. set's norm held fixed while the logits grow with depth (bias-free ReLU ResNets without "
-          "normalization, He's-rule branches W2 ReLU(W1 x), depths L = 1, 2, 4, 8, 12, 16, width 16, c = 10, batch 8, "
-          "inputs u ~ N(0, I/16), uniform labels; theta_ph = the first layer W_0 at ||W_0||_F = sqrt(32), or the "
-          "layer before the softmax W_fc at ||W_fc||_F = sqrt(10)), at every depth: E[G(theta_ph) ||theta_ph||] >= E[max_i z_i] - log c (Eq. 11); "
-          "E||d l_avg/d theta_ph||_F >= (E[max_i z_i] - log c)/||theta_ph|| (Eq. 4 with Eq. 11); and "
-          "E||d l_avg/d theta_ph||_F >= E[max_i z_i]/(2 ||theta_ph||), i.e. Omega(E[max_i z_i]) with one constant for "
-          "all depths (the constant Eq. 11 gives once E[max z] >= 2 log c; also required at the shallow depths)",
+          statement="With the p.h. set's norm held fixed while the logits grow with depth (bias-free ReLU ResNets "
+          "without normalization, He's-rule branches W2 ReLU(W1 x), depths L = 1, 2, 4, 8, 12, 16, width 16, c = 10, "
+          "batch 8, inputs u ~ N(0, I/16), uniform labels; theta_ph = the first layer W_0 at ||W_0||_F = sqrt(32), or "
+          "the layer before the softmax W_fc at ||W_fc||_F = sqrt(10)), at every depth: "
+          "E[G(theta_ph) ||theta_ph||] >= E[max_i z_i] - log c (Eq. 11); E||d l_avg/d theta_ph||_F >= "
+          "(E[max_i z_i] - log c)/||theta_ph|| (Eq. 4 with Eq. 11); and E||d l_avg/d theta_ph||_F >= "
+          "E[max_i z_i]/(2 ||theta_ph||), i.e. Omega(E[max_i z_i]) with one constant for all depths (the constant "
+          "Eq. 11 gives once E[max z] >= 2 log c; also required at the shallow depths)",
           kind="inequality", recorded=H, measure=D.DEPTH_SWEEP, judge=D.judge_eq11_depth,
           cites=("Eq. 4", "Eq. 10", "Eq. 11", "zeroinit2019.sec2.entropy_bound"), derivation=DV.omega_fixed_norm,
           mutations=(Mutation("Eq. 11 without '- log c' (E[G ||theta||] >= E[max z])", {"log_c_term": 0.0},
@@ -359,10 +366,10 @@ CLAIMS = (
                      Mutation("Eq. 11's bound times 1.25", {"bound_factor": 1.25}, part="Eq. 11: E[G] ||theta||"),
                      Mutation("Omega constant 8x (4 E[max z]/||theta_ph||)", {"omega_factor": 8.0}, part="Omega:")),
           note="Reads the closing sentence as the paper uses it (in an Omega statement the quantities it does not name "
-               "are held fixed): ||theta_ph|| fixed, logits growing with depth; when ||theta_ph|| grows with the logits "
-               "the bound stays of order one (zeroinit2019.eq11.omega_weight_scale). "
-               "The ratio E||grad||/E[max z] rises with depth and levels off (from the evidence's per-depth means); it is "
-               "not a power law in E[max z] (a fitted exponent is rejected by lack of fit, and its residual-dof "
+               "are held fixed): ||theta_ph|| fixed, logits growing with depth; when ||theta_ph|| grows with the "
+               "logits the bound stays of order one (zeroinit2019.eq11.omega_weight_scale). "
+               "The ratio E||grad||/E[max z] rises with depth and levels off (from the evidence's per-depth means); it "
+               "is not a power law in E[max z] (a fitted exponent is rejected by lack of fit, and its residual-dof "
                "interval is uninformative), so the growth is judged as a ratio bounded below by one constant. Eq. 11 "
                "is tight up to log c at depth (E[G ||theta||] - E[max z] + log c -> log c as the softmax saturates); "
                "the gradient-norm bounds have slack from Cauchy-Schwarz in Eq. 4. Rows with E[max z] <= log c cannot "

@@ -23,18 +23,19 @@ CODE = ("The authors' public Fixup code (github.com/hongyi-zhang/Fixup, the late
 CLAIMS = (
     Claim(id="zeroinit2019.principle_a.zeroinit_output",
           where="Sec. 3, design principle (a) and the ZeroInit recipe",
-          statement="Under ZeroInit the output scale is independent of depth: z = 0 exactly at initialization, and after "
-          "3 SGD steps E[max_i z_i] has depth exponent 0 (within +-0.05) for L = 2, 8, 32 blocks",
+          statement="Under ZeroInit the output scale is independent of depth: z = 0 exactly at initialization, and "
+          "after 3 SGD steps E[max_i z_i] has depth exponent 0 (within +-0.05) for L = 2, 8, 32 blocks",
           kind="approximation", recorded=H, measure=mc.OUTPUT_SCALE, judge=J.judge_output_scale,
           mutations=(Mutation("depth exponent 0.1 (twice the tolerance)", {"exponent": 0.1}, part="depth exponent"),
                      Mutation("z = 1e-3 at initialization (not exactly 0)", {"at_init": 1e-3},
                               part="z at initialization")),
-          note=CODE + "the classifier's weight and bias start at 0, and the scalar biases and multiplier sit in Figure 1 "
-               "(right)'s order (cifar/models/fixup_resnet_cifar.py, FixupBasicBlock.forward and the init loop of "
-               "FixupResNet). The network here is simulations.hessian's 'zeroinit' classifier (dense layers, He "
-               "fan-in, which equals fan-out at equal widths). Plain SGD with one learning rate for every parameter; "
-               "the authors' CIFAR script trains the biases and the multiplier at a tenth of it (cifar/cifar_train.py, "
-               "the optimizer's parameter groups), a training detail the submission states only for ImageNet."),
+          note=CODE + "the classifier's weight and bias start at 0, and the scalar biases and multiplier sit in "
+               "Figure 1 (right)'s order (cifar/models/fixup_resnet_cifar.py, FixupBasicBlock.forward and the init "
+               "loop of FixupResNet). The network here is simulations.hessian's 'zeroinit' classifier (dense layers, "
+               "He fan-in, which equals fan-out at equal widths). Plain SGD with one learning rate for every "
+               "parameter; the authors' CIFAR script trains the biases and the multiplier at a tenth of it "
+               "(cifar/cifar_train.py, the optimizer's parameter groups), a training detail the submission states only "
+               "for ImageNet."),
     Claim(id="zeroinit2019.sec3.naive_zero_explodes",
           where="Sec. 3, the paragraph on initializing the output layer and the last layer of each branch to 0",
           statement="Zeroing only the last layer of every branch (no depth scaling): after 3 SGD steps the residual "
@@ -44,7 +45,8 @@ CLAIMS = (
                      Mutation("explodes already at small depth: increases by more than 1 nat at every doubling, "
                               "L = 2 to 4 included (the text says 'if the depth L is large')", {"by": 1.0},
                               part="L = 2 to 4")),
-          note=lambda ev: (f"The increase per doubling grows fast with depth ({next(d['increase'] for d in ev['details'] if d.get('deeper') == 4):.2f}"
+          note=lambda ev: (f"The increase per doubling grows fast with depth ("
+               f"{next(d['increase'] for d in ev['details'] if d.get('deeper') == 4):.2f}"
                " nats from L = 2 "
                f"to 4, {next(d['increase'] for d in ev['details'] if d.get('deeper') == 32):.3g}"
                " from 16 to 32): the explosion the text predicts 'if the "
@@ -63,14 +65,14 @@ CLAIMS = (
                  "scales its input by O(1/L)') and the recipe's L^(1/(2-2m)) use the scale, i.e. a variance O(1/L^2): "
                  "the surrounding text gets it right and ZeroInit follows it (principle_b.one_step, "
                  "principle_c.few_updates).",
-          note="Principle (b) prints Var[F_l(x_l)] = O(1/L), but the derivation after it and the recipe need the branch "
-               "scale to be O(1/L), i.e. a variance of O(1/L^2). Taken as the design target, a variance of order 1/L "
-               "lets the stream's variance grow with depth after a few steps. ZeroInit itself follows the derivation, "
-               "so the recipe and Sec. 3's conclusions stand."),
+          note="Principle (b) prints Var[F_l(x_l)] = O(1/L), but the derivation after it and the recipe need the "
+               "branch scale to be O(1/L), i.e. a variance of O(1/L^2). Taken as the design target, a variance of "
+               "order 1/L lets the stream's variance grow with depth after a few steps. ZeroInit itself follows the "
+               "derivation, so the recipe and Sec. 3's conclusions stand."),
     Claim(id="zeroinit2019.principle_b.one_step",
           where="Sec. 3, design principle (b) (corrected: scale) and the L^(-1/(2m-2)) scaling (reconstructed)",
-          statement="With the last branch layer at 0 and the other m - 1 scaled by L^(-1/(2m-2)), after one SGD step with "
-          "an O(1) error signal each residual branch scales its input by O(1/L): ||F_l(x)|| / ||x|| ~ L^-1, i.e. "
+          statement="With the last branch layer at 0 and the other m - 1 scaled by L^(-1/(2m-2)), after one SGD step "
+          "with an O(1) error signal each residual branch scales its input by O(1/L): ||F_l(x)|| / ||x|| ~ L^-1, i.e. "
           "Var[F_l] ~ L^-2 (m = 2 and 3)",
           kind="approximation", recorded=H, measure=mc.ONE_STEP, judge=J.judge_one_step,
           cites=("zeroinit2019.sec3.alpha_exponents",), derivation=DV.one_step_scale,
@@ -86,15 +88,15 @@ CLAIMS = (
                "it is the same variance."),
     Claim(id="zeroinit2019.sec3.alpha_exponents",
           where="Sec. 3, the derivation of alpha = L^(1/(2-2m)) before the recipe",
-          statement="After one SGD step from a zero last layer, the update to that layer is proportional to alpha^(m-1) "
-          "and the branch scales its input by a factor proportional to alpha^(2m-2) (m = 2, 3), so alpha = L^(1/(2-2m)) "
-          "gives 1/L",
+          statement="After one SGD step from a zero last layer, the update to that layer is proportional to "
+          "alpha^(m-1) and the branch scales its input by a factor proportional to alpha^(2m-2) (m = 2, 3), so "
+          "alpha = L^(1/(2-2m)) gives 1/L",
           kind="identity", recorded=H, measure=E.alpha_measure, judge=E.judge_alpha,
           cites=("Sec. 3: error signal O(1)", "Sec. 3: one layer at 0, the other m - 1 scaled by alpha",
                  "Proposition 1"),
           derivation=DV.alpha_derivation,
-          mutations=(Mutation("update proportional to alpha^m (and the branch scale, twice its exponent, to alpha^(2m))",
-                              {"update_exponent": "m"}, part="update ||dW_m||"),
+          mutations=(Mutation("update proportional to alpha^m (and the branch scale, twice its exponent, to "
+                              "alpha^(2m))", {"update_exponent": "m"}, part="update ||dW_m||"),
                      Mutation("update proportional to alpha^m, the branch scale's alpha^(2m-2) kept (the update alone)",
                               {"update_exponent": "m", "scale_exponent": "2m-2"}, part="update ||dW_m||"),
                      Mutation("branch scale proportional to alpha^(2m-1) (the scale alone)", {"scale_exponent": "2m-1"},
@@ -105,23 +107,24 @@ CLAIMS = (
                "proportionality exact, not only asymptotic."),
     Claim(id="zeroinit2019.principle_c.few_updates",
           where="Sec. 3, paragraph after the ZeroInit recipe",
-          statement="With ZeroInit the variance of the residual stream is independent of depth even after a few updates "
-          "(3 SGD steps: mean log(||x_L||^2/||x_0||^2) within 0.05 nats of its value at L = 2, for L up to 32)",
-          kind="approximation", recorded=H, measure=mc.FEW_STEPS, judge=J.judge_few_steps, params={"scheme": "zeroinit"},
+          statement="With ZeroInit the variance of the residual stream is independent of depth even after a few "
+          "updates (3 SGD steps: mean log(||x_L||^2/||x_0||^2) within 0.05 nats of its value at L = 2, for L up to 32)",
+          kind="approximation", recorded=H, measure=mc.FEW_STEPS, judge=J.judge_few_steps,
+          params={"scheme": "zeroinit"},
           mutations=(Mutation("difference 0.1 nats (twice the band)", {"shift": 0.1}),
                      Mutation("same claim for zero last layers without the L scaling", {"scheme": "zero_last"}))),
     Claim(id="zeroinit2019.sec3.batchnorm_linear",
           where="Sec. 3, 'batch normalization ... only manage[s] to reduce this growth to a linear scaling "
           "Var[x_l] = O(l)'",
-          statement="In a BatchNorm ResNet (pre-activation BN-ReLU-W1-BN-ReLU-W2 branches, He weights, batch statistics) "
-          "Var[x_l] - Var[x_0] grows linearly in l: depth exponent 1 within +-0.05",
+          statement="In a BatchNorm ResNet (pre-activation BN-ReLU-W1-BN-ReLU-W2 branches, He weights, batch "
+          "statistics) Var[x_l] - Var[x_0] grows linearly in l: depth exponent 1 within +-0.05",
           kind="approximation", recorded=H, measure=mc.BN_STREAM, judge=J.judge_bn_linear,
           mutations=(Mutation("exponent 1.1 (twice the tolerance)", {"exponent": 1.1}),)),
     Claim(id="zeroinit2019.fn1.densenet_bounded",
           where="Sec. 3, Footnote 1",
-          statement="A densely connected ReLU net without normalization (each layer He fan-in on the concatenation of all "
-          "earlier features) does not explode: the mean square of its newest features equals the input's at every depth "
-          "(4, 16, 32 layers)",
+          statement="A densely connected ReLU net without normalization (each layer He fan-in on the concatenation of "
+          "all earlier features) does not explode: the mean square of its newest features equals the input's at every "
+          "depth (4, 16, 32 layers)",
           kind="identity", recorded=H, measure=mc.DENSE, judge=J.judge_dense,
           mutations=(Mutation("growth by the tolerance (x 1.05)", {"target": 1.05}),),
           note="Reading: the footnote's 'replacing addition with average pooling' is taken as concatenation with "
@@ -129,8 +132,8 @@ CLAIMS = (
                "layers (average pooling, 1 x 1 convolutions) are p.h. and scale-preserving and are left out."),
     Claim(id="zeroinit2019.table1.ratio_column",
           where="Sec. 4.1, Table 1, Ratio column",
-          statement="Each printed Ratio agrees with the quotient of the printed depth-64 and depth-10 means to its printed "
-          "digits (reading: truncated), for both datasets and all five methods",
+          statement="Each printed Ratio agrees with the quotient of the printed depth-64 and depth-10 means to its "
+          "printed digits (reading: truncated), for both datasets and all five methods",
           kind="identity", recorded=H, measure=E.table1_arithmetic_measure, judge=E.judge_table1_arithmetic,
           params={"reading": "truncated"},
           mutations=(Mutation("rounded instead of truncated", {"reading": "rounded"}),
@@ -138,26 +141,28 @@ CLAIMS = (
                               {"ratios": (("CIFAR-10", "LSUV", "4.34"),)}),
                      Mutation("CIFAR-10 ZeroInit Ratio 1.22 (one unit of its last digit down)",
                               {"ratios": (("CIFAR-10", "ZeroInit", "1.22"),)})),
-          note="The paper does not say how the ratio is formed. Truncating the quotient of the printed means reproduces "
-               "every cell; rounding misses one (CIFAR-10, 1/2-scaling), which a mean of per-trial ratios would also "
-               "explain."),
+          note="The paper does not say how the ratio is formed. Truncating the quotient of the printed means "
+               "reproduces every cell; rounding misses one (CIFAR-10, 1/2-scaling), which a mean of per-trial ratios "
+               "would also explain."),
     Claim(id="zeroinit2019.table1.baseline_very_large",
           where="Sec. 4.1 and Table 1, Baseline row",
-          statement="With traditional (He) initialization and no normalization the ratio ||H||(depth 64) / ||H||(depth 10) "
-          f"of the loss Hessian's spectral norm is very large (read: >= {T.LARGE_RATIO:g}); {SYNTH}",
+          statement="With traditional (He) initialization and no normalization the ratio ||H||(depth 64) / "
+          f"||H||(depth 10) of the loss Hessian's spectral norm is very large (read: >= {T.LARGE_RATIO:g}); {SYNTH}",
           kind="approximation", recorded=H, measure=T.SAMPLINGS["baseline"], judge=T.judge_ratio,
           params={"band": "very_large"},
           mutations=(Mutation("read as merely depth-affected (3 to 100)", {"band": "depth_affected_up"}),), slow=True),
     Claim(id="zeroinit2019.table1.zeroinit_small",
           where="Sec. 4.1 and Table 1, ZeroInit row",
-          statement="ZeroInit (Figure 1 right: scalar multipliers and biases, zero last layers, L^(-1/2) branch scaling) "
-          f"keeps ||H||(64) / ||H||(10) small (read: within [1/{T.SMALL_RATIO:g}, {T.SMALL_RATIO:g}]); {SYNTH}",
-          kind="approximation", recorded=H, measure=T.SAMPLINGS["zeroinit"], judge=T.judge_ratio, params={"band": "small"},
+          statement="ZeroInit (Figure 1 right: scalar multipliers and biases, zero last layers, L^(-1/2) branch "
+          f"scaling) keeps ||H||(64) / ||H||(10) small (read: within [1/{T.SMALL_RATIO:g}, {T.SMALL_RATIO:g}]); "
+          f"{SYNTH}",
+          kind="approximation", recorded=H, measure=T.SAMPLINGS["zeroinit"], judge=T.judge_ratio,
+          params={"band": "small"},
           mutations=(Mutation("read as depth-affected (3 to 100)", {"band": "depth_affected_up"}),), slow=True),
     Claim(id="zeroinit2019.table1.batchnorm_small",
           where="Sec. 4.1 and Table 1, BatchNorm row",
-          statement=f"BatchNorm keeps ||H||(64) / ||H||(10) small (read: within [1/{T.SMALL_RATIO:g}, {T.SMALL_RATIO:g}]); "
-          f"{GROUPED}, full-batch statistics as in the paper",
+          statement=f"BatchNorm keeps ||H||(64) / ||H||(10) small (read: within [1/{T.SMALL_RATIO:g}, "
+          f"{T.SMALL_RATIO:g}]); {GROUPED}, full-batch statistics as in the paper",
           kind="approximation", recorded=F, measure=T.SAMPLINGS["batchnorm"], judge=T.judge_ratio,
           params={"band": "small"},
           mutations=(Mutation("the ratio grows with depth (at least 3)", {"band": "grows"}, H),), slow=True,
@@ -168,7 +173,8 @@ CLAIMS = (
                  "tests/theory/zeroinit2019/test_wrn_groups.py). The paper's convolutional WRNs show no such growth "
                  "(its depth-64 BatchNorm norms 0.99 and 1.22; BatchNorm WRNs of 10,000 layers train in Figure 2), so "
                  "this is a failure of the dense stand-in, not of the row.",
-          note=lambda ev: (f"Measured on the grouped analogue (theory/zeroinit2019/wrn_groups.py): ratio {ev['measured']['ratio']:.3g}"
+          note=lambda ev: (f"Measured on the grouped analogue (theory/zeroinit2019/wrn_groups.py): ratio "
+               f"{ev['measured']['ratio']:.3g}"
                " "
                f"(interval {ev['measured']['interval'][0]:.3g}"
                f" to {ev['measured']['interval'][1]:.3g}"
@@ -190,8 +196,8 @@ CLAIMS = (
     Claim(id="zeroinit2019.table1.half_scaling_depth_affected",
           where="Sec. 4.1 and Table 1, 1/2-scaling row (the sqrt(1/2) recurrence of Sec. 5; the extraction drops the "
                 "square root)",
-          statement="sqrt(1/2)-scaling prevents exponential growth of ||H|| but is significantly affected by depth, the "
-          f"norm shrinking (Table 1: ratios 0.20, 0.34; read: ratio <= 1/{T.SMALL_RATIO:g}); {SYNTH}",
+          statement="sqrt(1/2)-scaling prevents exponential growth of ||H|| but is significantly affected by depth, "
+          f"the norm shrinking (Table 1: ratios 0.20, 0.34; read: ratio <= 1/{T.SMALL_RATIO:g}); {SYNTH}",
           kind="approximation", recorded=F, measure=T.SAMPLINGS["half_scaling"], judge=T.judge_ratio,
           params={"band": "depth_affected_down"},
           mutations=(Mutation("only 'prevents exponential growth' (ratio within [1/100, 100])", {"band": "bounded"},
@@ -258,15 +264,17 @@ CLAIMS = (
           corrects="zeroinit2019.related.unrolling_printed"),
     Claim(id="zeroinit2019.related.lsuv_linear_variance",
           where="Sec. 5 (related work), LSUV (Mishkin & Matas 2015)",
-          statement="LSUV (each layer divided by the standard deviation of its output on the first mini-batch) achieves the "
-          "linear scaling of the variance: Var[x_l] - Var[x_0] ~ l (depth exponent 1 within +-0.05)",
-          kind="approximation", recorded=H, measure=Q.LSUV, judge=Q.judge_lsuv, params={"quantity": "stream", "exponent": 1.0},
+          statement="LSUV (each layer divided by the standard deviation of its output on the first mini-batch) "
+          "achieves the linear scaling of the variance: Var[x_l] - Var[x_0] ~ l (depth exponent 1 within +-0.05)",
+          kind="approximation", recorded=H, measure=Q.LSUV, judge=Q.judge_lsuv,
+          params={"quantity": "stream", "exponent": 1.0},
           mutations=(Mutation("exponent 1.1 (twice the tolerance)", {"exponent": 1.1}),), slow=True),
     Claim(id="zeroinit2019.related.lsuv_weight_variance_printed",
           where="Sec. 5 (related work), LSUV",
-          statement="LSUV leads the variance of the parameters at depth l to Var[W_l] = O(1/l), read for every weight matrix "
-          "of block l (here: the branch's second layer)",
-          kind="approximation", recorded=F, measure=Q.LSUV, judge=Q.judge_lsuv, params={"quantity": "w2", "exponent": -1.0},
+          statement="LSUV leads the variance of the parameters at depth l to Var[W_l] = O(1/l), read for every weight "
+          "matrix of block l (here: the branch's second layer)",
+          kind="approximation", recorded=F, measure=Q.LSUV, judge=Q.judge_lsuv,
+          params={"quantity": "w2", "exponent": -1.0},
           mutations=(Mutation("the branch's first layer (fed by the stream)", {"quantity": "w1"}, H),), slow=True,
           severity="wording",
           impact="Agreeing with the issue: W_l in 'Var[W_l] = O(1/l)' is most naturally the weight acting on x_l, and "
@@ -279,7 +287,8 @@ CLAIMS = (
           where="Sec. 5 (related work), LSUV (corrected reading)",
           statement="For the layers fed by the residual stream (each branch's first layer) LSUV gives Var[W_l] ~ 1/l "
           "(depth exponent -1 within +-0.05)",
-          kind="approximation", recorded=H, measure=Q.LSUV, judge=Q.judge_lsuv, params={"quantity": "w1", "exponent": -1.0},
+          kind="approximation", recorded=H, measure=Q.LSUV, judge=Q.judge_lsuv,
+          params={"quantity": "w1", "exponent": -1.0},
           mutations=(Mutation("exponent -1.1 (twice the tolerance)", {"exponent": -1.1}),
                      Mutation("printed form: every matrix of block l, here the branch's second layer",
                               {"quantity": "w2"}, printed=True)), slow=True,

@@ -16,7 +16,8 @@ def _c(*names):
 
 COVERAGE = (
     # --- Sec. 1, Figure 1 --------------------------------------------------------------
-    Item("Figure 1 (left)", "Sec. 1", "figure_panel", "Diagram: ResNet basic block with BatchNorm.", reason="definition"),
+    Item("Figure 1 (left)", "Sec. 1", "figure_panel", "Diagram: ResNet basic block with BatchNorm.",
+         reason="definition"),
     Item("Figure 1 (middle)", "Sec. 1", "figure_panel", "Diagram: BatchNorm replaced by a scalar multiplier and bias.",
          reason="definition"),
     Item("Figure 1 (right)", "Sec. 1", "figure_panel",
@@ -38,9 +39,10 @@ COVERAGE = (
     Item("Eq. 2", "Sec. 2", "equation",
          "Var[x_l] = Var[x_0] + sum_i Var[x_i] E[Var[F_i(x_i / sqrt(Var x_i)) | x_i]] = Theta(2^l) Var[x_0] "
          "(reconstructed).",
-         claims=_c("eq2.total_variance_step", "eq2.doubling", "eq2.growth_any_kappa", "eq2.fixed_input_variance_printed",
-                   "eq2.variance_fixed_input")),
-    Item("Definition 1", "Sec. 2", "definition", "Positively homogeneous function of first degree.", reason="definition"),
+         claims=_c("eq2.total_variance_step", "eq2.doubling", "eq2.growth_any_kappa",
+                   "eq2.fixed_input_variance_printed", "eq2.variance_fixed_input")),
+    Item("Definition 1", "Sec. 2", "definition", "Positively homogeneous function of first degree.",
+         reason="definition"),
     Item("Definition 2", "Sec. 2", "definition", "Positively homogeneous set of parameters.", reason="definition"),
     Item("Sec. 2, examples of p.h. functions", "Sec. 2", "statement",
          "Bias-free linear and convolution layers, pooling, addition, concatenation, dropout and ReLU are p.h.",
@@ -61,12 +63,14 @@ COVERAGE = (
     Item("Eq. 3", "Sec. 2, Theorem 1", "equation", "The bound of Theorem 1 (reconstructed).",
          claims=_c("thm1.l2", "thm1.any_norm", "thm1.dual_norm")),
     Item("Sec. 2, remark after Theorem 1", "Sec. 2", "statement",
-         "H(p) <= log(c), so a large loss forces a large gradient at the lower blocks.", claims=_c("sec2.entropy_bound")),
+         "H(p) <= log(c), so a large loss forces a large gradient at the lower blocks.",
+         claims=_c("sec2.entropy_bound")),
     Item("Theorem 2", "Sec. 2", "theorem",
          "||d l_avg/d theta_ph|| >= G(theta_ph) (Eq. 4) and, with Assumption 2, the expected bound (Eq. 5).",
          claims=_c("thm2.ph_set", "eq5.expected_bound", "eq5.realized_norm_printed", "eq5.conditional")),
     Item("Eq. 4", "Sec. 2, Theorem 2", "equation",
-         "||d l_avg/d theta_ph|| >= (1/(M ||theta_ph||)) sum_m (l_m - H(p_m)) =: G(theta_ph).", claims=_c("thm2.ph_set"),
+         "||d l_avg/d theta_ph|| >= (1/(M ||theta_ph||)) sum_m (l_m - H(p_m)) =: G(theta_ph).",
+         claims=_c("thm2.ph_set"),
          note="Same norm caveat as Theorem 1; the proof and the check use the Frobenius norm."),
     Item("Eq. 5", "Sec. 2, Theorem 2", "equation", "E G(theta_ph) >= (E[max_i z_i] - log c) / ||theta_ph||.",
          claims=_c("eq5.realized_norm_printed", "eq5.conditional", "eq5.expected_bound")),
@@ -99,8 +103,8 @@ COVERAGE = (
     Item("Table 1", "Sec. 3-4.1", "table",
          "||H||_2 at initialization at depth 10 and 64 per method and the ratio: very large for the baseline, small "
          "for BatchNorm and ZeroInit, depth-affected for LSUV and 1/2-scaling.",
-         claims=_c("table1.ratio_column", "table1.baseline_very_large", "table1.zeroinit_small", "table1.batchnorm_small",
-                   "table1.lsuv_depth_affected", "table1.half_scaling_depth_affected",
+         claims=_c("table1.ratio_column", "table1.baseline_very_large", "table1.zeroinit_small",
+                   "table1.batchnorm_small", "table1.lsuv_depth_affected", "table1.half_scaling_depth_affected",
                    "table1.half_scaling_bounded"),
          note="Checked on a synthetic dense analogue (the printed values need the datasets); the Ratio column's "
               "arithmetic is checked exactly."),

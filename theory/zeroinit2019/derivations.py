@@ -325,7 +325,7 @@ def alpha_derivation(ctx) -> dict:
 def one_step_scale(ctx) -> dict:
     """Principle (b)'s 1/L scaling after one step from Sec. 3's derivation: alpha^(2m-2)
     at alpha = L^(1/(2-2m)) is L^-1, a scale (variance L^-2), for every m >= 2."""
-    m, L = sp.Symbol("m", integer=True, positive=True), sp.Symbol("L", positive=True)
+    m = sp.Symbol("m", integer=True, positive=True)
     exponent = sp.simplify(sp.Rational(1, 1) * (2 * m - 2) / (2 - 2 * m))
     return _result(exponent == -1, f"follows from the derivation: (L^(1/(2-2m)))^(2m-2) = L^{exponent}, the branch's "
                    "scale; the principle's printed Var[F_l] = O(1/L) would need scale L^(-1/2) and does not follow")

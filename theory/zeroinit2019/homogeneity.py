@@ -149,8 +149,8 @@ def judge_thm1(m, ctx, norm: str = "l2", factor: float = 1.0, entropy: float = 1
     if norm == "linf":
         for d, c in m["cex"].items():
             ok = c["gradient_linf"] >= factor * c["bound_over_linf_x"] - TOL
-            checks.insert(0, {"label": f"smallest counterexample W = [[1, 1], [0, 0]], x = (1, 1), label 2 (mpmath, {d} "
-                                    "digits)", "ok": bool(ok), "measured": c["gradient_linf"],
+            checks.insert(0, {"label": f"smallest counterexample W = [[1, 1], [0, 0]], x = (1, 1), label 2 "
+                                       f"(mpmath, {d} digits)", "ok": bool(ok), "measured": c["gradient_linf"],
                            "expected": f">= {factor:g} x {c['bound_over_linf_x']:.6g}",
                            "counterexample": {k: v for k, v in c.items() if k != "gap"}})
     ev = judge_exact(checks, f"{NETWORKS} random He networks x {BATCH} inputs per architecture, (gradient, input) "
@@ -216,7 +216,8 @@ def judge_thm2(m, ctx, factor: float = 1.0, entropy: float = 1.0):
             pos = avg_gap > TOL
             tights += _tightness(prod, factor * avg_gap, pos, {"widths": str(r["widths"]), "layer": L["layer"]})
             checks.append({"label": f"{r['widths']}, W_{L['layer']} {tuple(L['shape'])}", "ok": not np.any(viol),
-                           "measured": {"tightest_ratio": float(np.min(prod[pos] / avg_gap[pos])) if np.any(pos) else None,
+                           "measured": {"tightest_ratio": float(np.min(prod[pos] / avg_gap[pos]))
+                                        if np.any(pos) else None,
                                         "violations": int(viol.sum())},
                            "expected": f">= {factor:g}", "informative": bool(np.any(pos)),
                            "counterexample": {"widths": r["widths"], "layer": L["layer"]} if np.any(viol) else None})

@@ -108,5 +108,5 @@ def judge_lsuv(m, ctx, quantity: str = "stream", exponent: float = 1.0):
     r = m.rows[0]
     what = {"stream": "Var[x_l] - Var[x_0]", "w1": "Var[W_l,1]", "w2": "Var[W_l,2]"}[quantity]
     return slope_evidence(r[f"{quantity}_slope"], r[f"{quantity}_at"], m.meta["depths"], exponent, EXPONENT_TOLERANCE,
-                          ctx, f"LSUV networks (dense pre-activation ResNets, width {WIDTH}, {BLOCKS} blocks, mini-batch "
-                          f"{BATCH})", what)
+                          ctx, f"LSUV networks (dense pre-activation ResNets, width {WIDTH}, {BLOCKS} blocks, "
+                               f"mini-batch {BATCH})", what)

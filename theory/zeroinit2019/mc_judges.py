@@ -15,9 +15,9 @@ from . import montecarlo as mc
 from .lsuv_checks import slope_evidence
 from .tightness import difference_tightness
 
-__all__ = ["TOL", "EXPONENT_TOLERANCE", "judge_eq5", "judge_logits_symmetric", "judge_growth", "judge_variance_fixed_input", "judge_eq2_step",
-           "judge_half", "judge_one_step", "judge_few_steps", "judge_naive_growth", "judge_output_scale",
-           "judge_bn_linear", "judge_dense"]
+__all__ = ["TOL", "EXPONENT_TOLERANCE", "judge_eq5", "judge_logits_symmetric", "judge_growth",
+           "judge_variance_fixed_input", "judge_eq2_step", "judge_half", "judge_one_step", "judge_few_steps",
+           "judge_naive_growth", "judge_output_scale", "judge_bn_linear", "judge_dense"]
 
 H, F, INC = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE
 #: Relative tolerance of the exact-in-expectation checks: shown within 5%.
@@ -247,9 +247,9 @@ def judge_output_scale(m, ctx, exponent: float = 0.0, at_init: float = 0.0):
     init = float(np.max(np.abs(r["max_z_init"])))
     off = float(np.max(np.abs(np.asarray(r["max_z_init"], float) - at_init)))
     ev = slope_evidence(r["slope"], r["max_z"], m.meta["depths"], exponent, EXPONENT_TOLERANCE, ctx,
-                        f"ZeroInit classifiers (width {m.meta['width']}, scalar biases and multiplier, zero classifier), "
-                        f"{m.meta['steps']} SGD steps at lr {m.meta['lr']} on random-label batches; one replicate = one "
-                        "network per depth sharing random numbers", "E[max_i z_i]")
+                        f"ZeroInit classifiers (width {m.meta['width']}, scalar biases and multiplier, "
+                        f"zero classifier), {m.meta['steps']} SGD steps at lr {m.meta['lr']} on random-label batches; "
+                        "one replicate = one network per depth sharing random numbers", "E[max_i z_i]")
     ev.name_part("depth exponent of E[max z] after the SGD steps")  # only where the depth exponent failed
     ev.details.append({"part": "z at initialization", "quantity": "max |z| at initialization", "value": init,
                        "expected": at_init, "verdict": "holds" if off == 0.0 else "fails"})

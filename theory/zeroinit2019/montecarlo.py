@@ -32,8 +32,8 @@ from simulations.relu_nets import (
 
 from ..core import Block, Row, Sampling
 
-__all__ = ["HEADS", "HEADS_SAMPLING", "GROWTH", "GROWTH_BRANCHES", "HALF", "ONE_STEP", "FEW_STEPS", "OUTPUT_SCALE", "BN_STREAM",
-           "DENSE", "ONE_STEP_DEPTHS", "FEW_STEP_DEPTHS", "SCHEMES", "BN_FIT_DEPTHS", "DENSE_DEPTHS"]
+__all__ = ["HEADS", "HEADS_SAMPLING", "GROWTH", "GROWTH_BRANCHES", "HALF", "ONE_STEP", "FEW_STEPS", "OUTPUT_SCALE",
+           "BN_STREAM", "DENSE", "ONE_STEP_DEPTHS", "FEW_STEP_DEPTHS", "SCHEMES", "BN_FIT_DEPTHS", "DENSE_DEPTHS"]
 
 #: Widths of the random He MLPs of Eq. 5/10 (the last entry is the number of classes).
 HEADS = ((8, 16, 10), (4, 32, 32, 10), (16, 8, 8, 8, 5), (3, 64, 64, 64, 64, 10))
@@ -72,7 +72,8 @@ def heads_block(ctx, block: int, reps: int = 200, batch: int = 8, scale: float =
         loss = lse - z.mean(-1)  # mean over the c labels
         u = z / xp.sqrt((z**2).mean(axis=(1, 2), keepdims=True))  # logits in units of the network's RMS logit
         rows.append(Row({"widths": widths}, {"eq10": to_host((loss - zmax[..., 0]).mean(-1)),
-                                             "eq5": to_host((loss - ent - zmax[..., 0]).mean(-1) + math.log(widths[-1])),
+                                             "eq5": to_host((loss - ent - zmax[..., 0]).mean(-1)
+                                                            + math.log(widths[-1])),
                                              "z_mean": to_host(u.mean(axis=(1, 2))),
                                              "z_sign": to_host(xp.sign(u).mean(axis=(1, 2))),
                                              "max_z": to_host(zmax[..., 0].mean(-1))}))

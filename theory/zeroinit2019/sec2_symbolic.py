@@ -148,7 +148,8 @@ def judge_entropy(m, ctx, strict: bool = False, direction: str = "<="):
     sign = 1 if direction == "<=" else -1
     pr = m["proof"]
     checks = [{"label": "termwise bound p log(cp) >= p - 1/c: critical point p = 1/c, value 0, convex",
-               "ok": pr["critical_points"] == ["1/c"] and pr["value_at_critical"] == 0 and pr["second_derivative_positive"],
+               "ok": (pr["critical_points"] == ["1/c"] and pr["value_at_critical"] == 0
+                      and pr["second_derivative_positive"]),
                "measured": {k: str(v) for k, v in pr.items()}, "expected": "p = 1/c, 0, True"},
               {"label": "sum p log(c p) = log c - H(p) on the simplex (c = 4)", "ok": pr["identity_residual_c4"] == 0,
                "measured": str(pr["identity_residual_c4"]), "expected": "0"}]
@@ -165,7 +166,8 @@ def judge_entropy(m, ctx, strict: bool = False, direction: str = "<="):
                     checks.append({"label": f"c = {r['c']}, {r['point']} p, {dps} digits", "ok": bool(ok),
                                    "measured": mpmath.nstr(r["slack"], 8),
                                    "expected": {1: ">", -1: "<"}[sign] + ("" if strict else "=") + " 0",
-                                   "counterexample": {"c": r["c"], "p": r["point"], "log_c_minus_H": float(r["slack"])}})
+                                   "counterexample": {"c": r["c"], "p": r["point"],
+                                                      "log_c_minus_H": float(r["slack"])}})
     ev = judge_exact(checks, "sympy proof (Gibbs' inequality termwise) and mpmath at two precisions, c = 2..8, "
                      "uniform and random points of the simplex", "exact; mpmath 10^(5 - dps)")
     ev.tightness = tightest(tights)  # H(p) against log c: equal at the uniform law
@@ -185,7 +187,8 @@ def lse_measure(ctx) -> dict:
             for c in (2, 10):
                 cases = [("ties", [mpmath.mpf(0)] * c)]
                 cases += [(f"spread {s}", [-i * mpmath.mpf(s) for i in range(c)]) for s in (1, 10, 100, 1000)]
-                cases += [(f"normal x {s}", [mpmath.mpf(float(v)) * s for v in row]) for s in (1, 1000) for row in rand[c]]
+                cases += [(f"normal x {s}", [mpmath.mpf(float(v)) * s for v in row])
+                          for s in (1, 1000) for row in rand[c]]
                 for name, z in cases:
                     k = max(range(c), key=lambda i: z[i])
                     gap = mpmath.log1p(mpmath.fsum(mpmath.exp(v - z[k]) for i, v in enumerate(z) if i != k))
@@ -273,8 +276,10 @@ def eq5_toy_measure(ctx) -> dict:
     sup_g = sp.sqrt(2) / sp.pi
     r_star = (e_max - sp.log(2)) * sp.pi / sp.sqrt(2)
     rs = r_star.subs(sig, CEX_SIGMA)
-    printed = {"sigma": CEX_SIGMA, "realized_norm": CEX_NORM, "bound": float((e_max.subs(sig, CEX_SIGMA) - sp.log(2)) / CEX_NORM),
-               "sup_E_G": float(sup_g), "r_star": float(rs), "probability": float(1 - sp.exp(-rs**2 / (2 * CEX_SIGMA**2))),
+    printed = {"sigma": CEX_SIGMA, "realized_norm": CEX_NORM,
+               "bound": float((e_max.subs(sig, CEX_SIGMA) - sp.log(2)) / CEX_NORM),
+               "sup_E_G": float(sup_g), "r_star": float(rs),
+               "probability": float(1 - sp.exp(-rs**2 / (2 * CEX_SIGMA**2))),
                "violated": bool(sp.simplify((e_max.subs(sig, CEX_SIGMA) - sp.log(2)) / CEX_NORM - sup_g) > 0)}
     proof = {
         "one_minus_tanh": sp.simplify(2 * sp.exp(-2 * x) - (1 - sp.tanh(x)).rewrite(sp.exp)),  # = 2e^-2x/(e^2x + 1) > 0
@@ -371,7 +376,8 @@ def judge_eq11_toy(m, ctx, form: str = "printed", bound_factor: float = 1.0, ord
         checks = [{"label": "E||dl/dW|| / E[max z] bounded away from 0 as sigma -> oo", "ok": om["ratio_limit"] != 0,
                    "measured": {"ratio": str(om["ratio"]), "limit": str(om["ratio_limit"])}, "expected": "> 0",
                    "counterexample": {"ratio_at_sigma_100": float(om["ratio"].subs(sig, 100)),
-                                      "E_grad_norm": float(1 / sp.sqrt(2)), "E_max_z_at_sigma_100": float(100 / sp.sqrt(sp.pi))}}]
+                                      "E_grad_norm": float(1 / sp.sqrt(2)),
+                                      "E_max_z_at_sigma_100": float(100 / sp.sqrt(sp.pi))}}]
     else:
         k = exact_constant(bound_factor)
         rhs = k * om["corrected_rhs"]

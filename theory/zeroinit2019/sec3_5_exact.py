@@ -20,8 +20,9 @@ from simulations.relu_nets import draw_branch_resnet, resnet_backward, resnet_fo
 
 from ..judges import judge_exact
 
-__all__ = ["eq1_measure", "eq1_sum", "judge_eq1", "eq2_scalar_measure", "judge_eq2_scalar", "alpha_measure", "judge_alpha",
-           "unrolling_measure", "unrolled", "judge_unrolling", "TABLE1", "table1_arithmetic_measure", "judge_table1_arithmetic"]
+__all__ = ["eq1_measure", "eq1_sum", "judge_eq1", "eq2_scalar_measure", "judge_eq2_scalar", "alpha_measure",
+           "judge_alpha", "unrolling_measure", "unrolled", "judge_unrolling", "TABLE1", "table1_arithmetic_measure",
+           "judge_table1_arithmetic"]
 
 L_MAX = 4
 
@@ -207,7 +208,8 @@ def unrolled(m, l: int, index: str, x0_shift: int = 0, branch_shift: int = 0, up
     half = sp.Rational(1, 2)
     summand = (lambda i: m["H"][l - 1]) if index == "printed" else (lambda i: m["G"][i - 1])
     return sp.expand(half ** sp.Rational(l + x0_shift, 2) * m["x0"]
-                     + sum(half ** sp.Rational(l - i + 1 + branch_shift, 2) * summand(i) for i in range(1, l + 1 + upper)))
+                     + sum(half ** sp.Rational(l - i + 1 + branch_shift, 2) * summand(i)
+                           for i in range(1, l + 1 + upper)))
 
 
 def judge_unrolling(m, ctx, recurrence: str = "half", index: str = "printed", x0_shift: int = 0,
@@ -224,7 +226,8 @@ def judge_unrolling(m, ctx, recurrence: str = "half", index: str = "printed", x0
     for r in m["rows"][recurrence]:
         form = unrolled(m, r["l"], index, x0_shift, branch_shift, upper)
         diff = sp.simplify(form - r["recursion"])
-        checks.append({"label": f"l = {r['l']}", "ok": diff == 0, "measured": str(r["recursion"]), "expected": str(form),
+        checks.append({"label": f"l = {r['l']}", "ok": diff == 0, "measured": str(r["recursion"]),
+                       "expected": str(form),
                        "counterexample": {"l": r["l"], "recurrence": recurrence, "index": index, **moved,
                                           "unrolled": str(form), "recursion": str(r["recursion"])}})
     return judge_exact(checks, "sympy, x_0 and the branch outputs as symbols (G_i = F_i(x_(i-1)), H_l = F_l(x_l))",
@@ -282,7 +285,8 @@ def judge_table1_arithmetic(m, ctx, reading: str = "truncated", ratios: tuple = 
         ok = lo < b and hi >= a
         checks.append({"label": f"{r['dataset']} {r['method']}", "ok": ok,
                        "measured": [float(lo), float(hi)], "expected": [float(a), float(b)],
-                       "counterexample": {"cell": f"{r['dataset']} {r['method']}", "quotient_interval": [float(lo), float(hi)],
+                       "counterexample": {"cell": f"{r['dataset']} {r['method']}",
+                                          "quotient_interval": [float(lo), float(hi)],
                                           "printed_ratio": float(ratio), "reading": reading}})
     return judge_exact(checks, "exact rational interval arithmetic on the printed means (each widened by half a unit "
                        "of its last digit)", "exact")

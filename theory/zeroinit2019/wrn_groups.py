@@ -37,8 +37,18 @@ import math
 
 from simulations.core.backend import Backend
 from simulations.core.validation import check_choice, check_int
-from simulations.hessian.layers import (BatchNorm, Linear, ReLU, ResidualBlock, Scale, Shift, parameters,
-                                        run_backward, run_forward, set_parameters)
+from simulations.hessian.layers import (
+    BatchNorm,
+    Linear,
+    ReLU,
+    ResidualBlock,
+    Scale,
+    Shift,
+    parameters,
+    run_backward,
+    run_forward,
+    set_parameters,
+)
 
 __all__ = ["GROUP_WIDTHS", "GROUPED_SCHEMES", "ProjectionBlock", "build_grouped", "synthetic_batch_groups"]
 

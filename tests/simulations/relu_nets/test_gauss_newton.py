@@ -164,7 +164,8 @@ def _record_and_backward_pass(backend_name, seed: int, init: str):
     Ws = draw_net(be, SMALL_CNN, init)
     x, R = be.normal((5, 2, 7, 7)), be.normal((4, 4))
     fwd = net_forward(SMALL_CNN, Ws, x)
-    return Ws, x, R, scaling_vs_hessian(SMALL_CNN, Ws, x, R), fwd, net_backward(SMALL_CNN, Ws, fwd, fwd["z"] @ (R + R.T))
+    return (Ws, x, R, scaling_vs_hessian(SMALL_CNN, Ws, x, R), fwd,
+            net_backward(SMALL_CNN, Ws, fwd, fwd["z"] @ (R + R.T)))
 
 
 def test_loss_gradients_from_the_probe_jacobians_match_a_backward_pass(backend_name):

@@ -23,7 +23,8 @@ def test_claims_of_one_measurement_share_its_blocks():
 def test_seconds_scale_with_the_blocks_at_the_report_s_speed(tmp_path):
     claim = get("daneshmand2021.fig1.vanilla_rises")
     report = tmp_path / "report.json"
-    report.write_text(json.dumps({"claims": [{"id": claim.id, "seconds": 2.0, "evidence": {"sampling": {"blocks": 4}}}]}))
+    report.write_text(json.dumps({"claims": [{"id": claim.id, "seconds": 2.0,
+                                              "evidence": {"sampling": {"blocks": 4}}}]}))
     est = cost.estimate([claim], 10.0, report)
     assert est.blocks == claim.measure.plan(10.0).blocks[-1] and est.seconds == 2.0 / 4 * est.blocks
     assert cost.estimate([claim], 10.0, tmp_path / "missing.json").seconds is None

@@ -176,7 +176,8 @@ def test_eq6_equality_near_scalar_fails_alone(eq6, c):
     and the Hoelder identity hold). At d = n = 2, 1e-6 off, V(W H) is about V(H)/2; next
     to a zero column V is quadratic in the offset, so 1e-3 is needed there."""
     ev = X.judge_eq6(eq6, c, "orthogonal", "equality", equality_at="near_scalar")
-    assert ev.verdict == F and failing_labels(ev) == [f"equality at Sigma near c I: H = {e['H']}" for e in eq6["near_equal"]]
+    assert ev.verdict == F and failing_labels(ev) == [f"equality at Sigma near c I: H = {e['H']}"
+                                                      for e in eq6["near_equal"]]
     square, flat = eq6["near_equal"]
     assert square["gap_WH"] / square["gap_H"] == pytest.approx(0.5, rel=1e-3)
     assert 1e-7 < flat["gap_H"] - flat["gap_WH"] < 1e-6

@@ -102,7 +102,8 @@ def test_width_limit_step_matches_a_wide_bn_step(a):
     p = np.sqrt(a) / (np.sqrt(a) + np.sqrt(b))
     assert np.abs(H.T @ H - np.diag([p, 1 - p])).max() < 5e-3
     v1, v2 = (float(v) for v in f.width_limit_gaps(b, 1, dps=30))
-    assert v1 == pytest.approx(np.sqrt(2) * (a - 0.5), rel=1e-12) and v2 == pytest.approx(np.sqrt(2) * (p - 0.5), rel=1e-12)
+    assert (v1 == pytest.approx(np.sqrt(2) * (a - 0.5), rel=1e-12)
+            and v2 == pytest.approx(np.sqrt(2) * (p - 0.5), rel=1e-12))
 
 
 def test_width_limit_layer_factor_is_below_every_rate_up_to_one_over_sqrt2():

@@ -237,7 +237,8 @@ def _relu(bn_level, va_level, reps=40, seed=0):
     for d in (32, 128):
         bn = bn_level + g.normal(0, 0.01, reps)
         rows.append(({"variant": "bn_relu", "width": d},
-                     {"plateau": bn, "first": bn, "last": bn, "late_a": bn, "late_b": bn * (1 + g.normal(0, 0.005, reps))}))
+                     {"plateau": bn, "first": bn, "last": bn, "late_a": bn,
+                      "late_b": bn * (1 + g.normal(0, 0.005, reps))}))
         va = va_level + g.normal(0, 0.01, reps)
         rows.append(({"variant": "vanilla_relu", "width": d},
                      {"plateau": va, "first": va - 0.5, "last": va, "late_a": va, "late_b": va}))

@@ -79,8 +79,11 @@ def test_one_step_drift():
 
 def test_layer_norm_identity_and_sign():
     g = np.random.default_rng(1)
-    rows = lambda diff: samples([({"d": 32}, {"max_path_difference": np.full(20, diff),
-                                              "ln_rise": g.normal(0.3, 0.05, 20)})], d=32, depth=50, rise_from=10)
+
+    def rows(diff):
+        return samples([({"d": 32}, {"max_path_difference": np.full(20, diff), "ln_rise": g.normal(0.3, 0.05, 20)})],
+                       d=32, depth=50, rise_from=10)
+
     assert NJ.judge_layer_norm(rows(1e-15), ctx()).verdict == H
     assert NJ.judge_layer_norm(rows(1e-15), ctx(), direction="<").verdict == F
     assert NJ.judge_layer_norm(rows(1e-3), ctx()).verdict == F  # the paths differ: counterexample

@@ -26,7 +26,8 @@ def test_selected_parts():
 
 
 def test_a_selected_step_fails_alone():
-    m = {"k": {"steps": [Step("first", x + x, 2 * x), Step("second", x * x, x**2), Step("rel", sp.Gt(2, 1), kind="true")]}}
+    m = {"k": {"steps": [Step("first", x + x, 2 * x), Step("second", x * x, x**2),
+                         Step("rel", sp.Gt(2, 1), kind="true")]}}
     assert judge_steps(m, CTX, "k").verdict == H
     assert failing_labels(judge_steps(m, CTX, "k", perturb="second")) == ["second"]
     assert failing_labels(judge_steps(m, CTX, "k", perturb="rel")) == ["rel"]

@@ -64,7 +64,8 @@ def test_block_rows_are_host_arrays_per_depth():
     block = D.depth_block(RunContext(), 0, reps=3)
     assert [r.depth for r in block.rows] == list(D.DEPTHS)
     for r in block.rows:
-        assert set(r.data) == set(D.SCALARS) and all(isinstance(v, np.ndarray) and v.shape == (3,) for v in r.data.values())
+        assert set(r.data) == set(D.SCALARS) and all(isinstance(v, np.ndarray) and v.shape == (3,)
+                                                     for v in r.data.values())
     assert block.meta["norms"] == D.ph_norms()
 
 

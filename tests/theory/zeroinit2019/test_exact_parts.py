@@ -124,7 +124,8 @@ def test_eq5_conditional_quadrature_rows_stay_informative_where_the_bound_cannot
 
 @pytest.mark.parametrize("name, limit", [("the bound grows like sigma (Theta(sigma) in place of Theta(1), as E[max z] "
                                           "does)", "0"),
-                                         ("the bound vanishes like 1/sigma (Theta(1/sigma) in place of Theta(1))", "oo")])
+                                         ("the bound vanishes like 1/sigma (Theta(1/sigma) in place of Theta(1))",
+                                          "oo")])
 def test_eq11_theta_one_fails_alone_at_another_order(name, limit):
     ev, bad = _failing("eq11.omega_weight_scale", name)
     assert len(bad) == 1 and ev.counterexample["limit"] == limit
@@ -134,7 +135,8 @@ def test_eq11_theta_one_fails_alone_at_another_order(name, limit):
 def test_entropy_coefficient_fails_on_tight_width_one_inputs(claim_id):
     """H(p) times 1 - 1e-11 fails where Eq. 3 is tight: width-1 block inputs (and dead
     networks, z = 0, where both sides are 0)."""
-    _, bad = _failing(claim_id, "H(p) times 1 - 1e-11 (the bound raised where l - H is tight: width-1 block inputs, and dead samples where l = H = log c)")
+    _, bad = _failing(claim_id, "H(p) times 1 - 1e-11 (the bound raised where l - H is tight: width-1 block inputs, "
+                                "and dead samples where l = H = log c)")
     assert "(1, 1, 4, 3), block input 0 (dim 1)" in bad
 
 

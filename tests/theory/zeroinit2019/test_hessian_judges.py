@@ -28,7 +28,8 @@ def test_ratio_judge_on_known_ratios(seed):
     assert T.judge_ratio(_table1(30.0, 0.05, 400, seed), CTX, "small").verdict == Verdict.FAILS
     assert T.judge_ratio(_table1(3.0, 0.5, 20, seed), CTX, "small").verdict == Verdict.INCONCLUSIVE
     assert T.judge_ratio(_table1(1e4, 0.5, 40, seed, "baseline"), CTX, "very_large").verdict == Verdict.HOLDS
-    assert T.judge_ratio(_table1(0.01, 0.5, 40, seed, "half_scaling"), CTX, "depth_affected_down").verdict == Verdict.HOLDS
+    assert T.judge_ratio(_table1(0.01, 0.5, 40, seed, "half_scaling"), CTX,
+                         "depth_affected_down").verdict == Verdict.HOLDS
 
 
 def test_ratio_judge_reports_a_shortfall_when_straddling():

@@ -7,8 +7,19 @@ import pytest
 from hypothesis import example, given, reject, settings
 from hypothesis import strategies as st
 
-from simulations import (ReLU, ResidualBlock, get_backend, hvp, lanczos_norm, loss_and_grad, parameters, power_method,
-                         run_forward, set_parameters, to_host)
+from simulations import (
+    ReLU,
+    ResidualBlock,
+    get_backend,
+    hvp,
+    lanczos_norm,
+    loss_and_grad,
+    parameters,
+    power_method,
+    run_forward,
+    set_parameters,
+    to_host,
+)
 from tests.strategies import seeds
 from theory.zeroinit2019 import wrn_groups as W
 
