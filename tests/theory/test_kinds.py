@@ -287,3 +287,40 @@ def test_reading_refuses_bad_input_in_one_line(kwargs, message):
             "impact": "-", **kwargs}
     with pytest.raises(ValueError, match=message):
         reading(_third(tol=0.05), **args)
+
+
+# --- unknown fields ---------------------------------------------------------------------------------------------
+
+def _helpers():
+    import theory.kinds as kinds
+
+    return [getattr(kinds, name) for name in kinds.__all__
+            if callable(getattr(kinds, name)) and not isinstance(getattr(kinds, name), type)
+            and name not in ("numeric", "grid_points")]
+
+
+@pytest.mark.parametrize("fn", _helpers(), ids=lambda f: f.__name__)
+def test_every_helper_refuses_an_unknown_field_in_one_line(fn):
+    """A keyword a helper does not take (``method=`` to an exact helper, which the
+    Monte-Carlo ones take) is refused before anything is built, in one line naming the
+    helper and every field it accepts, not as a TypeError from inside Claim."""
+    import inspect
+
+    with pytest.raises(TypeError) as e:
+        fn(method="Monte Carlo", bogus=1)
+    text = str(e.value)
+    own = [n for n, p in inspect.signature(fn).parameters.items() if p.kind != p.VAR_KEYWORD]
+    assert "\n" not in text and text.startswith(f"{fn.__name__}() got unknown field")
+    assert ("['bogus']" if "method" in own else "['bogus', 'method']") in text
+    assert text.endswith(", ".join(own) if "fields" not in inspect.signature(fn).parameters
+                         else ", ".join(own + ["recorded", "note", "severity", "impact", "corrects", "slow", "cites",
+                                               "derivation"]))
+
+
+def test_an_exact_helper_names_the_field_only_monte_carlo_helpers_take():
+    """The new user's slip: ``method=`` given to precision_claim."""
+    with pytest.raises(TypeError, match=r"^precision_claim\(\) got unknown field \['method'\]; it accepts id, where, "
+                                        r"statement, grid, lhs, rhs, relation, constants, resolution, mutations, "
+                                        r"recorded, note"):
+        _uniform_claim(method="mpmath quadrature")
+    assert _uniform_claim(note="by quadrature").note == "by quadrature"

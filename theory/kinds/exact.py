@@ -22,7 +22,7 @@ from ..core import Mutation, Verdict
 from ..core.claims import AtPrecision
 from ..core.evidence import bound_tightness
 from ..judges import judge_exact, tightest
-from .base import Named, _constants, assemble, check_constants, constant_mutations, exact, named_measure
+from .base import Named, _constants, assemble, check_constants, constant_mutations, exact, helper, named_measure
 
 __all__ = ["identity_claim", "constant_claim", "precision_claim", "grid_points", "RESOLUTION"]
 
@@ -31,6 +31,7 @@ __all__ = ["identity_claim", "constant_claim", "precision_claim", "grid_points",
 RESOLUTION = AtPrecision(lambda dps: f"1e-{dps - 10}", "10^-(dps - 10)")
 
 
+@helper
 def identity_claim(*, id: str, where: str, statement: str, lhs: Callable[[], sp.Expr], rhs: Callable[..., sp.Expr],
                    constants: Mapping[str, Named] | None = None, mutations=(), **fields):
     """lhs() - rhs(**constants) simplifies to 0 (sympy). The left side is the measurement
@@ -66,6 +67,7 @@ def identity_claim(*, id: str, where: str, statement: str, lhs: Callable[[], sp.
                     generated=generated, mutations=mutations, **fields)
 
 
+@helper
 def constant_claim(*, id: str, where: str, statement: str, value: Callable[[], sp.Expr], constant, wrong: tuple,
                    name: str = "constant", mutations=(), **fields):
     """value() equals the named constant exactly (sympy); each of ``wrong`` (plausible
@@ -100,6 +102,7 @@ def _mpf(value):
     return value
 
 
+@helper
 def precision_claim(*, id: str, where: str, statement: str, grid, lhs: Callable[..., object],
                     rhs: Callable[..., object], relation: str = "=", constants: Mapping[str, Named] | None = None,
                     resolution: bool = True, mutations=(), **fields):
