@@ -122,7 +122,7 @@ class ProgressExecutor:
         from tqdm import tqdm
 
         self.inner = inner
-        self.bar = tqdm(total=total, desc=desc, unit="block")
+        self.bar = tqdm(total=total, desc=desc, unit="block", disable=None)  # a bar only on a terminal
 
     def map(self, fn, *iterables):
         results = (self.inner.map if self.inner is not None else map)(fn, *iterables)

@@ -80,13 +80,14 @@ def merge_reruns(reruns: list, prov: dict, paper: str | None, ids) -> list:
 
 
 def run_records(claims, ctx: RunContext, progress: bool = True, partial: Path | None = None) -> list:
-    """Evaluate ``claims`` in order (progress bar with ``progress``). A note whose fields
+    """Evaluate ``claims`` in order (progress bar with ``progress``, on a terminal only:
+    tqdm's ``disable=None``, so a log gets no carriage-return updates). A note whose fields
     the evidence cannot fill stops the report, but only after every claim has run, with
     every such field listed and (``partial``) the records written there to read the
     evidence the fields should name."""
     from tqdm import tqdm
 
-    out = [record(c, ctx) for c in tqdm(list(claims), desc="claims", disable=not progress)]
+    out = [record(c, ctx) for c in tqdm(list(claims), desc="claims", disable=None if progress else True)]
     unfilled = [r["note_error"] for r in out if "note_error" in r]
     if unfilled:
         if partial is not None:
