@@ -156,12 +156,12 @@ def _installed(builtin_keys=frozenset()) -> tuple:
 
 
 def _source_folder(module: str) -> str | None:
-    """The folder holding the top-level package of ``module`` (for its git state)."""
+    """The folder of the top-level package of ``module`` (for its git state)."""
     import sys
 
     top = sys.modules.get(module.split(".")[0])
     paths = list(getattr(top, "__path__", ()) or ())
-    return str(Path(paths[0]).parent) if paths else None
+    return str(Path(paths[0])) if paths else None
 
 
 @lru_cache(maxsize=None)
@@ -264,6 +264,6 @@ def broken_in_file(path) -> dict:
 
 def distribution(key: str) -> dict | None:
     """The distribution of installed paper ``key``: {"distribution": name, "version",
-    "source": the folder holding its top-level package}; None for a built-in paper."""
+    "source": the folder of its top-level package}; None for a built-in paper."""
     paper(key)
     return dict(_DIST[key]) if key in _DIST else None
