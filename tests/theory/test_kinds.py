@@ -320,7 +320,47 @@ def test_every_helper_refuses_an_unknown_field_in_one_line(fn):
 def test_an_exact_helper_names_the_field_only_monte_carlo_helpers_take():
     """The new user's slip: ``method=`` given to precision_claim."""
     with pytest.raises(TypeError, match=r"^precision_claim\(\) got unknown field \['method'\]; it accepts id, where, "
-                                        r"statement, grid, lhs, rhs, relation, constants, resolution, mutations, "
-                                        r"recorded, note"):
+                                        r"statement, grid, lhs, rhs, relation, constants, shared, resolution, "
+                                        r"mutations, recorded, note"):
         _uniform_claim(method="mpmath quadrature")
     assert _uniform_claim(note="by quadrature").note == "by quadrature"
+
+
+def test_precision_claim_computes_the_expensive_work_once_not_per_mutation():
+    """The measurement (the left side and ``shared``) is computed once per point and
+    precision for the claim and all its mutations; the right side once per setting of
+    the constants and precision (the resolution mutation reuses the stated one)."""
+    calls = {"shared": 0, "lhs": 0, "rhs": 0}
+
+    def moment(a):
+        calls["shared"] += 1
+        return {"m2": _uniform_second_moment(a)}
+
+    def left(a, m2):
+        calls["lhs"] += 1
+        return m2
+
+    def right(a, m2, k):
+        calls["rhs"] += 1
+        return mpmath.mpf(a) ** 2 / k
+
+    c = precision_claim(id="demo.shared", where="Eq. 16", statement="E[U(-a, a)^2] = a^2 / k with k = 3",
+                        grid={"a": ("0.5", 1, 7)}, lhs=left, rhs=right, shared=moment,
+                        constants={"k": Named(3, (2, 6))})
+    assert mutations_get_their_verdicts(c) == {"claim": H, "k = 2": F, "k = 6": F,
+                                               "right side x (1 + 10^-(dps - 10))": F}
+    assert calls == {"shared": 3 * 2, "lhs": 3 * 2, "rhs": 3 * 2 * 3}  # 3 points, 2 precisions; k = 3, 2, 6
+    evaluate(c)
+    assert calls == {"shared": 6, "lhs": 6, "rhs": 18}
+
+
+def test_identity_claim_simplifies_its_measured_side_once():
+    calls = []
+
+    def lhs():
+        calls.append(1)
+        return (n + 1) ** 2
+
+    c = identity_claim(id="demo.square_once", where="Eq. 1", statement="(n+1)^2 = n^2 + k n + 1", lhs=lhs,
+                       rhs=lambda k: n**2 + k * n + 1, constants={"k": Named(2, (1, 3))})
+    assert mutations_get_their_verdicts(c) == {"claim": H, "k = 1": F, "k = 3": F} and len(calls) == 1
