@@ -21,7 +21,7 @@ replicates); skewed replicates need somewhat more (the report states the skewnes
 
 >>> s = replicates_for(sd=0.4, halfwidth=0.05, rows=4)
 >>> s.looks, f"{s.alpha_per_row:.0e}", round(s.critical, 2), s.replicates, s.per_block
-(5, '5e-08', 5.45, 3224, 202)
+(5, '5e-08', 5.45, 3223, 202)
 """
 from __future__ import annotations
 
