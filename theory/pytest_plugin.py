@@ -347,7 +347,7 @@ class ClaimFile(pytest.File):
 
 
 class PaperLoadFailure(Exception):
-    """The failure of a :class:`LoadErrorItem`."""
+    """The failure of a :class:`LoadErrorItem` (its report is the message alone)."""
 
 
 class LoadErrorItem(pytest.Item):
@@ -359,16 +359,26 @@ class LoadErrorItem(pytest.Item):
     def __init__(self, *, key, message, **kwargs):
         super().__init__(**kwargs)
         self.key, self.message = key, message
+        self.user_properties.append(("paper_load_error", key))
 
     def runtest(self):
-        self.user_properties.append(("paper_load_error", self.key))
         raise PaperLoadFailure(self.message)
 
     def repr_failure(self, excinfo):
-        return self.message if isinstance(excinfo.value, PaperLoadFailure) else super().repr_failure(excinfo)
+        return self.message
 
     def reportinfo(self):
         return self.path, None, f"paper {self.key} (does not load)"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A :class:`LoadErrorItem`'s report is its one line in every phase: at setup pytest
+    imports the paper's package, which raises the same error with a long traceback."""
+    report = yield
+    if isinstance(item, LoadErrorItem) and call.excinfo is not None:
+        report.longrepr = item.message
+    return report
 
 
 def pytest_terminal_summary(terminalreporter, config):
@@ -377,8 +387,8 @@ def pytest_terminal_summary(terminalreporter, config):
     papers ran."""
     from .core.registry import load_errors
 
-    shown = {v for r in terminalreporter.stats.get("failed", ()) for k, v in getattr(r, "user_properties", ())
-             if k == "paper_load_error"}
+    shown = {v for kind in ("failed", "error") for r in terminalreporter.stats.get(kind, ())
+             for k, v in getattr(r, "user_properties", ()) if k == "paper_load_error"}
     left = {k: m for k, m in load_errors().items() if k not in shown}
     if left:
         terminalreporter.write_sep("=", f"installed papers that do not load, left out of this run ({len(left)})")

@@ -292,6 +292,19 @@ def test_a_paper_that_does_not_load_fails_alone_in_one_line(good_and_broken, pyt
                                         str(site / "brokenpaper_checks" / "catalogue.py")).ret == 1  # a marker
 
 
+def test_a_paper_package_that_does_not_import_is_one_line_too(good_and_broken, pytester):
+    """Collected as a package whose __init__ imports the catalogue (the scaffold's), pytest
+    imports it at setup: the item still reports the one line, not the traceback."""
+    broken = good_and_broken / "brokenpaper_checks"
+    (broken / "__init__.py").write_text("from .catalogue import PAPER\n")
+    r = pytester.runpytest_inprocess("-p", "theory.pytest_plugin", "-p", "no:cacheprovider", str(broken))
+    assert r.ret == 1
+    out = r.stdout.str()
+    assert "Traceback" not in out and "base.py" not in out and "installed papers that do not load" not in out
+    r.stdout.fnmatch_lines(["*ERROR at setup of paper brokenpaper (does not load)*",
+                            "paper brokenpaper: entry point brokenpaper*does not load: TypeError: constant_claim()*"])
+
+
 def test_a_paper_that_does_not_load_is_named_in_the_summary_of_a_run_that_left_it_out(good_and_broken, pytester):
     """A run that does not collect its claim file (``pytest theory`` of the suite, another
     paper's directory) runs the others green and names it in the summary, one line."""

@@ -190,6 +190,7 @@ papers.cache_clear = _discover.cache_clear  # the discovery is cached; tests and
 
 
 def paper(key: str) -> Paper:
+    __tracebackhide__ = True  # pytest: a paper that does not load shows as its one line, not as registry frames
     for p in papers():
         if p.key == key:
             return p
@@ -202,6 +203,7 @@ def paper(key: str) -> Paper:
 def claims(paper_key: str | None = None, builtin_only: bool = False) -> tuple:
     """Every claim (of one paper, if ``paper_key``; of the built-in papers only, with
     ``builtin_only``), in catalogue order."""
+    __tracebackhide__ = True
     if paper_key is not None:
         return paper(paper_key).claims
     return tuple(c for p in papers(builtin_only) for c in p.claims)
