@@ -75,7 +75,7 @@ def test_an_installed_paper_s_report_names_its_package_and_commit(installed, tmp
     assert "docs/statistics.md" in md[md.index("## Calibration"):]
     html = (tmp_path / "r" / "paper_checks.html").read_text()
     assert "<code>testpaper-checks</code>" in html and "testpaper-checks 0.3.1 at commit" in html
-    assert "python -m theory" not in html and "docs/statistics.md" in html
+    assert "python -m theory" not in html and "<code>docs/statistics.md</code>" in html
 
 
 def test_an_edited_checkout_is_dirty_and_an_installed_copy_has_no_commit(installed, tmp_path):
