@@ -19,9 +19,13 @@ probability POWER when d >= (q + z') sd / sqrt(n), z' the quantile of POWER (the
 report's *resolution*). The normal quantile stands in for Student's t (thousands of
 replicates); skewed replicates need somewhat more (the report states the skewness).
 
->>> s = replicates_for(sd=0.4, halfwidth=0.05, rows=4)
+At a claim's alpha of 1e-3 (given here; the default is the runner's,
+:data:`theory.stats.CLAIM_ALPHA`), a coefficient of variation of 0.4, a 5% band and
+4 grid points at the default budget:
+
+>>> s = replicates_for(sd=0.4, halfwidth=0.05, rows=4, claim_alpha=1e-3)
 >>> s.looks, f"{s.alpha_per_row:.0e}", round(s.critical, 2), s.replicates, s.per_block
-(5, '5e-08', 5.45, 3223, 202)
+(5, '5e-05', 4.06, 2080, 130)
 """
 from __future__ import annotations
 
