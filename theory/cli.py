@@ -124,6 +124,9 @@ def main(argv=None) -> int:
                          "paperchecks[gpu] on a machine with a GPU); --backend must be numpy here")
     from .core import registry
 
+    for key, message in registry.load_errors().items():  # the other papers load and run
+        if key != getattr(a, "paper", None):  # that one's error says it
+            print(f"paperchecks: warning: {message}; its claims are left out", file=sys.stderr)
     try:
         if a.cmd == "list":
             return _list(a, registry)

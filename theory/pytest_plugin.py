@@ -2,6 +2,9 @@
 The items of a paper are collected from its claim file (theory/catalogue.py for the
 built-in papers, the catalogue module an installed paper's entry point names:
 :func:`theory.core.registry.claim_file`), so ``pytest`` in a paper's own repository runs it.
+An installed paper that does not load is one failing item of its claim file whose report
+is one line (:func:`theory.core.registry.load_errors`), or a line of the summary when
+that file is not collected; the other papers' claims run.
 
 Each item reports its verdict as its status: ``H`` holds, ``h`` holds approximately,
 ``X`` fails as printed (a discrepancy in the paper, confirmed), ``?`` inconclusive
@@ -251,10 +254,12 @@ def pytest_configure(config):
     if config.getvalue("dist") == "loadgroup" and hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False  # hand groups out in collection order (longest first)
     _share_cores(config)
-    from .core.registry import papers
+    from .core.registry import load_errors, papers
 
     for p in papers():
         config.addinivalue_line("markers", f"{p.key}: claims of {p.reference}")
+    for key in load_errors():  # selectable, so that -m KEY reports why it does not load
+        config.addinivalue_line("markers", f"{key}: an installed paper that does not load")
     config.addinivalue_line("markers", "slow: long fidelity checks (left out by -m 'not slow')")
     config.addinivalue_line("markers", "gpu: needs CuPy and a CUDA device (skipped cleanly otherwise)")
     check_markexpr(config)
@@ -301,17 +306,36 @@ def pytest_collect_file(file_path, parent):
     built-in papers, an installed paper's catalogue module (its entry point) for it."""
     if not file_path.suffix == ".py":
         return None
-    from .core.registry import papers_in_file
+    from .core.registry import broken_in_file, papers_in_file
 
-    if papers_in_file(file_path):
+    if papers_in_file(file_path) or broken_in_file(file_path):
         return ClaimFile.from_parent(parent, path=file_path)
     return None
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path, parent):
+    """The claim file of a paper that does not load, named on the command line, is not
+    also imported as a test module (its import error would stop the session): its
+    :class:`LoadErrorItem` reports it."""
+    from .core.registry import broken_in_file
+
+    return _NoTests.from_parent(parent, path=module_path) if broken_in_file(module_path) else None
+
+
+class _NoTests(pytest.File):
+    def collect(self):
+        return []
+
+
 class ClaimFile(pytest.File):
     def collect(self):
-        from .core.registry import claims, papers_in_file
+        from .core.registry import broken_in_file, claims, papers_in_file
 
+        for key, message in broken_in_file(self.path).items():  # a paper that does not load: one failing item
+            item = LoadErrorItem.from_parent(self, name=key, key=key, message=message)
+            item.add_marker(getattr(pytest.mark, key))
+            yield item
         keys = papers_in_file(self.path)
         for claim in (c for c in claims() if c.paper in keys):
             item = ClaimItem.from_parent(self, name=claim.id, claim=claim)
@@ -320,6 +344,56 @@ class ClaimFile(pytest.File):
             if claim.slow:
                 item.add_marker(pytest.mark.slow)
             yield item
+
+
+class PaperLoadFailure(Exception):
+    """The failure of a :class:`LoadErrorItem` (its report is the message alone)."""
+
+
+class LoadErrorItem(pytest.Item):
+    """An installed paper that does not load (:func:`theory.core.registry.load_errors`):
+    one item of its claim file that fails with the one-line message, so that it is
+    reported while the other papers' claims still run (a collection error would stop
+    the whole session)."""
+
+    def __init__(self, *, key, message, **kwargs):
+        super().__init__(**kwargs)
+        self.key, self.message = key, message
+        self.user_properties.append(("paper_load_error", key))
+
+    def runtest(self):
+        raise PaperLoadFailure(self.message)
+
+    def repr_failure(self, excinfo):
+        return self.message
+
+    def reportinfo(self):
+        return self.path, None, f"paper {self.key} (does not load)"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A :class:`LoadErrorItem`'s report is its one line in every phase: at setup pytest
+    imports the paper's package, which raises the same error with a long traceback."""
+    report = yield
+    if isinstance(item, LoadErrorItem) and call.excinfo is not None:
+        report.longrepr = item.message
+    return report
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The installed papers that do not load and that no item of this run reported (their
+    claim file was not collected, or they were deselected), one line each: the other
+    papers ran."""
+    from .core.registry import load_errors
+
+    shown = {v for kind in ("failed", "error") for r in terminalreporter.stats.get(kind, ())
+             for k, v in getattr(r, "user_properties", ()) if k == "paper_load_error"}
+    left = {k: m for k, m in load_errors().items() if k not in shown}
+    if left:
+        terminalreporter.write_sep("=", f"installed papers that do not load, left out of this run ({len(left)})")
+        for message in left.values():
+            terminalreporter.write_line(message)
 
 
 class ClaimMismatch(Exception):

@@ -286,7 +286,7 @@ def simulate_chain(be: Backend, H0, depth: int, variant: str = "bn", method: str
     if progress:
         from tqdm import tqdm
 
-        layers = tqdm(layers, desc=f"{variant} chain d={d} n={n}", leave=False)
+        layers = tqdm(layers, desc=f"{variant} chain d={d} n={n}", leave=False, disable=None)
     factor = None
     linear = not variant.endswith("relu")
     vanilla = variant.startswith("vanilla")

@@ -91,7 +91,7 @@ def compute(seed: int = 0, n_networks: int = 5, n_inputs: int = 1000, dim: int =
         return _one_network(be.spawn(_KEY_STRIDE * j + k), *jobs[j], **settings)
 
     results = {}
-    with tqdm(total=len(tasks), desc="figure 1 networks") as bar:
+    with tqdm(total=len(tasks), desc="figure 1 networks", disable=None) as bar:
         if workers == 1:
             for task in tasks:
                 results[task] = run(task)

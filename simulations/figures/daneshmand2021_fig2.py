@@ -64,7 +64,7 @@ def compute(seed: int = 0, backend: str = "numpy", runs: int = 20, depth: int = 
     jobs = [(n, d) for n in batch_sizes for d in widths if d >= n]
     caption = {n: [] for n in batch_sizes}
     notebook = {n: [] for n in batch_sizes}
-    for k, (n, d) in enumerate(tqdm(jobs, desc="Figure 2 widths", leave=False)):
+    for k, (n, d) in enumerate(tqdm(jobs, desc="Figure 2 widths", leave=False, disable=None)):
         sub = be.spawn(1000 + k)
         rec = simulate_chain(sub, initial_representation(sub, "diagonal_spike", runs, d, n), depth)
         caption[n].append(rec.gap[:, 100:depth + 1].astype(float).mean(axis=1))

@@ -42,7 +42,7 @@ def compute(seed: int = 0, backend: str = "numpy", batch_sizes=DEFAULTS["batch_s
     holds = -np.ones((len(batch_sizes), len(widths)))
     ratio = np.full(holds.shape, np.nan)
     cells = [(i, j) for i, n in enumerate(batch_sizes) for j, d in enumerate(widths) if d >= n]
-    for k, (i, j) in enumerate(tqdm(cells, desc="Figure 3 pixels", leave=False)):
+    for k, (i, j) in enumerate(tqdm(cells, desc="Figure 3 pixels", leave=False, disable=None)):
         n, d = batch_sizes[i], widths[j]
         sub = be.spawn(10_000 * i + j)
         r, _ = a1_margin(sub, initial_representation(sub, "gaussian", runs, d, n), depth, factor)

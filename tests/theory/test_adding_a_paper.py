@@ -55,6 +55,58 @@ def test_the_guide_shows_the_package_code():
         "examples/external_paper/glorot2010_checks/coverage.py", "docs/example_paper/he2015/catalogue.py"}
 
 
+def test_the_guide_s_sessions_run_as_shown():
+    """Every ``pycon`` block of the guide (the sizing rule's example) prints what it shows
+    with the code's own alpha and looks: a change of either fails here, not in a reader's
+    session."""
+    import doctest
+
+    blocks = re.findall(r"```pycon\n(.*?)```", GUIDE.read_text(), flags=re.S)
+    assert blocks
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for i, text in enumerate(blocks):
+        runner.run(parser.get_doctest(text, {}, f"adding_a_paper.md[{i}]", str(GUIDE), 0))
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_the_guide_s_tables_name_the_code_s_parameters_and_simulators():
+    """The table of callables names the helpers' real parameters, the fields line the
+    helpers' pass-through fields, and the simulator table every init name of the code."""
+    import inspect
+
+    import simulations
+    import theory.kinds as kinds
+    from theory.kinds.base import CLAIM_FIELDS
+
+    guide = GUIDE.read_text()
+    for helper, names in {"precision_claim": ("shared", "lhs", "rhs", "grid"), "grid_sampling": ("simulate",),
+                          "mean_claim": ("target",), "bound_claim": ("bound", "attainable"),
+                          "identity_claim": ("lhs", "rhs"), "constant_claim": ("value",)}.items():
+        assert set(names) <= set(inspect.signature(getattr(kinds, helper)).parameters), helper
+    assert ", ".join(f"`{f}`" for f in CLAIM_FIELDS[:-1]) + f" and `{CLAIM_FIELDS[-1]}`" in " ".join(guide.split())
+    for name in (*simulations.WEIGHT_INITS, *simulations.INIT_SCHEMES, *simulations.BRANCH_SCHEMES,
+                 *simulations.TABLE1_SCHEMES):
+        assert f"`{name}`" in guide, name
+    for fn in ("draw_mlp", "mlp_forward", "draw_net", "draw_resnet", "draw_branch_resnet", "resnet_forward",
+               "build_mlp", "build_resnet", "forward", "simulate_chain", "build_classifier", "haar_orthogonal",
+               "sample_rows"):
+        assert callable(getattr(simulations, fn)) and f"`{fn}(" in guide, fn
+
+
+def test_the_example_s_symbols_are_real_where_the_sign_matters(he2015):
+    """The in-repository example integrates max(0, z) over the whole line with z real:
+    declared positive, the same code gives sigma^2 and its claim changes silently (the
+    guide's note)."""
+    import sympy as sp
+
+    module = sys.modules["theory.he2015.catalogue"]
+    assert module.z.is_real and module.z.is_positive is None
+    assert sp.simplify(module.relu_second_moment() - module.s**2 / 2) == 0
+    positive = sp.Symbol("z", positive=True)
+    density = sp.exp(-positive**2 / (2 * module.s**2)) / sp.sqrt(2 * sp.pi * module.s**2)
+    assert sp.simplify(sp.integrate(sp.Max(0, positive) ** 2 * density, (positive, -sp.oo, sp.oo))) == module.s**2
+
+
 def test_the_guide_s_commands_are_the_cli_s():
     """Every ``paperchecks ...`` line of the guide's shell blocks parses with the CLI's own
     parser (a renamed option or subcommand fails here, not in a reader's shell)."""

@@ -1,5 +1,6 @@
 """The command line: readable evidence, filters, and one-line errors with exit status 2."""
 import json
+import sys
 
 import pytest
 
@@ -175,13 +176,24 @@ def test_the_estimate_is_printed_before_the_claims_run(pytester):
     assert "for 1 claim " in lines[at] and at < next(i for i, x in enumerate(lines) if x.startswith("H"))
 
 
-def test_check_above_the_default_scale_announces_and_shows_progress(capsys):
-    """``check`` at --mc-scale 2 prints the estimate and a bar of blocks on stderr, then
-    the same evidence text as any run."""
+def test_check_above_the_default_scale_announces_and_shows_progress(capsys, monkeypatch):
+    """``check`` at --mc-scale 2 prints the estimate on stderr, and a bar of blocks there
+    only when stderr is a terminal (a log gets no progress updates), then the same
+    evidence text as any run."""
+    import io
+
     assert main(["--mc-scale", "2", "check", bad_inputs.CHEAP_MC]) == 0
     captured = capsys.readouterr()
     assert captured.err.startswith("--mc-scale 2: up to about 16 blocks of Monte-Carlo draws for 1 claim (8 at")
-    assert "Monte-Carlo blocks" in captured.err and "Verdict:" in captured.out
+    assert "Monte-Carlo blocks" not in captured.err and "Verdict:" in captured.out
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert main(["--mc-scale", "2", "check", bad_inputs.CHEAP_MC]) == 0
+    assert "Monte-Carlo blocks" in sys.stderr.getvalue()
 
 
 def test_the_scale_ceiling_is_one_line_in_both_entry_points(capsys):

@@ -233,3 +233,83 @@ def test_unreadable_seconds_leave_xdist_order(pytester):
     assert r.ret == 0
     assert _summary_counts(r) == {**SUMMARY, "warning": 1}
     assert "handed out in collection order" in r.stdout.str()  # the patch took, and the worker said so
+
+
+# --- an installed paper that does not load ------------------------------------------------------------------------
+
+_INSTALLED = '''
+from theory.core import Paper
+from theory.kinds import constant_claim
+
+CLAIMS = (constant_claim(id="{key}.eq1.two", where="Eq. 1", statement="1 + 1 = 2", value=lambda: 1 + 1,
+                         constant=2, wrong=(1, 3){extra}),)
+PAPER = Paper(key="{key}", reference="A test paper", claims=CLAIMS)
+'''
+
+
+@pytest.fixture
+def good_and_broken(tmp_path, monkeypatch):
+    """Two installed papers: goodpaper, and brokenpaper whose catalogue gives a claim
+    helper a field it does not take (the new user's ``method=``)."""
+    import importlib.metadata
+    import sys
+
+    from theory.core import registry
+
+    points = []
+    for key, extra in (("goodpaper", ""), ("brokenpaper", ", method='sympy'")):
+        pkg = tmp_path / "site" / f"{key}_checks"
+        pkg.mkdir(parents=True)
+        (pkg / "__init__.py").write_text("")
+        (pkg / "catalogue.py").write_text(_INSTALLED.format(key=key, extra=extra))
+        points.append(importlib.metadata.EntryPoint(key, f"{key}_checks.catalogue:PAPER", registry.GROUP))
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(registry, "_entry_points", lambda: tuple(points))
+    registry.papers.cache_clear()
+    yield tmp_path / "site"
+    registry.papers.cache_clear()
+    for name in [m for m in sys.modules if m.split(".")[0] in ("goodpaper_checks", "brokenpaper_checks")]:
+        del sys.modules[name]
+
+
+def test_a_paper_that_does_not_load_fails_alone_in_one_line(good_and_broken, pytester):
+    """The broken paper is one failing item of its claim file, whose report is one line
+    naming the paper, its entry point and the error; the other paper's claims run."""
+    site = good_and_broken
+    r = pytester.runpytest_inprocess("-p", "theory.pytest_plugin", "-p", "no:cacheprovider", "-v",
+                                     str(site / "goodpaper_checks" / "catalogue.py"),
+                                     str(site / "brokenpaper_checks" / "catalogue.py"))
+    assert r.ret == 1
+    out = r.stdout.str()
+    assert "INTERNALERROR" not in out and "Traceback" not in out
+    r.stdout.fnmatch_lines(["*goodpaper.eq1.two HOLDS*", "*brokenpaper_checks/catalogue.py::brokenpaper FAILED*"])
+    (line,) = [x for x in r.stdout.lines if x.startswith("paper brokenpaper: ")]
+    assert ("entry point brokenpaper = 'brokenpaper_checks.catalogue:PAPER' of group paperchecks.papers does not "
+            "load: TypeError: constant_claim() got unknown field ['method']; it accepts id, where, ") in line
+    assert line.endswith("(at brokenpaper_checks/catalogue.py:5)")
+    assert "installed papers that do not load" not in out  # reported by its item already
+    assert pytester.runpytest_inprocess("-p", "theory.pytest_plugin", "-p", "no:cacheprovider", "-m", "brokenpaper",
+                                        str(site / "brokenpaper_checks" / "catalogue.py")).ret == 1  # a marker
+
+
+def test_a_paper_package_that_does_not_import_is_one_line_too(good_and_broken, pytester):
+    """Collected as a package whose __init__ imports the catalogue (the scaffold's), pytest
+    imports it at setup: the item still reports the one line, not the traceback."""
+    broken = good_and_broken / "brokenpaper_checks"
+    (broken / "__init__.py").write_text("from .catalogue import PAPER\n")
+    r = pytester.runpytest_inprocess("-p", "theory.pytest_plugin", "-p", "no:cacheprovider", str(broken))
+    assert r.ret == 1
+    out = r.stdout.str()
+    assert "Traceback" not in out and "base.py" not in out and "installed papers that do not load" not in out
+    r.stdout.fnmatch_lines(["*ERROR at setup of paper brokenpaper (does not load)*",
+                            "paper brokenpaper: entry point brokenpaper*does not load: TypeError: constant_claim()*"])
+
+
+def test_a_paper_that_does_not_load_is_named_in_the_summary_of_a_run_that_left_it_out(good_and_broken, pytester):
+    """A run that does not collect its claim file (``pytest theory`` of the suite, another
+    paper's directory) runs the others green and names it in the summary, one line."""
+    r = pytester.runpytest_inprocess("-p", "theory.pytest_plugin", "-p", "no:cacheprovider",
+                                     str(good_and_broken / "goodpaper_checks" / "catalogue.py"))
+    assert r.ret == 0
+    r.stdout.fnmatch_lines(["*installed papers that do not load, left out of this run (1)*",
+                            "paper brokenpaper: entry point brokenpaper*does not load: TypeError: constant_claim()*"])

@@ -116,17 +116,20 @@ def announcement(est: Estimate, scale: float) -> str:
 
 class ProgressExecutor:
     """An executor (``map``) that draws with ``inner`` (None: in this process) and moves
-    a tqdm bar of ``total`` blocks as blocks come back; the numbers do not change."""
+    a tqdm bar of ``total`` blocks as blocks come back (on a terminal only: a log gets no
+    updates); ``drawn`` counts them either way; the numbers do not change."""
 
     def __init__(self, total: int, inner=None, desc: str = "Monte-Carlo blocks"):
         from tqdm import tqdm
 
         self.inner = inner
-        self.bar = tqdm(total=total, desc=desc, unit="block")
+        self.drawn = 0
+        self.bar = tqdm(total=total, desc=desc, unit="block", disable=None)  # a bar only on a terminal
 
     def map(self, fn, *iterables):
         results = (self.inner.map if self.inner is not None else map)(fn, *iterables)
         for result in results:
+            self.drawn += 1
             self.bar.update()
             yield result
 

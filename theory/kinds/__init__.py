@@ -21,11 +21,17 @@ per grid point, one independent network per replicate) or any Sampling:
 Printed and corrected (:mod:`theory.kinds.reading`): :func:`reading` declares a claim
 that fails as printed (with its severity and impact) and its corrected twin, which
 carries the printed form as a ``printed`` mutation that must fail.
+
+Sizing (:mod:`theory.kinds.sizing`): :func:`replicates_for`, the replicates a band
+needs at the runner's per-row alpha. Every helper refuses a field it does not take in
+one line naming the fields it accepts.
 """
 from .base import Named, numeric
 from .exact import RESOLUTION, constant_claim, grid_points, identity_claim, precision_claim
 from .reading import reading
 from .sampled import band_claim, bound_claim, exponent_claim, grid_sampling, limit_claim, mean_claim
+from .sizing import Sizing, replicates_for
 
 __all__ = ["Named", "numeric", "identity_claim", "constant_claim", "precision_claim", "grid_points", "RESOLUTION",
-           "grid_sampling", "mean_claim", "band_claim", "exponent_claim", "limit_claim", "bound_claim", "reading"]
+           "grid_sampling", "mean_claim", "band_claim", "exponent_claim", "limit_claim", "bound_claim", "reading",
+           "replicates_for", "Sizing"]

@@ -15,6 +15,8 @@ statement-side callables of the helpers receive the constants as keyword argumen
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -24,7 +26,11 @@ import sympy as sp
 from ..core import Claim, Mutation, Verdict
 
 __all__ = ["Named", "constant_mutations", "constant_params", "check_constants", "numeric", "exact",
-           "named_measure", "assemble"]
+           "named_measure", "assemble", "helper", "CLAIM_FIELDS"]
+
+#: The :class:`~theory.core.claims.Claim` fields every helper passes through as given
+#: (``**fields``); the others (id, kind, measure, judge, params, mutations) it builds itself.
+CLAIM_FIELDS = ("recorded", "note", "severity", "impact", "corrects", "slow", "cites", "derivation")
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,36 @@ def numeric(value):
             raise ValueError(f"a constant must be finite, got {value!r}")
         return x
     return value
+
+
+def helper(fn: Callable) -> Callable:
+    """A claim helper that refuses a keyword it does not take in one line naming itself and
+    every field it accepts (its own parameters, then :data:`CLAIM_FIELDS` where it passes
+    ``**fields`` on), instead of a TypeError from deep inside ``Claim``.
+
+    >>> @helper
+    ... def demo_claim(*, id, tol, **fields):
+    ...     return id
+    >>> demo_claim(id="x.y", tol=1, method="MC")
+    Traceback (most recent call last):
+    ...
+    TypeError: demo_claim() got unknown field ['method']; it accepts id, tol, recorded, note, severity, impact, \
+corrects, slow, cites, derivation
+    """
+    sig = inspect.signature(fn)
+    own = [n for n, p in sig.parameters.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+    passes_on = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())
+    accepted = own + [f for f in CLAIM_FIELDS if passes_on and f not in own]
+
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        unknown = sorted(set(kwargs) - set(accepted))
+        if unknown:
+            raise TypeError(f"{fn.__name__}() got unknown field{'s' if len(unknown) > 1 else ''} {unknown}; it accepts "
+                            f"{', '.join(accepted)}")
+        return fn(*args, **kwargs)
+
+    return checked
 
 
 def named_measure(fn: Callable, helper: str, claim_id: str) -> Callable:

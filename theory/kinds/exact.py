@@ -22,7 +22,7 @@ from ..core import Mutation, Verdict
 from ..core.claims import AtPrecision
 from ..core.evidence import bound_tightness
 from ..judges import judge_exact, tightest
-from .base import Named, _constants, assemble, check_constants, constant_mutations, exact, named_measure
+from .base import Named, _constants, assemble, check_constants, constant_mutations, exact, helper, named_measure
 
 __all__ = ["identity_claim", "constant_claim", "precision_claim", "grid_points", "RESOLUTION"]
 
@@ -31,12 +31,13 @@ __all__ = ["identity_claim", "constant_claim", "precision_claim", "grid_points",
 RESOLUTION = AtPrecision(lambda dps: f"1e-{dps - 10}", "10^-(dps - 10)")
 
 
+@helper
 def identity_claim(*, id: str, where: str, statement: str, lhs: Callable[[], sp.Expr], rhs: Callable[..., sp.Expr],
                    constants: Mapping[str, Named] | None = None, mutations=(), **fields):
     """lhs() - rhs(**constants) simplifies to 0 (sympy). The left side is the measurement
-    (computed once); the right side is the statement, built from its named constants,
-    each wrong value of which is a mutation. Without constants the generated mutation
-    adds 1 to the right side.
+    (computed and simplified once, in the cached measurement); the right side is the
+    statement, built from its named constants, each wrong value of which is a mutation.
+    Without constants the generated mutation adds 1 to the right side.
 
     >>> import sympy as sp
     >>> n = sp.Symbol("n", positive=True)
@@ -49,14 +50,15 @@ def identity_claim(*, id: str, where: str, statement: str, lhs: Callable[[], sp.
     """
     consts = _constants(constants, reserved=("offset",))
 
-    def measure(ctx):
-        return {"lhs": sp.sympify(lhs())}
+    def measure(ctx):  # the left side and its simplified form, once (the mutations reuse them)
+        left = sp.sympify(lhs())
+        return {"lhs": left, "shown": str(sp.simplify(left))}
 
     def judge(m, ctx, offset=0, **given):
         check_constants(given, consts)
         right = sp.sympify(rhs(**{k: exact(v) for k, v in given.items()})) + offset
         diff = sp.simplify(m["lhs"] - right)
-        return judge_exact([{"label": statement, "ok": diff == 0, "measured": str(sp.simplify(m["lhs"])),
+        return judge_exact([{"label": statement, "ok": diff == 0, "measured": m["shown"],
                              "expected": str(sp.simplify(right)), "counterexample": {"lhs - rhs": str(diff)}}],
                            "sympy simplify", "exact")
 
@@ -66,6 +68,7 @@ def identity_claim(*, id: str, where: str, statement: str, lhs: Callable[[], sp.
                     generated=generated, mutations=mutations, **fields)
 
 
+@helper
 def constant_claim(*, id: str, where: str, statement: str, value: Callable[[], sp.Expr], constant, wrong: tuple,
                    name: str = "constant", mutations=(), **fields):
     """value() equals the named constant exactly (sympy); each of ``wrong`` (plausible
@@ -100,9 +103,10 @@ def _mpf(value):
     return value
 
 
+@helper
 def precision_claim(*, id: str, where: str, statement: str, grid, lhs: Callable[..., object],
                     rhs: Callable[..., object], relation: str = "=", constants: Mapping[str, Named] | None = None,
-                    resolution: bool = True, mutations=(), **fields):
+                    shared: Callable[..., Mapping] | None = None, resolution: bool = True, mutations=(), **fields):
     """lhs(**point) <relation> rhs(**point, **constants) at every point of ``grid``
     (:func:`grid_points`), each side evaluated with mpmath at the run's two precisions
     (``ctx.precisions``: dps and dps + 20). Both precisions must agree on each side to
@@ -111,9 +115,14 @@ def precision_claim(*, id: str, where: str, statement: str, grid, lhs: Callable[
     A point where the precisions disagree decides nothing: the claim is then
     inconclusive (raise dps), never failed by rounding.
 
-    The left side is the measurement (computed once per precision); the right side is
-    the statement, from its named constants (exact numbers reach it as mpf at the
-    working precision; a form's name as given). Generated mutations: each wrong value of
+    The left side is the measurement (computed once per precision, cached); the right
+    side is the statement, from its named constants (exact numbers reach it as mpf at
+    the working precision; a form's name as given), evaluated once per precision for
+    each setting of the constants (the resolution mutation reuses the stated one). Work
+    that does not depend on the constants (a fixed point, an integral both sides use)
+    goes in ``shared(**point)``, a dict computed once per point and precision in the
+    measurement and passed to ``lhs`` and ``rhs`` as keyword arguments: a mutation then
+    recomputes only what the constants change. Generated mutations: each wrong value of
     each constant, and for ``=`` (unless ``resolution`` is False) the right side moved by
     10^-(dps - 10) relative (:data:`RESOLUTION`), which shows the comparison resolves
     beyond double precision. A bound (``<=``, ``>=``) reports its tightness
@@ -123,22 +132,31 @@ def precision_claim(*, id: str, where: str, statement: str, grid, lhs: Callable[
         raise ValueError(f"relation must be one of '=', '<=', '>=', got {relation!r}")
     points = grid_points(grid)
     consts = _constants(constants, reserved=("shift",))
+    stated: dict = {}  # (dps, constants) -> rhs at every point: each setting evaluated once (the sides are exact)
 
     def measure(ctx):
-        out = {}
+        left, common = {}, {}
         for dps in ctx.precisions:
             with mpmath.workdps(dps):
-                out[dps] = [mpmath.mpmathify(lhs(**p)) for p in points]
-        return out
+                common[dps] = [dict(shared(**p)) if shared is not None else {} for p in points]
+                left[dps] = [mpmath.mpmathify(lhs(**p, **c)) for p, c in zip(points, common[dps])]
+        return {"lhs": left, "shared": common}
 
-    def judge(m, ctx, shift=0, **given):
-        check_constants(given, consts)
-        lo, hi = ctx.precisions
-        right = {}
-        for dps in (lo, hi):
+    def right_side(dps, common, given):
+        key = (dps, tuple(sorted((k, repr(v)) for k, v in given.items())))
+        if key not in stated:
             with mpmath.workdps(dps):
                 c = {k: _mpf(v) for k, v in given.items()}
-                right[dps] = [mpmath.mpmathify(rhs(**p, **c)) * (1 + mpmath.mpf(shift)) for p in points]
+                stated[key] = [mpmath.mpmathify(rhs(**p, **s, **c)) for p, s in zip(points, common)]
+        return stated[key]
+
+    def judge(measured, ctx, shift=0, **given):
+        check_constants(given, consts)
+        lo, hi = ctx.precisions
+        m, right = measured["lhs"], {}
+        for dps in (lo, hi):
+            with mpmath.workdps(dps):
+                right[dps] = [b * (1 + mpmath.mpf(shift)) for b in right_side(dps, measured["shared"][dps], given)]
         checks, undecided, tight = [], [], []
         with mpmath.workdps(hi):
             tol = mpmath.mpf(10) ** (5 - lo)

@@ -36,6 +36,7 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from ..core import Claim, Mutation, Verdict
+from .base import helper
 
 __all__ = ["reading"]
 
@@ -44,6 +45,7 @@ def _form(params: Mapping[str, Any]) -> str:
     return ", ".join(f"{k} = {v}" for k, v in params.items())
 
 
+@helper
 def reading(corrected: Claim, *, printed_id: str, printed_statement: str, printed: Mapping[str, Any], severity: str,
             impact: str, printed_where: str | None = None, printed_note: str = "", printed_mutations=(),
             printed_recorded: Verdict = Verdict.FAILS) -> tuple:

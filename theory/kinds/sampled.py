@@ -17,7 +17,7 @@ from simulations import to_host
 from .. import stats
 from ..core import Block, Mutation, Row, Sampling
 from ..judges import judge_bounds, judge_exponent, judge_limit, judge_means
-from .base import Named, _constants, assemble, check_constants, constant_mutations, numeric
+from .base import Named, _constants, assemble, check_constants, constant_mutations, helper, numeric
 from .exact import grid_points
 
 __all__ = ["grid_sampling", "mean_claim", "band_claim", "exponent_claim", "limit_claim", "bound_claim"]
@@ -32,6 +32,7 @@ def _draw_grid(ctx, block, *, name: str, points: tuple, simulate: Callable, repl
     return Block(tuple(rows))
 
 
+@helper
 def grid_sampling(*, name: str, grid, simulate: Callable, replicates: int, first: int = 1, budget: int = 16,
                   growth: float = 2.0, threads: int | None = None) -> Sampling:
     """A :class:`~theory.core.claims.Sampling` whose block b holds one row per point of
@@ -66,6 +67,7 @@ def _floats(given: dict) -> dict:
     return {k: numeric(v) for k, v in given.items()}
 
 
+@helper
 def mean_claim(*, id: str, where: str, statement: str, sampling: Sampling, value: str, target: Callable,
                labels: tuple, tol: float, method: str, constants: Mapping[str, Named] | None = None,
                relative: bool = True, mutations=(), **fields):
@@ -87,6 +89,7 @@ def mean_claim(*, id: str, where: str, statement: str, sampling: Sampling, value
                     constants=consts, generated=generated, mutations=mutations, **fields)
 
 
+@helper
 def band_claim(*, id: str, where: str, statement: str, sampling: Sampling, value: str, target: Callable,
                labels: tuple, tol: float, method: str, constants: Mapping[str, Named] | None = None,
                relative: bool = False, mutations=(), **fields):
@@ -121,6 +124,7 @@ def _stated(x, what: str) -> Named:
     return n
 
 
+@helper
 def exponent_claim(*, id: str, where: str, statement: str, sampling: Sampling, value: str, axis: str,
                    exponent, tol: float, method: str, mutations=(), **fields):
     """The mean of row[value] scales as row.<axis>^exponent (a power law fitted to the
@@ -147,6 +151,7 @@ def exponent_claim(*, id: str, where: str, statement: str, sampling: Sampling, v
                     **fields)
 
 
+@helper
 def limit_claim(*, id: str, where: str, statement: str, sampling: Sampling, value: str, target, tol: float,
                 method: str, width: str = "width", error: str = "rms", order: float = 1.0, mutations=(), **fields):
     """row[value] -> target as row.<width> grows: the limit of the fitted
@@ -170,6 +175,7 @@ def limit_claim(*, id: str, where: str, statement: str, sampling: Sampling, valu
                     **fields)
 
 
+@helper
 def bound_claim(*, id: str, where: str, statement: str, sampling: Sampling, value: str, bound: Callable,
                 labels: tuple, method: str, constants: Mapping[str, Named] | None = None, relation: str = "<=",
                 attainable: Callable | None = None, what: str = "E[X]", mutations=(), **fields):

@@ -24,9 +24,9 @@ from ..core import RunContext
 from ..core.notes import NoteFieldError
 from ..core.registry import claims, get, paper as paper_of
 from .html import render_html
-from .markdown import render_markdown
+from .markdown import CALIBRATION_DOCS, installed_only, render_markdown
 from .plots import plot_path, write_plots
-from .records import merge_reruns, provenance, run_records, with_declarations
+from .records import merge_reruns, package_provenance, provenance, run_records, with_declarations
 
 __all__ = ["write_report", "render_report", "rendered_markdown", "rendered_html", "render_markdown", "render_html",
            "load_report", "ReportError", "PartialRefreshError", "NoteFieldError", "REPORT_JSON", "REPORT_MD",
@@ -50,10 +50,16 @@ def load_report(root) -> dict:
     return json.loads((Path(root) / REPORT_JSON).read_text())
 
 
-def _calibration(root: Path, records: list) -> tuple:
+def _calibration(root: Path, data: dict) -> tuple:
     """calibration.json in ``root`` (None when there is none) and the lines of the
-    report's Calibration section."""
+    report's Calibration section (for installed papers alone, where the suite's is)."""
     path = root / CALIBRATION_JSON
+    records = data["claims"]
+    if not path.exists() and installed_only(data):
+        return None, ["## Calibration", "",
+                      "Not part of this report: the judges and sequential tests it uses are the paperchecks "
+                      "suite's, and their false-alarm rates and resolution, measured on synthetic data with known "
+                      f"truth, are in the paperchecks repository (`{CALIBRATION_DOCS}`).", ""]
     if not path.exists():
         return None, ["## Calibration", "",
                       f"Not measured yet: run `python -m theory calibrate` (writes {CALIBRATION_JSON}).", ""]
@@ -66,7 +72,7 @@ def _calibration(root: Path, records: list) -> tuple:
 def _write(root: Path, data: dict, plots: dict) -> None:
     """paper_checks.md and paper_checks.html from the JSON ``data`` and the plots there."""
     data = {**data, "claims": with_declarations(data["claims"])}
-    calibration, lines = _calibration(root, data["claims"])
+    calibration, lines = _calibration(root, data)
     (root / REPORT_MD).write_text(render_markdown(data, plots, lines, calibration))
     (root / REPORT_HTML).write_text(render_html(data, plots, root, calibration))
 
@@ -99,16 +105,18 @@ def write_report(root: Path | str = ".", ctx: RunContext | None = None, paper: s
             raise PartialRefreshError(f"the existing report lacks {len(missing)} claims (first: {missing[0]}): "
                                       "run a full report")
     root.mkdir(parents=True, exist_ok=True)
+    packages = package_provenance(c.paper for c in chosen)  # installed papers: their package beside paperchecks
     fresh = {r["id"]: r for r in run_records(chosen, ctx, progress, partial=root / PARTIAL_JSON)}
+    prov = {**provenance(start), **({"papers": packages} if packages else {})}
     kept = {r["id"]: r for r in old}
     records = [fresh.get(c.id) or kept.get(c.id) for c in claims() if c.id in fresh or c.id in kept]
     if old_data is None:
-        data = {"provenance": provenance(start), "context": ctx.to_json(), "claims": records}
+        data = {"provenance": prov, "context": ctx.to_json(), "claims": records}
     else:  # a partial run: its commit for the claims it reran, the others keep theirs
         live = {c.id for c in claims()}
         reruns = [{**r, "claims": [i for i in r["claims"] if i in live]} for r in old_data.get("reruns", [])]
         data = {"provenance": old_data["provenance"], "context": ctx.to_json(), "claims": records,
-                "reruns": merge_reruns([r for r in reruns if r["claims"]], provenance(start), paper,
+                "reruns": merge_reruns([r for r in reruns if r["claims"]], prov, paper,
                                        [c.id for c in chosen])}
     (root / REPORT_JSON).write_text(json.dumps(data, indent=1) + "\n")
     figure_paths = write_plots(records if plots else [], root) if plots else {}
@@ -122,7 +130,7 @@ def rendered_markdown(root: Path | str = ".") -> str:
     root = Path(root)
     data, plots = _existing(root)
     data = {**data, "claims": with_declarations(data["claims"])}
-    calibration, lines = _calibration(root, data["claims"])
+    calibration, lines = _calibration(root, data)
     return render_markdown(data, plots, lines, calibration)
 
 
@@ -131,7 +139,7 @@ def rendered_html(root: Path | str = ".") -> str:
     root = Path(root)
     data, plots = _existing(root)
     data = {**data, "claims": with_declarations(data["claims"])}
-    return render_html(data, plots, root, _calibration(root, data["claims"])[0])
+    return render_html(data, plots, root, _calibration(root, data)[0])
 
 
 def render_report(root: Path | str = ".") -> list:

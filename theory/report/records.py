@@ -5,6 +5,7 @@ Every number of the report comes from here: nothing is typed by hand.
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from pathlib import Path
 
@@ -14,7 +15,8 @@ from ..core.claims import Claim
 from ..core.notes import NoteFieldError, fill_note
 from ..core.render import declaration
 
-__all__ = ["record", "run_records", "provenance", "merge_reruns", "with_declarations", "DECLARED"]
+__all__ = ["record", "run_records", "provenance", "package_provenance", "merge_reruns", "with_declarations",
+           "DECLARED"]
 
 #: What a record takes from the catalogue's declaration beside the evidence (a record
 #: written before one of these existed takes it from the catalogue when rendered).
@@ -37,6 +39,48 @@ def record(claim: Claim, ctx: RunContext) -> dict:
             **{k: v for k, v in declared.items() if k not in ("id", "paper", "where", "statement", "kind", "rerun")},
             **note, "rerun": claim.rerun, "seconds": round(time.perf_counter() - t0, 2), "evidence": evidence,
             "plot": jsonable(ev.plot)}
+
+
+def _git(folder: Path, *args) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def package_state(source: str | None) -> dict:
+    """{"commit", "dirty"} of the git checkout that holds the package folder ``source``
+    (dirty: tracked files under the folder that holds the package differ from the commit,
+    or the package has untracked files); both None when the package is not in a git
+    checkout (an installed copy, a folder git ignores, such as a virtual environment
+    inside another repository)."""
+    none = {"commit": None, "dirty": None}
+    if not source:
+        return none
+    pkg = Path(source)
+    commit = _git(pkg, "rev-parse", "HEAD")
+    if commit is None or _git(pkg, "check-ignore", "-q", ".") is not None:
+        return none  # not in a checkout, or in one that ignores it (a venv's site-packages)
+    status = _git(pkg.parent, "status", "--porcelain", "--untracked-files=no", "--", ".")
+    untracked = _git(pkg, "ls-files", "--others", "--exclude-standard", "--", ".")
+    return {"commit": commit, "dirty": None if status is None or untracked is None else bool(status or untracked)}
+
+
+def package_provenance(keys) -> list:
+    """The provenance of each installed paper among ``keys`` (paper key order), recorded
+    beside paperchecks' own: its distribution's name and version and, where its source
+    is a git checkout, the commit and dirty flag (:func:`package_state`); [] for the
+    built-in papers, which are paperchecks' own code."""
+    from ..core.registry import distribution
+
+    out = []
+    for key in sorted(set(keys)):
+        d = distribution(key)
+        if d is not None:
+            out.append({"paper": key, "distribution": d["distribution"], "version": d["version"],
+                        **package_state(d["source"])})
+    return out
 
 
 def with_declarations(records: list) -> list:
@@ -79,13 +123,14 @@ def merge_reruns(reruns: list, prov: dict, paper: str | None, ids) -> list:
 
 
 def run_records(claims, ctx: RunContext, progress: bool = True, partial: Path | None = None) -> list:
-    """Evaluate ``claims`` in order (progress bar with ``progress``). A note whose fields
+    """Evaluate ``claims`` in order (progress bar with ``progress``, on a terminal only:
+    tqdm's ``disable=None``, so a log gets no carriage-return updates). A note whose fields
     the evidence cannot fill stops the report, but only after every claim has run, with
     every such field listed and (``partial``) the records written there to read the
     evidence the fields should name."""
     from tqdm import tqdm
 
-    out = [record(c, ctx) for c in tqdm(list(claims), desc="claims", disable=not progress)]
+    out = [record(c, ctx) for c in tqdm(list(claims), desc="claims", disable=None if progress else True)]
     unfilled = [r["note_error"] for r in out if "note_error" in r]
     if unfilled:
         if partial is not None:

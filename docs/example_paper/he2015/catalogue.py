@@ -4,13 +4,16 @@ import sympy as sp
 from theory.core import Paper
 from theory.kinds import Named, grid_sampling, identity_claim, mean_claim
 
-z, s = sp.symbols("z sigma", positive=True)
+# z is real, not positive: max(0, z) (like Heaviside(z) or sign(z)) depends on its sign, and a positive z
+# would make max(0, z) = z, so the integral below would silently be sigma^2 instead of sigma^2 / 2.
+z = sp.Symbol("z", real=True)
+s = sp.Symbol("sigma", positive=True)
 
 
 def relu_second_moment():
-    """E[max(0, z)^2] for z ~ N(0, sigma^2), by integration."""
+    """E[max(0, z)^2] for z ~ N(0, sigma^2), by integration over the whole line."""
     density = sp.exp(-z**2 / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2)
-    return sp.integrate(z**2 * density, (z, 0, sp.oo))
+    return sp.integrate(sp.Max(0, z) ** 2 * density, (z, -sp.oo, sp.oo))
 
 
 def he_layer(be, replicates, n):

@@ -1,4 +1,6 @@
 """Run settings are validated with messages naming the setting; unknown ids list the closest."""
+import re
+
 import pytest
 
 from theory.core import OptionError, RunContext, get
@@ -92,15 +94,32 @@ def test_an_installed_paper_is_found_beside_the_built_in_ones(install):
 @pytest.mark.parametrize("value,source,message", [
     ("testpaper_checks.catalogue:NOPE", None, "does not load: AttributeError"),
     (None, _PAPER_MODULE.format(key="otherkey"), "must point at a Paper with key 'testpaper'"),
-    (None, "import no_such_module_here\n", "does not load: ModuleNotFoundError"),
+    (None, "import no_such_module_here\n", "does not load: ModuleNotFoundError: No module named "
+                                          "'no_such_module_here' (at testpaper_checks/catalogue.py:1)"),
+    (None, "x = (\n", "does not load: SyntaxError"),
+    (None, _PAPER_MODULE.format(key="testpaper").replace("wrong=(1, 3)", "wrong=(1, 3), method='sympy'"),
+     "does not load: TypeError: constant_claim() got unknown field ['method']; it accepts id, where, "),
+    (None, _PAPER_MODULE.format(key="testpaper").replace("(constant_claim", "2 * (constant_claim"),
+     "declares claim ids twice: ['testpaper.eq1.two']"),
 ])
-def test_a_broken_entry_point_is_named_in_one_line(install, value, source, message):
+def test_a_broken_installed_paper_is_left_out_alone_in_one_line(install, value, source, message):
+    """An installed paper that does not load (any exception on import or on building its
+    Paper) is left out with one line naming it, its entry point and the error; the
+    built-in papers and another installed paper still load, and asking for it by key
+    raises that line."""
     from theory.core import registry
 
+    install("goodpaper")
     install("testpaper", value=value, source=source)
-    with pytest.raises(ValueError, match=message) as e:
-        registry.papers()
-    assert "entry point testpaper" in str(e.value) and "\n" not in str(e.value)
+    keys = [p.key for p in registry.papers()]
+    assert "goodpaper" in keys and "arpit2019" in keys and "testpaper" not in keys
+    (line,) = registry.load_errors().values()
+    assert message in line and line.startswith("paper testpaper: entry point testpaper") and "\n" not in line
+    assert list(registry.load_errors()) == ["testpaper"]
+    with pytest.raises(registry.PaperLoadError, match=re.escape(message)):
+        registry.paper("testpaper")
+    assert registry.broken_in_file("/src/testpaper_checks/catalogue.py") == {"testpaper": line}
+    assert registry.broken_in_file("/src/goodpaper_checks/catalogue.py") == {}
 
 
 def test_an_entry_point_must_name_the_module_file_not_a_package(install):
@@ -108,13 +127,27 @@ def test_an_entry_point_must_name_the_module_file_not_a_package(install):
     from theory.core import registry
 
     install("testpaper", value="testpaper_checks:PAPER", init="from .catalogue import PAPER\n")
-    with pytest.raises(ValueError, match="not a package"):
-        registry.papers()
+    assert "not a package" in registry.load_errors()["testpaper"]
 
 
 def test_an_installed_paper_may_not_take_a_built_in_key(install):
     from theory.core import registry
 
     install("arpit2019", source=_PAPER_MODULE.format(key="arpit2019").replace("eq1.two", "eq1.test_two"))
-    with pytest.raises(ValueError, match="key of a built-in paper"):
-        registry.papers()
+    assert "key of a built-in paper" in registry.load_errors()["arpit2019"]
+    assert registry.paper("arpit2019") is registry.papers(builtin_only=True)[0]
+    assert "arpit2019.eq1.test_two" not in registry.ids()
+
+
+def test_the_cli_names_a_broken_paper_in_one_line_and_lists_the_others(install, capsys):
+    from theory.cli import main
+
+    install("goodpaper")
+    install("testpaper", source="import no_such_module_here\n")
+    assert main(["list"]) == 0
+    out, err = capsys.readouterr()
+    assert "goodpaper.eq1.two" in out and "arpit2019." in out and "testpaper" not in out
+    assert err.count("\n") == 1 and err.startswith("paperchecks: warning: paper testpaper: entry point testpaper")
+    assert main(["list", "--paper", "testpaper"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not load: ModuleNotFoundError" in err

@@ -49,7 +49,7 @@ def test_the_progress_executor_draws_the_same_numbers():
         runner.set_executor(None)
         progress.close()
     runner.clear_caches()
-    assert progress.bar.n == 3
+    assert progress.drawn == 3
     import numpy as np
 
     assert drawn.n_blocks == plain.n_blocks == 3

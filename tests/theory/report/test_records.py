@@ -125,3 +125,26 @@ def test_records_carry_their_declarations_and_old_records_take_them_from_the_cat
     assert r is None  # a Monte-Carlo claim: its record is checked through the committed-report tests
     exact = record(_claim("p.exact", ""), RunContext())
     assert all(k in exact for k in DECLARED) and exact["severity"] is None and exact["mutations"] == []
+
+
+def test_progress_bars_stay_out_of_logs(capsys):
+    """Progress bars show on a terminal only (tqdm's disable=None): a report whose output
+    is a log (here: captured, not a terminal) gets no progress updates."""
+    run_records([_claim("t.quiet", "")], RunContext(), progress=True)
+    assert capsys.readouterr().err == ""
+
+
+def test_every_progress_bar_of_the_project_is_for_terminals_only():
+    """Every tqdm bar of the code passes disable=None (or disables itself by a caller's
+    switch, ``None if progress else True``). theory/calibration/pool.py belongs to the
+    statistics work in flight and is listed here until it follows suit."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    calls = [(path.relative_to(root).as_posix(), m.group(0)) for pkg in ("theory", "simulations")
+             for path in sorted((root / pkg).rglob("*.py"))
+             for m in re.finditer(r"\btqdm\((?:[^()]|\([^()]*\))*\)", path.read_text())]
+    assert calls
+    bad = [(p, c) for p, c in calls if "disable=None" not in c and p != "theory/calibration/pool.py"]
+    assert bad == []
