@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..relu_nets.lenet_experiment import INITS, LABELS, LAYERS, lenet_setups
+from ..relu_nets.lenet_experiment import INITS, LABELS, LAYERS, check_settings, lenet_setups
+
+#: The figure's settings check (simulations.figures.cli calls each figure's ``check``).
+check = check_settings
 
 DEFAULTS = {"setups": 100, "batch": 1024, "size": 32}
 QUICK = {"setups": 4, "batch": 16, "size": 32}
