@@ -10,7 +10,8 @@ import numpy as np
 from .. import a1_margin, get_backend, initial_representation
 from ..core.validation import check_int, check_positive, check_widths
 
-DEFAULTS = {"batch_sizes": (2, 4, 8, 12, 16, 24, 32, 40, 48, 56, 64), "widths": (8, 16, 32, 64, 128, 256, 512, 1024, 2048),
+DEFAULTS = {"batch_sizes": (2, 4, 8, 12, 16, 24, 32, 40, 48, 56, 64),
+            "widths": (8, 16, 32, 64, 128, 256, 512, 1024, 2048),
             "depth": 1000, "runs": 10, "factor": 0.1}
 QUICK = {"batch_sizes": (2, 4), "widths": (4, 8), "depth": 10, "runs": 2}
 

@@ -16,13 +16,15 @@ def test_list_filters_by_paper_and_verdict(capsys):
 def test_check_renders_the_evidence_as_text_and_json(capsys):
     assert main(["check", "arpit2019.thm3.range"]) == 0
     text = capsys.readouterr().out
-    assert "Verdict: holds (recorded: holds)" in text and 'Rerun: pytest "theory/catalogue.py::arpit2019.thm3.range"' in text
+    assert "Verdict: holds (recorded: holds)" in text
+    assert 'Rerun: pytest "theory/catalogue.py::arpit2019.thm3.range"' in text
     assert main(["check", "arpit2019.thm3.range", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["verdict"] == "holds"
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["check", "arpit2019.thm3.rnage"], "claim id 'arpit2019.thm3.rnage' is not in the catalogue; closest: arpit2019.thm3.range"),
+    (["check", "arpit2019.thm3.rnage"],
+     "claim id 'arpit2019.thm3.rnage' is not in the catalogue; closest: arpit2019.thm3.range"),
     (["list", "--paper", "nope"], "paper must be one of"),
     (["--mc-scale", "0", "list"], "--mc-scale must be a finite number > 0, got 0.0"),
     (["--mc-scale", "nan", "list"], "--mc-scale must be a finite number > 0, got nan"),

@@ -74,7 +74,8 @@ def test_statuses_are_verdicts_and_agreement_exits_0(pytester):
     assert r.ret == 0
     r.stdout.fnmatch_lines([
         "*fake.a HOLDS*", "*fake.b FAILS AS PRINTED*", "*fake.c HOLDS APPROXIMATELY*", "*fake.d INCONCLUSIVE*",
-        "*claims that fail as printed, severity result: *(1)*", "fake.b (Sec. 1): measured 1; printed 1; corrected: fake.b_corrected holds",
+        "*claims that fail as printed, severity result: *(1)*",
+        "fake.b (Sec. 1): measured 1; printed 1; corrected: fake.b_corrected holds",
         "*inconclusive claims (1)*", "fake.d: *",
     ])
     assert _summary_counts(r) == SUMMARY

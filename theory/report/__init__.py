@@ -22,7 +22,8 @@ from simulations.core.provenance import git_state
 
 from ..core import RunContext
 from ..core.notes import NoteFieldError
-from ..core.registry import claims, get, paper as paper_of
+from ..core.registry import claims, get
+from ..core.registry import paper as paper_of
 from .html import render_html
 from .markdown import CALIBRATION_DOCS, installed_only, render_markdown
 from .plots import plot_path, write_plots
@@ -54,7 +55,6 @@ def _calibration(root: Path, data: dict) -> tuple:
     """calibration.json in ``root`` (None when there is none) and the lines of the
     report's Calibration section (for installed papers alone, where the suite's is)."""
     path = root / CALIBRATION_JSON
-    records = data["claims"]
     if not path.exists() and installed_only(data):
         return None, ["## Calibration", "",
                       "Not part of this report: the judges and sequential tests it uses are the paperchecks "

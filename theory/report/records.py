@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from simulations.core.provenance import provenance
+
 from ..core import RunContext, evaluate, jsonable
 from ..core.claims import Claim
 from ..core.notes import NoteFieldError, fill_note

@@ -6,8 +6,20 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from theory.core import (Block, Claim, Evidence, Mutation, Row, RunContext, Sampling, Verdict, clear_caches, evaluate,
-                         samples, set_executor)
+from theory.core import (
+    Block,
+    Claim,
+    Evidence,
+    Mutation,
+    Row,
+    RunContext,
+    Sampling,
+    Verdict,
+    clear_caches,
+    evaluate,
+    samples,
+    set_executor,
+)
 from theory.stats import CLAIM_ALPHA, MIN_REPLICATES, mean_equals, mean_within
 
 
