@@ -164,7 +164,7 @@ def test_claim_seconds_cover_the_catalogue(tmp_path):
     """The committed report times every claim, so the xdist order is informed for all of
     them; a missing or unreadable report gives no times (the catalogue order)."""
     from theory.core.registry import claims
-    from theory.pytest_plugin import claim_seconds
+    from theory.pytest_rules import claim_seconds
 
     seconds = claim_seconds()
     assert {c.id for c in claims(builtin_only=True)} <= set(seconds) and all(t >= 0 for t in seconds.values())
@@ -185,7 +185,7 @@ def test_workers_run_the_longest_claims_first(pytester):
     own_groups = ('tuple(__import__("dataclasses").replace(c, measure=__import__("functools").partial('
                   f'_measure_k, k=0 if c.id == "fake.c" else i)) for i, c in enumerate({AGREEING}))')
     pytester.makeconftest("def _measure_k(ctx, k):\n    return 1.0\n" + FAKE.replace("{CLAIMS}", own_groups) +
-                          f"\nimport theory.pytest_plugin\ntheory.pytest_plugin.REPORT_JSON = {str(report)!r}\n")
+                          f"\nimport theory.pytest_rules\ntheory.pytest_rules.REPORT_JSON = {str(report)!r}\n")
     args = ("-p", "theory.pytest_plugin", "theory/catalogue.py", "-v", "-p", "no:cacheprovider")
 
     def order(result):  # claim ids in the order they were first named
