@@ -38,7 +38,7 @@ def test_an_undecided_comparison_says_how_far_it_is_from_deciding():
 
     ctx = JudgeContext(RunContext(), 0.05)
     g = np.random.default_rng(3)
-    a, b = 0.05 + g.standard_normal(20), g.standard_normal(20)
+    a, b = 0.05 + g.standard_normal(200), g.standard_normal(200)
     ev = judge_comparison([({}, a, b)], ">", "synthetic", ctx)
     d = ev.details[0]
     assert ev.verdict == Verdict.INCONCLUSIVE
@@ -160,7 +160,7 @@ def test_exact_row_with_several_parts_names_those_that_fail():
 def test_limit_shortfall_only_on_an_inconclusive_verdict():
     """An undecided limit with a failing RMS-decay part fails: no shortfall then."""
     g = np.random.default_rng(0)
-    rows = [{"width": w, "x": 1.0 + 0.002 * w * g.standard_normal(20)} for w in (16, 32, 64, 128, 256)]
+    rows = [{"width": w, "x": 1.0 + 0.006 * w * g.standard_normal(200)} for w in (16, 32, 64, 128, 256)]
     ev = judge_limit(rows, "x", 1.0, 0.001, "synthetic", JudgeContext(RunContext(), 0.05))
     assert ev.verdict == Verdict.FAILS and "limit inconclusive" in ev.resolution
     assert ev.shortfall is None
