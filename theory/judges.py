@@ -162,7 +162,7 @@ def judge_bounds(rows: Sequence, sample: Callable, bound: Callable, labels: tupl
     verdict = combine(vs) if informative else (F if any(v == F for v, _ in verdicts) else INC)
     pool = informative or details
     worst = min(pool, key=lambda d: d["margin_se"])
-    crit = stats.t_quantile(alpha, worst["df"])
+    crit = stats.t_quantile(alpha / 2, worst["df"])  # a one-sided test puts alpha/2 in its tail (stats.means)
     bad = [d for d in details if d["verdict"] == "fails"]
     return Evidence(
         verdict=verdict,
@@ -344,7 +344,7 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
     return Evidence(
         verdict=verdict, measured={k: worst[k] for k in worst if k != "verdict"}, expected=f"{what} {claim} 0",
         margin=((worst[what] if claim == ">" else -worst[what]) / worst["se"]
-                - stats.t_quantile(alpha, worst["welch_df"]) if worst["se"] else None),
+                - stats.t_quantile(alpha / 2, worst["welch_df"]) if worst["se"] else None),
         margin_unit="standard errors beyond the one-sided line (weakest row)",
         method=f"{method}; Welch intervals (Welch-Satterthwaite degrees of freedom), alpha = {alpha:.2e} per row",
         resolution="smallest detectable difference "

@@ -38,7 +38,7 @@ def test_an_undecided_comparison_says_how_far_it_is_from_deciding():
 
     ctx = JudgeContext(RunContext(), 0.05)
     g = np.random.default_rng(3)
-    a, b = 0.05 + g.standard_normal(20), g.standard_normal(20)
+    a, b = 0.05 + g.standard_normal(200), g.standard_normal(200)
     ev = judge_comparison([({}, a, b)], ">", "synthetic", ctx)
     d = ev.details[0]
     assert ev.verdict == Verdict.INCONCLUSIVE
@@ -160,7 +160,24 @@ def test_exact_row_with_several_parts_names_those_that_fail():
 def test_limit_shortfall_only_on_an_inconclusive_verdict():
     """An undecided limit with a failing RMS-decay part fails: no shortfall then."""
     g = np.random.default_rng(0)
-    rows = [{"width": w, "x": 1.0 + 0.002 * w * g.standard_normal(20)} for w in (16, 32, 64, 128, 256)]
+    rows = [{"width": w, "x": 1.0 + 0.006 * w * g.standard_normal(200)} for w in (16, 32, 64, 128, 256)]
     ev = judge_limit(rows, "x", 1.0, 0.001, "synthetic", JudgeContext(RunContext(), 0.05))
     assert ev.verdict == Verdict.FAILS and "limit inconclusive" in ev.resolution
     assert ev.shortfall is None
+
+
+def test_one_sided_margins_count_to_the_limit_the_test_uses():
+    """A one-sided test puts alpha/2 in its tail (stats.means): the printed margin is the
+    distance, in standard errors, from the one-sided limit to the bound (replicates
+    mirrored about their mean: no skewness correction), for bounds and comparisons."""
+    from theory.judges import judge_comparison
+
+    ctx = JudgeContext(RunContext(), 1e-3)
+    y = np.random.default_rng(7).standard_normal(150)
+    x = 0.9 + np.r_[y, -y] * 0.1
+    ev = judge_bounds([{"k": 0, "x": x}], lambda r: r["x"], lambda r: 1.0, ("k",), "synthetic", ctx)
+    d = ev.details[0]
+    assert ev.margin == pytest.approx((1.0 - d["interval"][1]) / d["se"])
+    ev = judge_comparison([({}, x, 0.8 + np.r_[y, -y] * 0.1)], ">", "synthetic", ctx)
+    d = ev.details[0]
+    assert ev.margin == pytest.approx(d["one_sided_limits"][0] / d["se"])

@@ -54,7 +54,7 @@ def judge_sign(items, claim: str, what: str, method: str, ctx) -> Evidence:
     verdict = combine(verdicts)
     sign = 1 if claim == ">" else -1
     worst = min(details, key=lambda d: sign * d["mean"] / d["se"] if d["se"] else math.inf)
-    crit = stats.t_quantile(alpha, worst["df"])
+    crit = stats.t_quantile(alpha / 2, worst["df"])  # one-sided: alpha/2 in its tail (stats.means)
     return Evidence(
         verdict=verdict, measured={k: worst[k] for k in worst if k not in ("verdict", "one_sided_limits")},
         expected=f"{what} {claim} 0", method=f"{method}; one-sided Student-t per row, alpha = {alpha:.1e} per row",

@@ -5,7 +5,7 @@ A mean or band claim (:func:`~theory.kinds.sampled.mean_claim`,
 :func:`~theory.kinds.sampled.band_claim`) holds only when every row's interval lies
 inside its band. The runner judges a claim at the looks of its :class:`Sampling`
 (``first`` blocks, doubling up to ``budget``: :func:`theory.stats.plan_looks`), each look
-at ``CLAIM_ALPHA / looks`` (:mod:`theory.stats.sequential`), and the judge splits that
+at ``CLAIM_ALPHA / (ALPHA_GUARD * looks)`` (:mod:`theory.stats.sequential`), and the judge splits that
 over the rows (Bonferroni: :meth:`theory.core.context.JudgeContext.split`), so each row's
 two-sided interval is ``mean +- q se`` with q the normal quantile of alpha_row / 2. With
 the true mean at the target, the interval lies inside target +- h (h the band's
@@ -24,8 +24,8 @@ At a claim's alpha of 1e-3 (given here; the default is the runner's,
 4 grid points at the default budget:
 
 >>> s = replicates_for(sd=0.4, halfwidth=0.05, rows=4, claim_alpha=1e-3)
->>> s.looks, f"{s.alpha_per_row:.0e}", round(s.critical, 2), s.replicates, s.per_block
-(5, '5e-05', 4.06, 2080, 130)
+>>> s.looks, f"{s.alpha_per_row:.1e}", round(s.critical, 2), s.replicates, s.per_block
+(5, '2.5e-05', 4.21, 2198, 138)
 """
 from __future__ import annotations
 

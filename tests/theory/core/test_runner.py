@@ -20,7 +20,7 @@ from theory.core import (
     samples,
     set_executor,
 )
-from theory.stats import CLAIM_ALPHA, MIN_REPLICATES, mean_equals, mean_within
+from theory.stats import ALPHA_GUARD, CLAIM_ALPHA, MIN_REPLICATES, mean_equals, mean_within
 
 
 def _draw(ctx, block):
@@ -70,7 +70,7 @@ def test_sequential_looks_stop_when_decided():
     ev = evaluate(_claim(), RunContext(seed=7))
     s = ev.sampling
     assert ev.verdict == Verdict.HOLDS and s["stopped"] == "decided" and s["looks"] < s["planned_looks"]
-    assert s["alpha_per_look"] == pytest.approx(CLAIM_ALPHA / s["planned_looks"])
+    assert s["alpha_per_look"] == pytest.approx(CLAIM_ALPHA / (ALPHA_GUARD * s["planned_looks"]))
     wrong = evaluate(_claim(), RunContext(seed=7), target=2.0)
     assert wrong.verdict == Verdict.FAILS and wrong.sampling["looks"] == 1
 
