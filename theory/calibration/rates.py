@@ -17,8 +17,14 @@ import math
 import numpy as np
 from scipy import stats as st
 
-from ..stats import (CALIBRATED_LEVEL, MIN_POINT_REPLICATES, MIN_REPLICATES, binomial_interval, bernstein_limits,
-                     wls_batch)
+from ..stats import (
+    CALIBRATED_LEVEL,
+    MIN_POINT_REPLICATES,
+    MIN_REPLICATES,
+    bernstein_limits,
+    binomial_interval,
+    wls_batch,
+)
 from ..stats.skewness import hall_coefficient, rule_thresholds, welch_coefficient
 
 __all__ = ["LAWS", "ROWS", "draw", "one_sample_rejects", "welch_rejects", "fit_rejects", "gof_rejects",
@@ -88,7 +94,8 @@ def fit_rejects(x: np.ndarray, level: float, model: str) -> np.ndarray:
         X, ys, ses, i, truth = np.stack([np.ones(5), np.log(_WIDTHS)], 1), np.log(m), se / m, 1, -0.5
     else:
         y = 1 + 1 / _WIDTHS[:, None] + x / (4 * np.sqrt(_WIDTHS[:, None]))
-        X, ys, ses, i, truth = np.stack([np.ones(5), 1 / _WIDTHS], 1), y.mean(-1), y.std(-1, ddof=1) / math.sqrt(n), 0, 1.0
+        X, ys = np.stack([np.ones(5), 1 / _WIDTHS], 1), y.mean(-1)
+        ses, i, truth = y.std(-1, ddof=1) / math.sqrt(n), 0, 1.0
     b = wls_batch(X, ys, ses, n - 1)
     t = (b["coef"][:, i] - truth) / np.sqrt(b["cov"][:, i, i])
     q = st.t.isf(level, b["quantile_df"])

@@ -54,7 +54,8 @@ def _stability(s: dict) -> list:
     runs = sum(len(v) for v in s["verdicts"].values())
     return [f"Seed stability: {len(s['verdicts'])} Monte-Carlo claims, {runs} claim-runs (seeds "
             f"{s['fast_seeds'][0]}..{s['fast_seeds'][-1]}, the slow claims at {s['slow_seeds']}): "
-            f"**{len(s['flips'])} flips** between holds and fails" + (f" ({', '.join(s['flips'])})" if s["flips"] else "")
+            f"**{len(s['flips'])} flips** between holds and fails"
+            + (f" ({', '.join(s['flips'])})" if s["flips"] else "")
             + f"; {len(s['to_inconclusive'])} claims inconclusive at some seed.", ""]
 
 

@@ -18,14 +18,26 @@ catalogue's, from ``MIN_REPLICATES`` replicates per sample of a mean test or poi
 limit and ``MIN_POINT_REPLICATES`` per point of another fit, below which the tests refuse
 to decide.
 """
+from ..verdicts import DECIDED, TooFewReplicates, Verdict, band_verdict, combine, decided
 from .bounded import bernstein_limits
 from .counts import binomial_interval, detectable_noncentrality, goodness_of_fit
 from .fits import LACK_OF_FIT_ALPHA, MIN_POINT_REPLICATES, Fit, limit, power_law, wls, wls_batch
-from .means import (MIN_REPLICATES, MeanEstimate, TestResult, difference, distance_lower_bound, estimate,
-                    inequality_verdict, mean_at_least, mean_at_most, mean_equals, mean_within, shortfall)
+from .means import (
+                    MIN_REPLICATES,
+                    MeanEstimate,
+                    TestResult,
+                    difference,
+                    distance_lower_bound,
+                    estimate,
+                    inequality_verdict,
+                    mean_at_least,
+                    mean_at_most,
+                    mean_equals,
+                    mean_within,
+                    shortfall,
+)
 from .power import POWER, detectable_deviation, t_quantile
 from .sequential import ALPHA_GUARD, LookPlan, plan_looks
-from ..verdicts import DECIDED, TooFewReplicates, Verdict, band_verdict, combine, decided
 
 #: False-alarm probability of one Monte-Carlo claim (all its looks and rows together).
 CLAIM_ALPHA = 1e-3
@@ -33,7 +45,8 @@ CLAIM_ALPHA = 1e-3
 CALIBRATED_LEVEL = CLAIM_ALPHA / (ALPHA_GUARD * 100)
 
 __all__ = [
-    "CLAIM_ALPHA", "ALPHA_GUARD", "CALIBRATED_LEVEL", "MIN_REPLICATES", "MIN_POINT_REPLICATES", "POWER", "LACK_OF_FIT_ALPHA",
+    "CLAIM_ALPHA", "ALPHA_GUARD", "CALIBRATED_LEVEL", "MIN_REPLICATES", "MIN_POINT_REPLICATES", "POWER",
+    "LACK_OF_FIT_ALPHA",
     "Verdict", "DECIDED", "combine", "band_verdict", "decided", "TooFewReplicates", "bernstein_limits",
     "MeanEstimate", "TestResult", "estimate", "difference", "distance_lower_bound", "detectable_deviation",
     "t_quantile", "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict",

@@ -15,8 +15,8 @@ import numpy as np
 from scipy import optimize
 from scipy import stats as st
 
-from .power import POWER
 from ..verdicts import Verdict
+from .power import POWER
 
 __all__ = ["goodness_of_fit", "detectable_noncentrality", "binomial_interval"]
 

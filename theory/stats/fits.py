@@ -35,9 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
+from ..verdicts import TooFewReplicates
 from .means import MIN_REPLICATES
 from .power import t_quantile
-from ..verdicts import TooFewReplicates
 
 __all__ = ["LACK_OF_FIT_ALPHA", "MIN_POINT_REPLICATES", "Fit", "wls", "wls_batch", "power_law", "limit"]
 

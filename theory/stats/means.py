@@ -45,9 +45,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
+from ..verdicts import TooFewReplicates, Verdict, band_verdict
 from .power import detectable_deviation, t_quantile
 from .skewness import hall_coefficient, hall_corrected, rule_thresholds, welch_coefficient
-from ..verdicts import TooFewReplicates, Verdict, band_verdict
 
 __all__ = ["MIN_REPLICATES", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "TestResult", "shortfall",
            "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict",
@@ -299,8 +299,9 @@ def mean_within(samples, target: float, alpha: float, tol: float, relative: bool
     lo, hi = e.interval(alpha)
     v = band_verdict(lo, hi, target - half, target + half, ok)
     p = min(e.p_upper(target + half), e.p_lower(target - half))
+    resolution = detectable_deviation(e.se, e.df, alpha, skew_a=e.skew_a)
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), float(p), alpha, float(target),
-                      (target - half, target + half), detectable_deviation(e.se, e.df, alpha, skew_a=e.skew_a), "within")
+                      (target - half, target + half), resolution, "within")
 
 
 def inequality_verdict(lower: float, upper: float, bound: float, claim: str,

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from theory import stats
-from theory.calibration import all_cases, measure_case, render_calibration, run_calibration
-from theory.calibration import rates
+from theory.calibration import all_cases, measure_case, rates, render_calibration, run_calibration
 
 CASE = {c.name: c for c in all_cases()}
 
@@ -133,7 +132,8 @@ def test_render_is_a_screen_and_names_what_is_not_met():
 def test_jobs_do_not_change_the_numbers(tmp_path):
     """Calibration on 2 processes gives the rows of a serial run, in the same order."""
     cases = [CASE["mean"]]
-    few = (("one-sample mean", "Gaussian", 20), ("fitted limit", "Gaussian", 20), ("exact binomial interval", "Bernoulli", 20))
+    few = (("one-sample mean", "Gaussian", 20), ("fitted limit", "Gaussian", 20),
+           ("exact binomial interval", "Bernoulli", 20))
 
     def strip(d):
         return [{k: v for k, v in r.items() if k != "seconds"} for r in d["judges"]["rows"] + d["rates"]["rows"]]
@@ -166,4 +166,5 @@ def test_sections_keep_each_other_and_record_the_code(tmp_path, monkeypatch):
     moving_git_state(monkeypatch)
     data = run_calibration(tmp_path, progress=False, judges=False, rate_reseeds=10,
                            rate_rows=(("one-sample mean", "Gaussian", 20),))
-    assert data["measured_at"]["rates"] == {"commit": START["commit"], "dirty": True} and len(data["judges"]["rows"]) == 5
+    assert data["measured_at"]["rates"] == {"commit": START["commit"], "dirty": True}
+    assert len(data["judges"]["rows"]) == 5

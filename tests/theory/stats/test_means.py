@@ -5,8 +5,17 @@ from hypothesis import given
 from scipy import stats as st
 
 from theory.core import Verdict
-from theory.stats import (MIN_REPLICATES, TooFewReplicates, detectable_deviation, difference, estimate,
-                          inequality_verdict, mean_at_least, mean_at_most, mean_equals)
+from theory.stats import (
+    MIN_REPLICATES,
+    TooFewReplicates,
+    detectable_deviation,
+    difference,
+    estimate,
+    inequality_verdict,
+    mean_at_least,
+    mean_at_most,
+    mean_equals,
+)
 
 from ...strategies import seeds
 
@@ -166,7 +175,8 @@ def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
         plain = MeanEstimate(e.mean, e.se, e.df, e.n)
         for alpha, sides in ((1e-6, 2), (1e-3, 1)):
             q = st.t.isf(alpha / 2, e.df)
-            corrected = (e.mean - float(hall_inverse(q, e.skew_a)) * e.se, e.mean - float(hall_inverse(-q, e.skew_a)) * e.se)
+            corrected = (e.mean - float(hall_inverse(q, e.skew_a)) * e.se,
+                         e.mean - float(hall_inverse(-q, e.skew_a)) * e.se)
             lo, hi = e.interval(alpha, sides)
             p_lo, p_hi = plain.interval(alpha, sides)
             assert lo == pytest.approx(min(p_lo, corrected[0])) and hi == pytest.approx(max(p_hi, corrected[1]))
@@ -204,9 +214,9 @@ def test_recording_tests_sees_each_tested_estimate_once():
     outside = estimate(x)
     outside.interval(0.01)
     with recording_tests() as seen:
-        e, untested = estimate(x), estimate(x[:20])
+        e, _untested = estimate(x), estimate(x[:20])
         e.interval(0.01), e.p_two_sided(1.0), e.interval(0.1, sides=1)
-        d, untested_d = difference(x, x[:MIN_REPLICATES]), difference(x[:20], x)
+        d, _untested_d = difference(x, x[:MIN_REPLICATES]), difference(x[:20], x)
         d.p_lower(0.0)
     assert [t for t, _ in seen] == [e, d] and seen[0][0] is e and e == outside
     assert seen[0][1] == 0.005 and seen[1][1] is None  # alpha/2 per side; a p-value alone names no level
