@@ -9,7 +9,15 @@ import time
 from pathlib import Path
 
 from ..core import RunContext, Verdict, clear_caches, evaluate
-from ..stats import CALIBRATED_LEVEL, CLAIM_ALPHA, MIN_POINT_REPLICATES, MIN_REPLICATES, POWER, binomial_interval
+from ..stats import (
+    ALPHA_GUARD,
+    CALIBRATED_LEVEL,
+    CLAIM_ALPHA,
+    MIN_POINT_REPLICATES,
+    MIN_REPLICATES,
+    POWER,
+    binomial_interval,
+)
 from .cases import all_cases
 
 __all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "expectation", "measure_case", "run_calibration",
@@ -97,7 +105,7 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     if rates:
         rate_reseeds = rate_reseeds or RESEEDS
         data = merge_section(out, "rates", lambda: {
-            "claim_alpha": CLAIM_ALPHA, "level": CALIBRATED_LEVEL, "reseeds": rate_reseeds,
+            "claim_alpha": CLAIM_ALPHA, "level": CALIBRATED_LEVEL, "guard": ALPHA_GUARD, "reseeds": rate_reseeds,
             "min_replicates": MIN_REPLICATES, "min_point_replicates": MIN_POINT_REPLICATES,
             "rows": run_rates(rate_reseeds, ROWS if rate_rows is None else rate_rows, jobs, progress)})
     if judges:

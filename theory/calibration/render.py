@@ -20,9 +20,10 @@ def _rates(rates: dict) -> list:
            "null: the false-alarm rate of both tails together as a multiple of the level, with its exact 95% interval "
            f"({rates['reseeds']:.0e} samples per row; the binomial rows computed exactly). Mean tests and "
            f"limits decide from {rates['min_replicates']} replicates per sample or point, other fits from "
-           f"{rates['min_point_replicates']}. "
-           f"{len(rows) - len(bad)} of {len(rows)} rows meet the level.", "",
-           "| test | law (skewness) | replicates | rate / level [95%] | meets |", "|---|---|---|---|---|"]
+           f"{rates['min_point_replicates']}. A row meets the claim's alpha when its rate is at most "
+           f"{rates['guard']:g} times the level (the tests run at alpha / {rates['guard']:g}): "
+           f"{len(rows) - len(bad)} of {len(rows)} rows meet it.", "",
+           "| test | law (skewness) | replicates | rate / level [95%] | meets alpha |", "|---|---|---|---|---|"]
     for r in rows:
         law = r["law"] + (f" ({r['skewness']:.2f})" if r.get("skewness") is not None else "")
         out.append(f"| {r['test']} | {law} | {r['n']} | {_rate(r)} | {'yes' if r['met'] else '**no**'} |")
