@@ -8,6 +8,7 @@ from simulations import ISOTROPIC_LAWS
 from theory import get
 from theory.arpit2019 import mc_judges as J
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+from theory.stats import MIN_REPLICATES, TooFewReplicates
 
 H, F, INC = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE
 HA = Verdict.HOLDS_APPROXIMATELY
@@ -47,7 +48,8 @@ def test_thm1_and_thm2(offset, n, expect):
 def test_exact_rows_hold_and_mutations_fail():
     """A quantity constant on every draw (orthogonal rows) holds exactly; a mutated
     constant fails; rounding noise cannot fake a signal (values are exact)."""
-    rec = _rec([({"law": "haar_orthogonal", "n": 8, "m": 8}, {"thm1": np.full(50, 0.5), "thm2": np.full(50, 0.5)})])
+    x = np.full(MIN_REPLICATES, 0.5)
+    rec = _rec([({"law": "haar_orthogonal", "n": 8, "m": 8}, {"thm1": x, "thm2": x})])
     assert J.judge_thm1(rec, CTX, laws=("haar_orthogonal",)).verdict == H
     assert J.judge_thm1(rec, CTX, laws=("haar_orthogonal",), K=1.02).verdict == F
     assert J.judge_cross_term(rec, CTX).verdict == H
@@ -57,7 +59,7 @@ def test_exact_rows_hold_and_mutations_fail():
 
 
 def test_cross_term_rejects_a_nonzero_orthogonal_draw():
-    x = np.full(100, 0.5)
+    x = np.full(MIN_REPLICATES, 0.5)
     x[3] = 0.5 + 1e-3
     rec = _rec([({"law": "haar_orthogonal", "n": 8, "m": 8}, {"thm2": x})])
     assert J.judge_cross_term(rec, CTX).verdict == F
@@ -74,15 +76,26 @@ def test_controls(offset, n, expect):
     assert J.judge_controls(_rec(rows), CTX).verdict == expect
 
 
-@pytest.mark.parametrize("gap,n,expect", [(0.3, 100_000, H), (0.3, 30, INC), (-0.3, 100_000, F)])
-def test_orthogonal_variance(gap, n, expect):
-    """Var(gaussian) - Var(haar) = gap (in units of the Haar variance)."""
+def _variance_rows(gap, n):
+    """Per shape a Haar and a Gaussian row with Var(gaussian) - Var(haar) = gap (in units
+    of the Haar variance)."""
     rows = []
     for j, (nn, m) in enumerate(SHAPES):
         rows.append(({"law": "haar_orthogonal", "n": nn, "m": m}, {"thm2_masked": _normal(0.5, 0.5, n, j)}))
         rows.append(({"law": "gaussian", "n": nn, "m": m},
                      {"thm2_masked": _normal(0.5, 0.5 * np.sqrt(1 + gap), n, 9 + j)}))
-    assert J.judge_orthogonal_variance(_rec(rows), CTX).verdict == expect
+    return _rec(rows)
+
+
+@pytest.mark.parametrize("gap,n,expect", [(0.3, 100_000, H), (0.3, MIN_REPLICATES, INC), (-0.3, 100_000, F)])
+def test_orthogonal_variance(gap, n, expect):
+    """A variance gap of 30% is resolved by 100,000 draws per law, not by the minimum."""
+    assert J.judge_orthogonal_variance(_variance_rows(gap, n), CTX).verdict == expect
+
+
+def test_orthogonal_variance_refuses_below_the_minimum():
+    with pytest.raises(TooFewReplicates, match=f"at least {MIN_REPLICATES}"):
+        J.judge_orthogonal_variance(_variance_rows(0.3, MIN_REPLICATES - 1), CTX)
 
 
 @pytest.mark.parametrize("p,n,expect", [(0.5, 400_000, H), (0.5, 500, INC), (0.6, 400_000, F)])
@@ -139,19 +152,33 @@ def test_units(offset, n, expect):
     assert J.judge_units(_rec(rows), CTX).verdict == expect
 
 
-@pytest.mark.parametrize("arch,tol", [("mlp", 0.20), ("resnet", 0.10)])
-@pytest.mark.parametrize("rel,n,expect", [(0.0, 20_000, H), (0.0, 6, INC), (2.0, 20_000, F)])
-def test_panels(arch, tol, rel, n, expect):
-    """Figure 1 panels: ratio / expectation at 1 (holds), 1 with a handful of groups
-    (inconclusive), 1 + 2 tolerances (fails)."""
+def _panel_rec(arch, mean, sd, n):
     idx = "layer" if arch == "mlp" else "block"
-    rows = [({"init": init, "pass": p, idx: k}, {"ratio_over_prediction": _normal(1 + rel * tol, 0.3, n, 7 * k + i)})
+    rows = [({"init": init, "pass": p, idx: k}, {"ratio_over_prediction": _normal(mean, sd, n, 7 * k + i)})
             for i, init in enumerate(("proposed_orthogonal", "he")) for p in ("forward", "backward") for k in (2, 5)]
     meta = {"inputs": 8, "nets_per_group": {"he": 4}, ("depth" if arch == "mlp" else "blocks"): 20}
-    ev = J.judge_panel(_rec(rows, meta), CTX, pass_="backward", index=idx, arch=arch)
+    return _rec(rows, meta)
+
+
+@pytest.mark.parametrize("arch,tol", [("mlp", 0.20), ("resnet", 0.10)])
+@pytest.mark.parametrize("rel,n,expect", [(0.0, 20_000, H), (0.0, MIN_REPLICATES, INC), (2.0, 20_000, F)])
+def test_panels(arch, tol, rel, n, expect):
+    """Figure 1 panels: ratio / expectation at 1 (holds), 1 with the fewest groups the
+    test decides from (inconclusive: a spread of 3 tolerances), 1 + 2 tolerances (fails)."""
+    idx = "layer" if arch == "mlp" else "block"
+    rec = _panel_rec(arch, 1 + rel * tol, 3 * tol, n)
+    ev = J.judge_panel(rec, CTX, pass_="backward", index=idx, arch=arch)
     assert ev.verdict == expect
-    assert J.judge_panel(_rec(rows, meta), CTX, pass_="forward", index=idx, arch=arch, he_scale=2.0).verdict in (
+    assert J.judge_panel(rec, CTX, pass_="forward", index=idx, arch=arch, he_scale=2.0).verdict in (
         (F,) if expect != INC else (F, INC))
+
+
+@pytest.mark.parametrize("arch", ["mlp", "resnet"])
+def test_panels_refuse_a_handful_of_groups(arch):
+    """Six groups per row: the test refuses to decide (the runner leaves the look unjudged)."""
+    with pytest.raises(TooFewReplicates, match=f"at least {MIN_REPLICATES}"):
+        J.judge_panel(_panel_rec(arch, 1.0, 0.3, 6), CTX, pass_="backward", index="layer" if arch == "mlp"
+                      else "block", arch=arch)
 
 
 def test_norm_scaling_limit():
@@ -215,7 +242,7 @@ def test_cross_term_exact_orthogonal_value_holds():
     """Orthogonal rows whose cross term is c on every draw hold for orthogonal_value = c
     (the check compares each draw with the stated value, not with 0; c = 1/4 is exact
     in floating point)."""
-    x = np.full(100, 0.5 + 0.25 / 2)
+    x = np.full(MIN_REPLICATES, 0.5 + 0.25 / 2)
     rec = _rec([({"law": "haar_orthogonal", "n": 8, "m": 8}, {"thm2": x})])
     assert J.judge_cross_term(rec, CTX, mean=0.25, orthogonal_value=0.25).verdict == H
     assert J.judge_cross_term(rec, CTX, mean=0.25).verdict == F
