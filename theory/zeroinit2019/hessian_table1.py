@@ -87,8 +87,11 @@ def table1_block(ctx, block: int, scheme: str, model: str = "flat") -> Block:
 #: model. BatchNorm is measured on the grouped WRN analogue (in the flat one its ratio
 #: sat on the band's edge 3, which no affordable sample could settle; the groups are the
 #: structure that edge depended on, see zeroinit2019.table1.batchnorm_small).
-_PLANS = {("baseline", "flat"): (2, 8), ("half_scaling", "flat"): (2, 8), ("lsuv", "flat"): (2, 8),
-          ("zeroinit", "flat"): (2, 8), ("batchnorm", "groups"): (2, 8)}
+#: The first look holds 50 x PER_BLOCK = 200 networks per depth, the minimum of a Welch
+#: comparison (theory.stats.MIN_REPLICATES); one doubling for headroom. Costly: a block
+#: took 100-160 s on a loaded 2-core machine, so a scheme's first look is over an hour.
+_PLANS = {("baseline", "flat"): (50, 100), ("half_scaling", "flat"): (50, 100), ("lsuv", "flat"): (50, 100),
+          ("zeroinit", "flat"): (50, 100), ("batchnorm", "groups"): (50, 100)}
 SAMPLINGS = {s: Sampling(draw=partial(table1_block, scheme=s, model=model), first=f, budget=b, threads=1)
              for (s, model), (f, b) in _PLANS.items()}
 

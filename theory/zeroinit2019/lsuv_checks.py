@@ -34,7 +34,7 @@ __all__ = ["BLOCKS", "FIT_DEPTHS", "WIDTH", "BATCH", "EXPONENT_TOLERANCE", "lsuv
 INC = Verdict.INCONCLUSIVE
 BLOCKS = 512
 FIT_DEPTHS = (16, 32, 64, 128, 256, 512)
-WIDTH, BATCH, PER_BLOCK = 32, 32, 32
+WIDTH, BATCH, PER_BLOCK = 32, 32, 50
 #: Exponent tolerance, as for every power law of this paper.
 EXPONENT_TOLERANCE = 0.05
 
@@ -70,7 +70,8 @@ def lsuv_block(ctx, block: int) -> Block:
     return Block((Row({"blocks": BLOCKS}, data),), meta={"depths": FIT_DEPTHS})
 
 
-LSUV = Sampling(draw=lsuv_block, first=2, budget=16, threads=1)
+#: First look 4 x 50 = 200 networks, the minimum of the mean test of the slopes (theory.stats).
+LSUV = Sampling(draw=lsuv_block, first=4, budget=16, threads=1)
 
 
 def slope_evidence(slopes, values, depths, claimed: float, tol: float, ctx, method: str, what: str) -> Evidence:

@@ -180,7 +180,7 @@ def few_steps_block(ctx, block: int, reps: int = 16, width: int = 32, batch: int
     return Block(rows, meta={"steps": steps, "lr": lr, "width": width})
 
 
-def output_scale_block(ctx, block: int, reps: int = 8, width: int = 16, batch: int = 64, classes: int = 10,
+def output_scale_block(ctx, block: int, reps: int = 40, width: int = 16, batch: int = 64, classes: int = 10,
                        steps: int = 3, lr: float = 0.1) -> Block:
     """ZeroInit classifiers (simulations.hessian 'zeroinit': scalar biases and
     multiplier, zero last branch layers and classifier, first layers He x L^-1/2) at
@@ -214,7 +214,7 @@ def _logits(model, x, xp):
     return x
 
 
-def bn_stream_block(ctx, block: int, reps: int = 16, width: int = 32, batch: int = 32) -> Block:
+def bn_stream_block(ctx, block: int, reps: int = 40, width: int = 32, batch: int = 32) -> Block:
     """BatchNorm ResNets (simulations.hessian 'batchnorm': pre-activation branches
     BN-ReLU-W1-BN-ReLU-W2, He weights, batch statistics): per network the log-log
     slope of Var[x_l] - Var[x_0] over BN_FIT_DEPTHS, and the values there."""
@@ -236,7 +236,7 @@ def bn_stream_block(ctx, block: int, reps: int = 16, width: int = 32, batch: int
                  meta={"depths": BN_FIT_DEPTHS, "width": width, "batch": batch})
 
 
-def dense_block(ctx, block: int, reps: int = 128, inputs: int = 8, k0: int = 64, growth: int = 8) -> Block:
+def dense_block(ctx, block: int, reps: int = 200, inputs: int = 8, k0: int = 64, growth: int = 8) -> Block:
     """Densely connected bias-free ReLU nets without normalization (Footnote 1): layer i
     computes h_i = W_i ReLU([x_0, h_1, ..., h_{i-1}]) with W_i He fan-in on the
     concatenation. Per network and depth L, the mean square of layer L's features over
@@ -257,17 +257,17 @@ def dense_block(ctx, block: int, reps: int = 128, inputs: int = 8, k0: int = 64,
     return Block(rows, meta={"k0": k0, "growth": growth, "inputs": inputs})
 
 
-# Sampling plans (blocks at the first look and at most, at --mc-scale 1): the first
-# look has at least 32 replicates per row (Student-t quantiles at alpha ~ 1e-7 need a
-# few dozen degrees of freedom to be moderate). Headroom: the one-step exponent, the
-# logits' symmetry and DenseNet's ratio stopped at their last look at several seeds (the
-# one-step interval's half-width 0.046 against the band's 0.05 at the default seed), so
-# their budgets allow two more looks (about 6 s of CPU in all at the largest).
+# Sampling plans (blocks at the first look and at most, at --mc-scale 1). The first look
+# reaches the tests' minimum replicates (theory.stats: 200 per sample of a mean test or
+# Welch comparison, 20 per point of a fitted exponent), so no look is refused: heads 200,
+# growth 1000, half 500, dense 200 per row; one-step 32 per point; few-steps 13 x 16 = 208
+# per depth; output scale and BatchNorm 5 x 40 = 200 networks (their blocks are cheaper
+# per network at 40 than at 8 or 16). Budgets allow two to four doublings for headroom.
 HEADS_SAMPLING = Sampling(draw=heads_block, first=1, budget=64, threads=1)
 GROWTH = Sampling(draw=growth_block, first=1, budget=16, threads=1)
 HALF = Sampling(draw=half_block, first=1, budget=16, threads=1)
 ONE_STEP = Sampling(draw=one_step_block, first=2, budget=16, threads=1)
-FEW_STEPS = Sampling(draw=few_steps_block, first=2, budget=8, threads=1)
-OUTPUT_SCALE = Sampling(draw=output_scale_block, first=2, budget=8, threads=1)
-BN_STREAM = Sampling(draw=bn_stream_block, first=2, budget=8, threads=1)
-DENSE = Sampling(draw=dense_block, first=1, budget=32, threads=1)
+FEW_STEPS = Sampling(draw=few_steps_block, first=13, budget=52, threads=1)
+OUTPUT_SCALE = Sampling(draw=output_scale_block, first=5, budget=20, threads=1)
+BN_STREAM = Sampling(draw=bn_stream_block, first=5, budget=20, threads=1)
+DENSE = Sampling(draw=dense_block, first=1, budget=20, threads=1)

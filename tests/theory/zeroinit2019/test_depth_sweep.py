@@ -10,6 +10,7 @@ import pytest
 from simulations import get_backend
 from theory.core import JudgeContext, RunContext, Samples, Verdict
 from theory.core.records import Block, Row
+from theory.stats import MIN_REPLICATES, TooFewReplicates
 from theory.zeroinit2019 import depth_sweep as D
 
 CTX = JudgeContext(RunContext(), 1e-6 / 5)
@@ -96,9 +97,12 @@ def test_judge_on_known_truth(seed):
 
 
 def test_judge_underpowered_is_inconclusive():
-    # every row true (ratio 0.4 >= 0.5/sqrt(10) and >= (1 - log c/E[max z])/sqrt(10)), 6 noisy replicates
-    ev = D.judge_eq11_depth(_record(6, 3, ratio=(0.4, 0.4), sd=0.3), CTX)
+    # every row true (ratio 0.4 >= 0.5/sqrt(10) and >= (1 - log c/E[max z])/sqrt(10)), the minimum of 200
+    # replicates per row, too noisy (sd 1) to decide
+    ev = D.judge_eq11_depth(_record(MIN_REPLICATES, 3, ratio=(0.4, 0.4), sd=1.0), CTX)
     assert ev.verdict == INC and ev.counterexample is None
+    with pytest.raises(TooFewReplicates):  # below the minimum the judge refuses
+        D.judge_eq11_depth(_record(MIN_REPLICATES - 1, 3, ratio=(0.4, 0.4), sd=1.0), CTX)
 
 
 def test_rows_below_log_c_are_uninformative():

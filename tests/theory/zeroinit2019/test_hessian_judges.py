@@ -7,6 +7,7 @@ from hypothesis import given, settings
 
 from tests.strategies import seeds
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+from theory.stats import MIN_REPLICATES, TooFewReplicates
 from theory.zeroinit2019 import hessian_table1 as T
 from theory.zeroinit2019 import lsuv_checks as Q
 
@@ -26,16 +27,18 @@ def _table1(ratio, spread, n, seed, scheme="zeroinit"):
 def test_ratio_judge_on_known_ratios(seed):
     assert T.judge_ratio(_table1(1.2, 0.05, 400, seed), CTX, "small").verdict == Verdict.HOLDS
     assert T.judge_ratio(_table1(30.0, 0.05, 400, seed), CTX, "small").verdict == Verdict.FAILS
-    assert T.judge_ratio(_table1(3.0, 0.5, 20, seed), CTX, "small").verdict == Verdict.INCONCLUSIVE
-    assert T.judge_ratio(_table1(1e4, 0.5, 40, seed, "baseline"), CTX, "very_large").verdict == Verdict.HOLDS
-    assert T.judge_ratio(_table1(0.01, 0.5, 40, seed, "half_scaling"), CTX,
+    assert T.judge_ratio(_table1(3.0, 0.5, 200, seed), CTX, "small").verdict == Verdict.INCONCLUSIVE
+    assert T.judge_ratio(_table1(1e4, 0.5, 200, seed, "baseline"), CTX, "very_large").verdict == Verdict.HOLDS
+    assert T.judge_ratio(_table1(0.01, 0.5, 200, seed, "half_scaling"), CTX,
                          "depth_affected_down").verdict == Verdict.HOLDS
 
 
 def test_ratio_judge_reports_a_shortfall_when_straddling():
-    ev = T.judge_ratio(_table1(3.3, 0.5, 16, 1), CTX, "small")
+    ev = T.judge_ratio(_table1(3.3, 0.5, 200, 1), CTX, "small")
     assert ev.verdict == Verdict.INCONCLUSIVE and ev.shortfall > 1
     assert ev.plot["kind"] == "means"
+    with pytest.raises(TooFewReplicates):  # a Welch comparison needs 200 networks per depth
+        T.judge_ratio(_table1(3.3, 0.5, MIN_REPLICATES - 1, 1), CTX, "small")
 
 
 def _lsuv(n, slope_sd, seed, shift=0.0):
@@ -51,13 +54,13 @@ def _lsuv(n, slope_sd, seed, shift=0.0):
 
 @pytest.mark.parametrize("quantity, right, wrong", [("stream", 1.0, 2.0), ("w1", -1.0, -2.0), ("w2", 0.0, -1.0)])
 def test_lsuv_judge_resolves_exact_power_laws(quantity, right, wrong):
-    m = _lsuv(50, 1e-4, 0)
+    m = _lsuv(200, 1e-4, 0)
     assert Q.judge_lsuv(m, CTX, quantity, right).verdict == Verdict.HOLDS
     assert Q.judge_lsuv(m, CTX, quantity, wrong).verdict == Verdict.FAILS
 
 
 def test_lsuv_judge_is_inconclusive_when_networks_disagree():
-    ev = Q.judge_lsuv(_lsuv(10, 0.1, 1), CTX, "stream", 1.0)
+    ev = Q.judge_lsuv(_lsuv(200, 0.5, 1), CTX, "stream", 1.0)
     assert ev.verdict == Verdict.INCONCLUSIVE and ev.shortfall > 1
 
 

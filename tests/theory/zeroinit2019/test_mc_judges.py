@@ -7,6 +7,7 @@ from hypothesis import given, settings
 
 from tests.strategies import seeds
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
+from theory.stats import MIN_POINT_REPLICATES, MIN_REPLICATES, TooFewReplicates
 from theory.zeroinit2019 import mc_judges as J
 from theory.zeroinit2019 import montecarlo as mc
 
@@ -38,7 +39,7 @@ def test_growth_judges_on_known_truth(seed):
     assert J.judge_variance_fixed_input(m, CTX).verdict == H
     assert J.judge_eq2_step(m, CTX).verdict == H
     assert J.judge_eq2_step(m, CTX, kappa_scale=1.05).verdict == F
-    assert J.judge_growth(_growth(20, seed, sd=0.5), CTX, None, ("he_fan_in",)).verdict == INC
+    assert J.judge_growth(_growth(200, seed, sd=0.5), CTX, None, ("he_fan_in",)).verdict == INC
 
 
 def _failing_part(ev):
@@ -70,7 +71,7 @@ def _few_steps(n, seed, slope=0.0, sd=0.01):
 def test_few_steps_judge_on_known_truth():
     assert J.judge_few_steps(_few_steps(200, 0), CTX).verdict == H
     assert J.judge_few_steps(_few_steps(200, 1, slope=0.05), CTX).verdict == F
-    assert J.judge_few_steps(_few_steps(4, 2, sd=0.05), CTX).verdict == INC
+    assert J.judge_few_steps(_few_steps(200, 2, sd=0.5), CTX).verdict == INC
     assert J.judge_few_steps(_few_steps(200, 3), CTX, shift=2 * J.EXPONENT_TOLERANCE).verdict == F
 
 
@@ -90,7 +91,7 @@ def _one_step(n, seed, exponent=-1.0, sd=0.02):
 def test_one_step_judge_on_known_truth():
     assert J.judge_one_step(_one_step(200, 0), CTX).verdict == H
     assert J.judge_one_step(_one_step(200, 1, exponent=-0.9), CTX).verdict == F
-    assert J.judge_one_step(_one_step(8, 2, sd=0.4), CTX).verdict == INC
+    assert J.judge_one_step(_one_step(20, 2, sd=0.4), CTX).verdict == INC
     assert J.judge_one_step(_one_step(200, 3), CTX).plot["kind"] == "power_law"
 
 
@@ -105,7 +106,7 @@ def _heads(n, seed, slack=0.4, sd=0.1, max_z=4.0):
 def test_eq5_judge_on_known_truth():
     assert J.judge_eq5(_heads(400, 0), CTX).verdict == H
     assert J.judge_eq5(_heads(400, 1, slack=-0.2), CTX).verdict == F
-    assert J.judge_eq5(_heads(5, 2, slack=0.05, sd=1.0), CTX).verdict == INC
+    assert J.judge_eq5(_heads(200, 2, slack=0.05, sd=1.0), CTX).verdict == INC
     assert J.judge_eq5(_heads(400, 3), CTX, shift=1.0).verdict == F
 
 
@@ -129,7 +130,7 @@ def _slopes(n, seed, mean, sd, key="slope", at="at", extra=None):
 def test_bn_linear_judge_on_known_truth():
     assert J.judge_bn_linear(_slopes(200, 0, 1.0, 0.05), CTX).verdict == H
     assert J.judge_bn_linear(_slopes(200, 1, 1.1, 0.05), CTX).verdict == F
-    assert J.judge_bn_linear(_slopes(6, 2, 1.0, 0.2), CTX).verdict == INC
+    assert J.judge_bn_linear(_slopes(200, 2, 1.0, 1.0), CTX).verdict == INC
 
 
 def _output(n, seed, mean, sd, init=0.0):
@@ -143,27 +144,38 @@ def _output(n, seed, mean, sd, init=0.0):
 
 
 def test_output_scale_judge_on_known_truth():
-    assert J.judge_output_scale(_output(100, 0, 0.0, 0.01), CTX).verdict == H
-    assert J.judge_output_scale(_output(100, 1, 0.2, 0.01), CTX).verdict == F
-    assert J.judge_output_scale(_output(100, 2, 0.0, 0.01, init=1e-3), CTX).verdict == F
+    assert J.judge_output_scale(_output(200, 0, 0.0, 0.01), CTX).verdict == H
+    assert J.judge_output_scale(_output(200, 1, 0.2, 0.01), CTX).verdict == F
+    assert J.judge_output_scale(_output(200, 2, 0.0, 0.01, init=1e-3), CTX).verdict == F
 
 
 def test_output_scale_value_at_init_fails_alone():
     """Depth exponent exact: z = 1e-3 stated at initialization fails (z is 0 there), by
     the initialization row; z stated at its actual value holds."""
-    ev = J.judge_output_scale(_output(100, 3, 0.0, 0.01), CTX, at_init=1e-3)
+    ev = J.judge_output_scale(_output(200, 3, 0.0, 0.01), CTX, at_init=1e-3)
     assert ev.verdict == F and ev.counterexample["part"] == "z at initialization"
     assert [d["quantity"] for d in ev.details if d.get("verdict") == "fails"] == ["max |z| at initialization"]
-    assert J.judge_output_scale(_output(100, 4, 0.0, 0.01, init=1e-3), CTX, at_init=1e-3).verdict == H
-    assert J.judge_output_scale(_output(100, 5, 0.0, 0.01, init=-1e-3), CTX, at_init=1e-3).verdict == F
+    assert J.judge_output_scale(_output(200, 4, 0.0, 0.01, init=1e-3), CTX, at_init=1e-3).verdict == H
+    assert J.judge_output_scale(_output(200, 5, 0.0, 0.01, init=-1e-3), CTX, at_init=1e-3).verdict == F
 
 
-def _dense(n, seed, mean):
+def _dense(n, seed, mean, sd=0.1):
     g = np.random.default_rng(seed)
-    rows = [Row({"depth": L}, {"ratio": mean + g.normal(0, 0.1, n)}) for L in mc.DENSE_DEPTHS]
+    rows = [Row({"depth": L}, {"ratio": mean + g.normal(0, sd, n)}) for L in mc.DENSE_DEPTHS]
     return Samples([Block(rows, meta={"k0": 64, "growth": 8, "inputs": 8})])
 
 
-@pytest.mark.parametrize("mean, n, verdict", [(1.0, 2000, H), (1.15, 2000, F), (1.0, 8, INC)])
-def test_dense_judge_on_known_truth(mean, n, verdict):
-    assert J.judge_dense(_dense(n, 0, mean), CTX).verdict == verdict
+@pytest.mark.parametrize("mean, n, sd, verdict", [(1.0, 2000, 0.1, H), (1.15, 2000, 0.1, F), (1.0, 200, 1.0, INC)])
+def test_dense_judge_on_known_truth(mean, n, sd, verdict):
+    assert J.judge_dense(_dense(n, 0, mean, sd), CTX).verdict == verdict
+
+
+def test_judges_refuse_fewer_replicates_than_the_minimum():
+    """Below theory.stats.MIN_REPLICATES per sample (MIN_POINT_REPLICATES per point of
+    a fitted exponent) the judges raise TooFewReplicates: the runner does not judge that look."""
+    few = MIN_REPLICATES - 1
+    for judge, record in ((J.judge_dense, _dense(few, 0, 1.0)), (J.judge_few_steps, _few_steps(few, 0)),
+                          (J.judge_bn_linear, _slopes(few, 0, 1.0, 0.05)), (J.judge_eq5, _heads(few, 0)),
+                          (J.judge_one_step, _one_step(MIN_POINT_REPLICATES - 1, 0))):
+        with pytest.raises(TooFewReplicates):
+            judge(record, CTX)
