@@ -50,8 +50,9 @@ def _lognormal(be, n):
 
 
 def _resolution(se, df, alpha, budget, parts=1):
-    """The deviation the final look's test detects with probability POWER."""
-    return detectable_deviation(se, df, alpha / plan_looks(1, budget, 1.0).looks / parts)
+    """The deviation the final look's test detects with probability POWER, at the level
+    the runner gives it (the claim's alpha over the guard and the looks)."""
+    return detectable_deviation(se, df, plan_looks(1, budget, 1.0).alpha(alpha) / parts)
 
 
 def _scaled(truth: str, budget: int) -> tuple[int, int]:
@@ -130,7 +131,7 @@ def _exponent_claim(truth: str, alpha: float) -> Claim:
     x = np.log(_WIDTHS)
     n = P * _EXP_BUDGET
     res = birge_resolution(_EXP_SD / math.sqrt(n) / math.sqrt(np.sum((x - x.mean()) ** 2)),
-                           alpha / plan_looks(1, _EXP_BUDGET, 1.0).looks, len(_WIDTHS) - 2)
+                           plan_looks(1, _EXP_BUDGET, 1.0).alpha(alpha), len(_WIDTHS) - 2)
     first, budget = _scaled(truth, _EXP_BUDGET)
     p = -1.0 + (0.012 if truth in _OFF_CENTRE else
                 {"true": 0.0, "false_1x": _EXP_TOL + res, "outside_band": _EXP_TOL * 1.02}[truth])
@@ -168,7 +169,7 @@ def _limit_claim(truth: str, alpha: float) -> Claim:
     n = P * _LIM_BUDGET
     X = np.stack([np.ones_like(w), 1 / w], 1)
     se0 = math.sqrt(np.linalg.inv(X.T @ (X * (w * n)[:, None]))[0, 0])
-    dev = _LIM_TOL + birge_resolution(se0, alpha / plan_looks(1, _LIM_BUDGET, 1.0).looks, len(_WIDTHS) - 2)
+    dev = _LIM_TOL + birge_resolution(se0, plan_looks(1, _LIM_BUDGET, 1.0).alpha(alpha), len(_WIDTHS) - 2)
     first, budget = _scaled(truth, _LIM_BUDGET)
     c, b = (1.0, _w2_term()) if truth in _OFF_CENTRE else (
         {"true": 1.0, "false_1x": 1.0 + dev, "outside_band": 1.0 + _LIM_TOL * 1.02}[truth], 0.0)
@@ -192,7 +193,7 @@ def _limit_rms_claim(truth: str, alpha: float) -> Claim:
     n = P * _LIM_BUDGET
     x = np.log(_WIDTHS)
     se_slope = 1 / math.sqrt(2 * n) / math.sqrt(float(np.sum((x - x.mean()) ** 2)))
-    res = birge_resolution(se_slope, alpha / 2 / plan_looks(1, _LIM_BUDGET, 1.0).looks, len(_WIDTHS) - 2)
+    res = birge_resolution(se_slope, plan_looks(1, _LIM_BUDGET, 1.0).alpha(alpha) / 2, len(_WIDTHS) - 2)
     p = {"true": -0.5, "rms_boundary": -0.1 * se_slope, "rms_flat": 0.1 * se_slope, "false_1x": res,
          "outside_band": -0.5}[truth]
     c = 1.0 + _LIM_TOL * 1.02 if truth == "outside_band" else 1.0

@@ -48,11 +48,11 @@ def _decay_claim(truth: str, alpha: float) -> Claim:
     draw at the budget. No truth lies just past the boundary: the ``holds`` rate of
     ``true`` (on the boundary) stands in for false confirmations there."""
     budget = 2 if truth == "underpowered" else _DECAY_BUDGET
-    looks = plan_looks(2, budget, 1.0).looks
+    look_alpha = plan_looks(2, budget, 1.0).alpha(alpha)  # the runner's level per look
     # the reference draw: a numpy stream of its own, outside the runner's seeds
     path, ref = _decay_paths(get_backend("numpy", seed=12345), _DECAY_RATE, _DECAY_BLOCK * budget)
-    r = geometric_decay_fit(path, ref, alpha / looks, _DECAY_RATE)
-    res = detectable_deviation(r["se"], r["t_df"], alpha / looks, sides=1)
+    r = geometric_decay_fit(path, ref, look_alpha, _DECAY_RATE)
+    res = detectable_deviation(r["se"], r["t_df"], look_alpha, sides=1)
     slope = math.log(_DECAY_RATE) + {"true": 0.0, "underpowered": 0.0, "false_1x": res, "false_3x": 3 * res}[truth]
 
     def draw(ctx, block):
@@ -167,12 +167,12 @@ def _radius_resolution(alpha: float, budget: int) -> float:
     n = _RADIUS_BLOCK * budget
     w = np.asarray(_RADIUS_WIDTHS, float)
     X = width_design(w)
-    looks = plan_looks(1, budget, 1.0).looks
+    look_alpha = plan_looks(1, budget, 1.0).alpha(alpha)  # the runner's level per look
     r = 0.0
     for _ in range(50):
         log_se = _radius_sd(w) * math.sqrt(2 / n) / _radius_gaps(_RADIUS_P + r)[:, 0]
         cov = np.linalg.inv(X.T @ (X / log_se[:, None] ** 2))
-        r_new = birge_resolution(math.sqrt(cov[1, 1]), alpha / looks / 3, len(w) - X.shape[1])
+        r_new = birge_resolution(math.sqrt(cov[1, 1]), look_alpha / 3, len(w) - X.shape[1])
         if abs(r_new - r) < 1e-9:
             break
         r = r_new
