@@ -80,3 +80,18 @@ def test_bad_samples_are_named():
         shift_interval([], [1.0], 0.05)
     with pytest.raises(ValueError, match="b must be"):
         shift_interval([1.0], [np.nan], 0.05)
+
+
+def test_above_the_exact_size_the_normal_law_gives_a_slightly_wider_interval():
+    """Past MAX_SIZE per group k comes from the normal law of U: at the largest exact size
+    never above the exact k (conservative) and within 1% of it, out to 1e-6."""
+    from theory.stats.ranks import MAX_SIZE, _normal_k
+
+    m = n = MAX_SIZE
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(0.3, 1, m), rng.normal(0, 1, n)
+    for alpha in (1e-2, 1e-4, 1e-6):
+        exact = shift_interval(a, b, alpha)
+        assert 0.99 * exact.k <= _normal_k(m, n, alpha) <= exact.k
+    big = shift_interval(rng.normal(0.3, 1, 2 * MAX_SIZE), rng.normal(0, 1, 2 * MAX_SIZE), 1e-4)
+    assert big.lo < 0.3 < big.hi and big.k > 0 and 1 - 1e-4 <= big.coverage < 1
