@@ -4,7 +4,6 @@ import pytest
 
 from simulations.relu_nets.lenet_experiment import INITS
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
-from theory.stats import MIN_POINT_REPLICATES, MIN_REPLICATES, TooFewReplicates
 from theory.defazio_bottou.hessian_judges import (
     judge_fig2,
     judge_lenet_ratio,
@@ -13,6 +12,7 @@ from theory.defazio_bottou.hessian_judges import (
     judge_thm2_same_order,
     log_ratio_band,
 )
+from theory.stats import MIN_POINT_REPLICATES, MIN_REPLICATES, TooFewReplicates
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 CTX = JudgeContext(RunContext(), 1e-6)
