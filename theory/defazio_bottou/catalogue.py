@@ -71,10 +71,10 @@ _CLAIMS = (
                               {"sizes": (1,), "target": 1.05**2}),
                      Mutation("printed form substituted: the gradient of a batch of B = 2", {"sizes": (2,)},
                               printed=True)),
-          note="Sec. 2 gives no tolerance. The 5% band is about the check's resolution at its third look (512 "
-               "networks, four times the first look's: the resolution falls as 1/sqrt(networks); the rows' "
-               "resolution, the deviation detected at power 0.9, in the details), so the claim settles at the third "
-               "look or the fourth (1024 networks, the budget); the layers' mean log ratios are close to 0 "
+          note="Sec. 2 gives no tolerance. The 5% band is about the check's resolution at its second look (512 "
+               "networks, twice the first look's 256: the resolution falls as 1/sqrt(networks); the rows' "
+               "resolution, the deviation detected at power 0.9, in the details), so the claim settles at the second "
+               "look or the third (1024 networks, the budget); the layers' mean log ratios are close to 0 "
                "(details). The printed claim (B = 2, defazio_bottou.sec2.minibatch) is judged with the same band.",
           corrects="defazio_bottou.sec2.minibatch"),
     # --- Sec. 4-5: the scaling calculus under the Sec. 3 model (sympy) ------------------------
@@ -138,12 +138,13 @@ _CLAIMS = (
           note="At finite width nu_l exceeds gamma_l (per-sample gradient and input magnitudes are correlated); the "
                "gap shrinks about as 1/width (details), and single networks concentrate (the spread at the largest "
                "width is below that at the smallest). Theorem 1 gives no tolerance; the 2% band is about the "
-               "check's resolution at its second look (384 networks per width, twice the first look's; each layer's "
-               "limit_resolution in the details), so the claim settles at the second look or the third (768 per "
-               "width), with a fourth (1536 per width, the budget) as headroom for seeds that end the third "
-               "undecided. The band holds the limit fitted through the widths, not the mean at the widest networks, "
-               "whose finite-width gap is wider (details); a limit fails only when its interval lies outside the "
-               "band around the stated value (the 1.05 mutation: a persistent excess of nu over gamma)."),
+               "check's resolution at 384 networks per width (each layer's limit_resolution in the details), between "
+               "the first look (256 per width: a limit point needs 200) and the second (512), so the claim settles at "
+               "the second look or the third (1024 per width), with a fourth (1536 per width, the budget) as "
+               "headroom for seeds that end the third undecided. The band holds the limit fitted through the "
+               "widths, not the mean at the widest networks, whose finite-width gap is wider (details); a limit "
+               "fails only when its interval lies outside the band around the stated value (the 1.05 mutation: a "
+               "persistent excess of nu over gamma)."),
     # --- Sec. 6: initializations (exact) ------------------------------------------------------
     Claim(id="defazio_bottou.sec6.geometric_constant_gamma",
           where="Sec. 6, Eq. 3",
@@ -387,7 +388,7 @@ _CLAIMS = (
                     "Xavier",
           kind="empirical",
           recorded=H,
-          measure=hessian.LENET,
+          measure=hessian.LENET_FIG2,
           judge=hessian_judges.judge_fig2,
           params={"flat": "geometric"},
           mutations=(Mutation("Kaiming fan-in is the flattest", {"flat": "he_fan_in"}),),

@@ -22,7 +22,7 @@ from simulations.relu_nets.lenet_experiment import INITS, lenet_setup
 
 from ..core import Block, Row, Sampling
 
-__all__ = ["THM2_WIDTHS", "ORDER_WIDTHS", "THM2_LAYERS", "THM2_ORDER", "LENET", "BIAS", "thm2_block",
+__all__ = ["THM2_WIDTHS", "ORDER_WIDTHS", "THM2_LAYERS", "THM2_ORDER", "LENET", "LENET_FIG2", "BIAS", "thm2_block",
            "thm2_order_block", "lenet_block", "bias_block"]
 
 #: Default width ladder of :func:`thm2_block` (from 32: at width 16 the approach of
@@ -65,7 +65,7 @@ def thm2_block(ctx, block: int, widths=THM2_WIDTHS, reps: int = 16, batch: int =
 thm2_order_block = partial(thm2_block, widths=ORDER_WIDTHS)
 
 
-def bias_block(ctx, block: int, width: int = 64, reps: int = 16, batch: int = 32, classes: int = 10) -> Block:
+def bias_block(ctx, block: int, width: int = 64, reps: int = 64, batch: int = 32, classes: int = 10) -> Block:
     """Eq. 7 (Sec. 8): per interior layer and geometric-init MLP [w, w, 2w, w, 10]
     (Eq. 3, c = 2), the bias b_l of y_l = W_l x_l + b_l (zero at init): its
     Gauss-Newton block is R_l = Phi_l^T S Phi_l per sample (the bias is a weight on a
@@ -111,10 +111,24 @@ def lenet_block(ctx, block: int, per_init: int = 1, batch: int = 1024, size: int
     return Block(rows, meta={"batch": batch, "size": size})
 
 
-# Sampling plans (blocks at the first look and at most, at --mc-scale 1).
+# Sampling plans (blocks at the first look and at most, at --mc-scale 1). Every first look
+# reaches the tests' minimum replicates (theory.stats: 200 per mean test, Welch sample or
+# limit point, 20 per point of a fitted exponent), so no look is refused.
+#: 16 networks per width and block: 64 per width at the first look (the two-point
+#: exponent fit needs 20); the three order claims decide there with 0.23-0.32 exponent
+#: units to spare at the default seed.
 THM2_ORDER = Sampling(draw=thm2_order_block, first=4, budget=16, threads=1)
 #: One BLAS thread per draw, as every other measurement: on a shared machine the
 #: batch-1024 convolutions ran many times slower with threads competing; blocks are
-#: independent, so an executor (``--workers``) parallelizes them instead.
-LENET = Sampling(draw=lenet_block, first=4, budget=25, threads=1)
-BIAS = Sampling(draw=bias_block, first=2, budget=16, threads=1)
+#: independent, so an executor (``--workers``) parallelizes them instead. A block is one
+#: setup per init (4 setups; 9-12 s on one core of the shared 2-core machine). Figure 1's
+#: judge pools the four inits: 50 blocks give the 200 setups a mean test needs at the
+#: first look, with one more look (400 setups) as headroom; at the default seed Figure 1
+#: holds at the first look (interval half-width 0.145 in log ratio, band 0.693).
+LENET = Sampling(draw=lenet_block, first=50, budget=100, threads=1)
+#: Figure 2's Welch comparisons need 200 setups per init: 200 blocks at the first look
+#: (the same draw as :data:`LENET`, so the blocks are shared through the runner's cache),
+#: four times Figure 1's first look: the costliest claim of the catalogue.
+LENET_FIG2 = Sampling(draw=lenet_block, first=200, budget=200, threads=1)
+#: 64 networks a block: 256 per layer at the first look (a mean test needs 200), up to 1024.
+BIAS = Sampling(draw=bias_block, first=4, budget=16, threads=1)

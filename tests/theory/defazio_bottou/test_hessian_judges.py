@@ -1,5 +1,6 @@
 """Judges of Theorem 2 and Figures 1-2 on synthetic records with known truth."""
 import numpy as np
+import pytest
 
 from simulations.relu_nets.lenet_experiment import INITS
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
@@ -11,21 +12,22 @@ from theory.defazio_bottou.hessian_judges import (
     judge_thm2_same_order,
     log_ratio_band,
 )
+from theory.stats import MIN_POINT_REPLICATES, MIN_REPLICATES, TooFewReplicates
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 CTX = JudgeContext(RunContext(), 1e-6)
 
 
-def _thm2(n=400, widths=(32, 64, 128), growth=0.0, limit=1.0, seed=0):
+def _thm2(n=400, widths=(32, 64, 128), growth=0.0, limit=1.0, seed=0, noise=0.3):
     """Per network: order = 1/w (any scale), main = 400 order w^growth (lognormal
-    spread), actual = main / (limit - 3/w) with a bounded relative error."""
+    spread ``noise``), actual = main / (limit - 3/w) with a bounded relative error."""
     rng = np.random.default_rng(seed)
     rows = []
     for w in widths:
         for layer in (1, 2):
             order = np.full(n, 1.0 / w)
-            main = 400 * order * w**growth * np.exp(0.3 * rng.standard_normal(n))
-            actual = main / (limit - 3.0 / w) * np.exp(0.3 * rng.standard_normal(n))
+            main = 400 * order * w**growth * np.exp(noise * rng.standard_normal(n))
+            actual = main / (limit - 3.0 / w) * np.exp(noise * rng.standard_normal(n))
             rows.append(Row({"width": w, "layer": layer}, {"actual": actual, "main": main, "order": order}))
     return Samples([Block(rows)])
 
@@ -42,8 +44,12 @@ def test_order_term_cannot_see_the_main_term():
 
 
 def test_order_term_underpowered_is_inconclusive():
-    ev = judge_thm2_order(_thm2(n=4), CTX)
+    """At the fits' minimum replicates per point, noisy networks leave the exponent
+    undecided; below the minimum the judge refuses to decide."""
+    ev = judge_thm2_order(_thm2(n=MIN_POINT_REPLICATES, noise=1.5), CTX)
     assert ev.verdict == INC and ev.shortfall > 1
+    with pytest.raises(TooFewReplicates, match="replicates per point"):
+        judge_thm2_order(_thm2(n=MIN_POINT_REPLICATES - 1), CTX)
 
 
 def test_main_over_order_growing_fails():
@@ -62,7 +68,7 @@ def test_thm2_same_order_holds_within_the_band_and_fails_outside():
     for power in (1.0, -1.0):
         ev = judge_thm2_same_order(m, CTX, extra_power=power)
         assert ev.verdict == F and ev.counterexample["exponent_interval"][0 if power > 0 else 1] * power > 0.5
-    assert judge_thm2_same_order(_thm2(n=4, widths=(32, 64)), CTX).verdict == INC
+    assert judge_thm2_same_order(_thm2(n=MIN_POINT_REPLICATES, widths=(32, 64), noise=1.5), CTX).verdict == INC
 
 
 def test_order_term_reports_its_tightness_over_the_width_grid():
@@ -77,7 +83,7 @@ def test_order_term_reports_its_tightness_over_the_width_grid():
     assert shrinking.verdict == HA and shrinking.tightness["loose"] and shrinking.tightness["factor"] > 2
 
 
-def _lenet(ratio_in, ratio_out, spread_geo=0.2, spread_other=0.8, n=30, seed=5, ratio_eq2=None):
+def _lenet(ratio_in, ratio_out, spread_geo=0.2, spread_other=0.8, n=MIN_REPLICATES, seed=5, ratio_eq2=None):
     rng = np.random.default_rng(seed)
     rows = []
     for init in INITS:
@@ -98,7 +104,11 @@ def test_lenet_ratio_band():
     ev = judge_lenet_ratio(m, CTX, reading="ratio_rho_in")
     assert ev.verdict == F and ev.counterexample["layer"] in ("conv1", "conv2")
     assert judge_lenet_ratio(m, CTX, reading="ratio_rho_out").verdict == H
-    assert judge_lenet_ratio(_lenet([1] * 5, [1.8] * 5, n=3), CTX, reading="ratio_rho_out").verdict == INC
+    # the four inits pooled: MIN_REPLICATES setups in all, an interval straddling the band's edge
+    few = MIN_REPLICATES // len(INITS)
+    assert judge_lenet_ratio(_lenet([1] * 5, [1.9] * 5, n=few), CTX, reading="ratio_rho_out").verdict == INC
+    with pytest.raises(TooFewReplicates, match="at least"):
+        judge_lenet_ratio(_lenet([1] * 5, [1.0] * 5, n=few - 1), CTX, reading="ratio_rho_out")
     m = _lenet(ratio_in=[5.0, 7.0, 1, 1, 1], ratio_out=[0.9] * 5, ratio_eq2=[0.6, 0.6, 0.6, 0.7, 0.8])
     assert judge_lenet_ratio(m, CTX, reading="ratio_eq2").verdict == H
     assert judge_lenet_ratio(m, CTX, reading="ratio_eq2", target=4.0).verdict == F
@@ -109,9 +119,10 @@ def test_log_ratio_band_reports_the_failing_item_and_its_nearer_end():
     measured item are the failing one, and the margin is its nearer interval end's
     distance to the band (not the far end of another item's interval)."""
     rng = np.random.default_rng(0)
-    items = [("wide", np.exp(np.log(3.0) + 1.5 * rng.standard_normal(8))),  # straddles the upper edge
-             ("above", np.exp(np.log(6.0) + 0.3 * rng.standard_normal(40))),  # misses the band
-             ("inside", np.exp(0.1 * rng.standard_normal(40)))]
+    n = MIN_REPLICATES
+    items = [("wide", np.exp(np.log(3.0) + 1.5 * rng.standard_normal(n))),  # straddles the upper edge
+             ("above", np.exp(np.log(6.0) + 0.3 * rng.standard_normal(n))),  # misses the band
+             ("inside", np.exp(0.1 * rng.standard_normal(n)))]
     ev = log_ratio_band(items, 1.0, 2.0, "synthetic", CTX)
     verdicts = {d["layer"]: d["verdict"] for d in ev.details}
     assert ev.verdict == F and verdicts == {"wide": "inconclusive", "above": "fails", "inside": "holds"}
@@ -134,8 +145,8 @@ def test_bias_index_band():
     rng = np.random.default_rng(6)
     rows = []
     for layer in (1, 2):
-        actual = np.exp(rng.standard_normal(40))
-        noise = np.exp(0.3 * rng.standard_normal(40))
+        actual = np.exp(rng.standard_normal(MIN_REPLICATES))
+        noise = np.exp(0.3 * rng.standard_normal(MIN_REPLICATES))
         rows.append(Row({"layer": layer}, {"actual": actual, "output_index": actual * noise,
                                            "input_index": 4 * actual * noise}))
     m = Samples([Block(rows, meta={"width": 64, "batch": 32})])
@@ -149,6 +160,6 @@ def test_log_ratio_band_shortfall_is_at_least_one_when_inconclusive():
     """An inconclusive item's shortfall uses the end facing the nearer band edge, so it
     is at least 1 (the interval reaches past the edge) and finite off the edge."""
     rng = np.random.default_rng(1)
-    items = [("wide", np.exp(np.log(1.5) + 1.5 * rng.standard_normal(12)))]
+    items = [("wide", np.exp(np.log(1.5) + 1.5 * rng.standard_normal(MIN_REPLICATES)))]
     ev = log_ratio_band(items, 1.0, 2.0, "synthetic", CTX)
     assert ev.verdict == INC and 1.0 <= ev.shortfall < float("inf")

@@ -6,6 +6,7 @@ import pytest
 from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
 from theory.defazio_bottou.mc_judges import judge_minibatch_layers, judge_thm1_networks, per_group
 from theory.judges import judge_means
+from theory.stats import MIN_REPLICATES, TooFewReplicates
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 WIDTHS = (16, 32, 64, 128, 256)
@@ -27,8 +28,12 @@ def test_thm1_exactly_true_holds_approximately():
 
 
 def test_thm1_underpowered_is_inconclusive_with_a_shortfall():
-    ev = judge_thm1_networks(_thm1(n=6, spread=30.0), CTX)
+    """At the limit fit's minimum replicates per width, widely spread networks leave the
+    limit undecided; below it the judge refuses to decide."""
+    ev = judge_thm1_networks(_thm1(n=MIN_REPLICATES, spread=30.0), CTX)
     assert ev.verdict == INC and ev.shortfall > 1
+    with pytest.raises(TooFewReplicates, match="replicates per point"):
+        judge_thm1_networks(_thm1(n=MIN_REPLICATES - 1), CTX)
 
 
 def test_thm1_wrong_limit_fails():
@@ -88,21 +93,21 @@ def test_per_group_splits_alpha_over_groups():
         return judge_means(rows, lambda r: r["x"], lambda r: 1.0, ("g",), 0.1, "m", c)
 
     rng = np.random.default_rng(2)
-    groups = {g: [{"g": g, "x": 1 + 0.01 * rng.standard_normal(50)}] for g in "abc"}
+    groups = {g: [{"g": g, "x": 1 + 0.01 * rng.standard_normal(MIN_REPLICATES)}] for g in "abc"}
     ev = per_group(groups, judge, CTX, "g")
     assert seen == pytest.approx([CTX.alpha / 3] * 3) and ev.verdict == H
 
 
-def _minibatch(per_layer, n=300, seed=3):
-    """Per (B, layer) ratios nu/gamma = per_layer[B][layer] * lognormal noise, the same
-    network's layers correlated (a shared factor)."""
+def _minibatch(per_layer, n=300, seed=3, noise=0.05):
+    """Per (B, layer) ratios nu/gamma = per_layer[B][layer] * lognormal noise (``noise``
+    of the layer's own), the same network's layers correlated (a shared factor)."""
     rng = np.random.default_rng(seed)
     rows = []
     for B, means in per_layer.items():
         shared = rng.standard_normal(n)
         for layer, mu in enumerate(means):
             rows.append(Row({"B": B, "layer": layer},
-                            {"ratio": mu * np.exp(0.1 * shared + 0.05 * rng.standard_normal(n))}))
+                            {"ratio": mu * np.exp(0.1 * shared + noise * rng.standard_normal(n))}))
     return Samples([Block(rows, meta={"width": 128})])
 
 
@@ -118,8 +123,12 @@ def test_minibatch_layer_dependent_ratios_fail_with_the_layer_named():
 
 
 def test_minibatch_underpowered_is_inconclusive():
-    m = _minibatch({2: (2.0, 2.0, 2.0)}, n=5)
+    """At the minimum replicates, noisy layer ratios leave the band undecided; below it
+    the judge refuses to decide."""
+    m = _minibatch({2: (2.0, 2.0, 2.0)}, n=MIN_REPLICATES, noise=0.5)
     assert judge_minibatch_layers(m, CTX, sizes=(2,), layers=(1, 2)).verdict == INC
+    with pytest.raises(TooFewReplicates, match="at least"):
+        judge_minibatch_layers(_minibatch({2: (2.0, 2.0, 2.0)}, n=MIN_REPLICATES - 1), CTX, sizes=(2,))
 
 
 def test_within_band_margin_is_measured_from_the_band_edge():
