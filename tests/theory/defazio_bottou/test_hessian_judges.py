@@ -137,8 +137,19 @@ def test_log_ratio_band_reports_the_failing_item_and_its_nearer_end():
 def test_fig2_flat_geometric_holds_and_swapped_fails():
     m = _lenet([1] * 5, [1] * 5)
     ev = judge_fig2(m, CTX)
-    assert ev.verdict == H and "welch_df" in ev.details[0]
+    assert ev.verdict == H and ev.details[0]["samples"] == [MIN_REPLICATES] * 2 and ev.tightness is not None
     assert judge_fig2(m, CTX, flat="he_fan_in").verdict == F
+
+
+def test_fig2_decides_from_16_setups_per_init_by_the_exact_rank_interval():
+    """No calibrated minimum applies to the rank interval: 16 setups per init decide a
+    clear difference either way, and equal spreads stay inconclusive."""
+    m = _lenet([1] * 5, [1] * 5, n=16)
+    ev = judge_fig2(m, CTX)
+    assert ev.verdict == H and ev.details[0]["samples"] == [16, 16] and ev.margin > 0
+    assert judge_fig2(m, CTX, flat="he_fan_in").verdict == F
+    same = _lenet([1] * 5, [1] * 5, spread_geo=0.8, n=16)
+    assert judge_fig2(same, CTX).verdict == Verdict.INCONCLUSIVE
 
 
 def test_bias_index_band():
