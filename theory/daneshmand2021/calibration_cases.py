@@ -101,7 +101,8 @@ def _phase_claim(truth: str, alpha: float) -> Claim:
     res = _phase_resolution()
     gamma = {"true": 2.0, "underpowered": 2.0, "outside_band": 2.01, "false_1x": 2.0 + res,
              "false_3x": 2.0 + 3 * res, "inside_1x": 2.0 - res, "true_soft": 2.0, "outside_soft": 2.01}[truth]
-    steep = dict(zip(_PHASE_NS, _PHASE_STEEP[{"true_soft": "soft_up", "outside_soft": "soft_down"}.get(truth, "steep")]))
+    shape = {"true_soft": "soft_up", "outside_soft": "soft_down"}.get(truth, "steep")
+    steep = dict(zip(_PHASE_NS, _PHASE_STEEP[shape]))
     confirm = 40 if truth == "underpowered" else 100
     q = 0.1 ** (1 / _PHASE_RUNS)
     widths = [2**k for k in range(1, 41)]  # wide enough for gamma = 2 + 3 x resolution at n = 48

@@ -194,7 +194,8 @@ def test_fig4a_sign():
     # growth at a constant pace: the 'pace' reading neither holds nor fails
     assert NJ.judge_fig4a(m, ctx(), compare="pace").verdict == INC
     # growth that slows with depth (as measured): the pace reading fails
-    slow = {f"gap_depth_{L}": 1 - 0.1 * math.exp(-(L - 15) / 15) + g.normal(0, 0.001, 200) for L in (15, 30, 45, 60, 75)}
+    slow = {f"gap_depth_{L}": 1 - 0.1 * math.exp(-(L - 15) / 15) + g.normal(0, 0.001, 200)
+            for L in (15, 30, 45, 60, 75)}
     m = samples([({"d": 800, "n": 500}, slow)], depths=(15, 30, 45, 60, 75), d=800, n=500)
     assert NJ.judge_fig4a(m, ctx()).verdict == H and NJ.judge_fig4a(m, ctx(), compare="pace").verdict == F
 
