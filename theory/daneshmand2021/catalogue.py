@@ -57,7 +57,7 @@ _PORTED = (
           mutations=(Mutation("no plateau term", {"plateau_term": False}),
                      Mutation("plateau 3n/(alpha d) (exponent off by 1/2)", {"plateau_power": 1.0})),
           note=lambda ev: ("Since ||H_k||_F = 1, alpha <= 1/sqrt(n) and the bound can only be below the largest gap "
-               "sqrt(1 - 1/n) for d > 9 n^4/(n - 1); the grid adds widths up to 65536 where it bites, and each row "
+               "sqrt(1 - 1/n) for d > 9 n^4/(n - 1); the grid adds widths up to 16384 where it bites, and each row "
                "says whether it was informative. " + _A1 + " Eq. 3's constants cannot fail on this grid: from a "
                "Gaussian H_0 the chain is near orthogonal at every layer, and in every row the mean V(H_(l+1)) is at "
                f"most {max(d['mean_over_width_term'] for d in ev['details'] if 'mean_over_width_term' in d):.2g}"
@@ -164,8 +164,9 @@ _PORTED = (
                      Mutation("plateau 6 n^2/(alpha d^2) (width power 2 for 1/2; rejected by the lower bound on W_2 "
                               "of the laws)", {"plateau_power": 2.0}, part="lower bound on W_2 of the laws")),
           note=lambda ev: ("The bound is below the largest W_2^2 (2 - 2/sqrt(n)) only for d > 9 n^5/(1 - 1/sqrt(n))^2 "
-               "(alpha <= 1/sqrt(n)): the grid adds n = 2 at d = 4096 and 16384 and n = 4 at d = 65536, the cells "
-               "where it can bite once l is large enough; each row says whether it was informative. W_2 is between "
+               "(alpha <= 1/sqrt(n)): the grid adds n = 2 at d = 4096 and 16384, the cells "
+               "where it can bite once l is large enough (n = 4 would need d = 65536, left out for cost: 200 chains "
+               "there take minutes); each row says whether it was informative. W_2 is between "
                "the laws: the mean conditional W_2^2 bounds it from above (holds only), a lower confidence bound "
                "from 1-Lipschitz functionals of the singular values (lemma2.w2_bound) is the only way to fails. "
                f"The bound is loose: on the worst informative row it stands {ev['tightness']['factor']:.0f}"

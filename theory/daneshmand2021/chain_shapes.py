@@ -27,7 +27,7 @@ __all__ = ["STRETCHES", "decay_shape_block", "DECAY_SHAPE", "judge_linear_decay"
 STRETCHES = ((1, 5), (6, 10), (11, 15), (16, 20))
 
 
-def decay_shape_block(ctx, block: int, widths=(32, 512), n: int = 4, depth: int = 20, runs: int = 20) -> Block:
+def decay_shape_block(ctx, block: int, widths=(32, 512), n: int = 4, depth: int = 20, runs: int = 200) -> Block:
     """Figure 2 (left), BN chains from the diagonal-spike H_0: per run, the OLS slope of
     log V(H_l) over layers 1..20 (``slope_all``) and over each stretch of
     :data:`STRETCHES` (``slope_1_5``, ...)."""
@@ -43,7 +43,7 @@ def decay_shape_block(ctx, block: int, widths=(32, 512), n: int = 4, depth: int 
     return Block(rows, meta={"n": n, "depth": depth})
 
 
-DECAY_SHAPE = Sampling(draw=decay_shape_block, first=1, budget=8, threads=1)
+DECAY_SHAPE = Sampling(draw=decay_shape_block, first=1, budget=4, threads=1)
 
 
 def judge_linear_decay(m, ctx, direction: str = "<", linear: bool = True, tol: float = 0.5,

@@ -162,8 +162,8 @@ COVERAGE = (
          'Sec. 4.1', 'corollary',
          'under A1(alpha, l): W_2(W_l H_l, G/sqrt n)^2 <= 4n (1 - 2alpha/3)^l + 6 n^2/(alpha sqrt d)',
          claims=_c('cor3.bound', 'lemma2.l0_printed'),
-         note='The printed bound is not refuted where it bites (d up to 65536); its derivation has the index off by '
-              'one.'),
+         note='The printed bound is not refuted where it bites (n = 2, d up to 16384); its derivation has the index '
+              'off by one.'),
     Item("Sec. 4.1, after Corollary 3: 'the radius of the Wasserstein-2 ball is at most O(1/sqrt(width))'",
          'Sec. 4.1', 'proof_step',
          'radius W_2 = O(d^{-1/2}) from Eq. 5',

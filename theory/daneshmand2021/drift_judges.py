@@ -91,7 +91,7 @@ def geometric_decay_fit(path, ref, alpha: float, max_rate: float = 1.0, pilot: i
     standard errors at the boundary: false alarms 1.4-1.8 times alpha at alpha 0.05).
     For the same reason the delta method's J uses the pilot's distances: weights
     1/D_l^2 from the fitted data favour the layers where D_l happens to be high
-    (calibrated in :mod:`theory.calibration.figure_cases`, case ``decay``)."""
+    (calibrated in :mod:`theory.daneshmand2021.calibration_cases`, case ``decay``)."""
     path = np.asarray(path, float)
     ref = np.asarray(ref, float)
     if pilot is None:

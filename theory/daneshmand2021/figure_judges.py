@@ -197,7 +197,7 @@ def _lower_fits(rows, alpha: float):
     0. The per-functional alpha does not depend on what passes, so the screened test
     rejects only where the same fits without the screen would: it costs power, never
     size. The judge's false-alarm rate and power are measured on synthetic gaps where the
-    screen drops functionals at the first look (:mod:`theory.calibration.figure_cases`,
+    screen drops functionals at the first look (:mod:`theory.daneshmand2021.calibration_cases`,
     case ``radius``)."""
     out = []
     for j, name in enumerate(LIPSCHITZ):

@@ -38,7 +38,7 @@ __all__ = ["judge_thm1_bound", "judge_lemma2", "judge_cor3", "judge_smin_expecta
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 #: Theorem 1 is judged on cells up to this width (it bites from d = 1024 at n = 2 and
-#: d = 16384 at n = 4); the cell at 65536 serves Corollary 3.
+#: d = 16384 at n = 4), the grid's widest cells.
 THM1_MAX_WIDTH = 16384
 #: Lemma 2 is judged on cells up to this width: it bites in every cell, and the narrow
 #: ones have the most chains per block (the per-run difference inherits V's spread).
@@ -126,7 +126,7 @@ def _thm1(alpha: float, ell: int, n: int, d: int, dps: int, power: float, term: 
 def judge_thm1_bound(m, ctx, plateau_power: float = 0.5, plateau_term: bool = True):
     """Theorem 1, Eq. 3: E[V(H_{l+1})] <= 2 (1 - 2 alpha/3)^l + 3 n / (alpha sqrt(d)) under
     A1(alpha, l). A row is informative when the bound is below sqrt(1 - 1/n). Cells up to
-    ``THM1_MAX_WIDTH``: the widest cell (4 chains per block) serves Corollary 3. Each row
+    ``THM1_MAX_WIDTH`` (the whole grid of :data:`.montecarlo.GRID`). Each row
     also gives its mean over the printed width term 3 n/(alpha sqrt d) alone."""
     def bound(r):
         return _thm1(float(r["alpha_l"].min()), r.layer, r.n, r.d, ctx.dps, plateau_power, plateau_term)

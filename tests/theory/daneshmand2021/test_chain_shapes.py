@@ -12,7 +12,7 @@ def ctx(alpha=1e-6):
     return JudgeContext(RunContext(), alpha)
 
 
-def _decay(stretch_rates, reps=40, seed=0):
+def _decay(stretch_rates, reps=200, seed=0):
     g = np.random.default_rng(seed)
     rates = np.asarray(stretch_rates, float)
     vals = {f"slope_{a}_{b}": r + g.normal(0, 0.005, reps) for (a, b), r in zip(CS.STRETCHES, rates)}

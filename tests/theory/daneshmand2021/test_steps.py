@@ -81,13 +81,13 @@ def test_layer_norm_identity_and_sign():
     g = np.random.default_rng(1)
 
     def rows(diff):
-        return samples([({"d": 32}, {"max_path_difference": np.full(20, diff), "ln_rise": g.normal(0.3, 0.05, 20)})],
+        return samples([({"d": 32}, {"max_path_difference": np.full(200, diff), "ln_rise": g.normal(0.3, 0.05, 200)})],
                        d=32, depth=50, rise_from=10)
 
     assert NJ.judge_layer_norm(rows(1e-15), ctx()).verdict == H
     assert NJ.judge_layer_norm(rows(1e-15), ctx(), direction="<").verdict == F
     assert NJ.judge_layer_norm(rows(1e-3), ctx()).verdict == F  # the paths differ: counterexample
-    undecided = samples([({"d": 32}, {"max_path_difference": np.full(20, 1e-3), "ln_rise": g.normal(0.0, 0.05, 20)})],
+    undecided = samples([({"d": 32}, {"max_path_difference": np.full(200, 1e-3), "ln_rise": g.normal(0.0, 0.05, 200)})],
                         d=32, depth=50, rise_from=10)
     ev = NJ.judge_layer_norm(undecided, ctx())  # the sign part alone is undecided; the paths decide
     assert ev.verdict == F and ev.shortfall is None and ev.details[0]["verdict"] == "inconclusive"
@@ -108,7 +108,7 @@ def test_layer_norm_each_part_can_fail_alone():
     """Equal paths and a clear rise: holds. A stated path difference of 1e-3 fails on the
     path part alone (the sign part still holds), and the counterexample names it."""
     g = np.random.default_rng(2)
-    m = samples([({"d": 32}, {"max_path_difference": np.full(20, 7e-15), "ln_rise": g.normal(0.3, 0.05, 20)})],
+    m = samples([({"d": 32}, {"max_path_difference": np.full(200, 7e-15), "ln_rise": g.normal(0.3, 0.05, 200)})],
                 d=32, depth=50, rise_from=10)
     assert NJ.judge_layer_norm(m, ctx()).verdict == H
     assert NJ.judge_layer_norm(m, ctx(), change=0.6).verdict == F  # a rise of 0.6 is rejected
@@ -122,7 +122,7 @@ def test_layer_norm_each_part_can_fail_alone():
     assert NJ.judge_layer_norm(m, ctx(), path_difference=1e-12).verdict == H
 
 
-def _fig6(bn_last, reps=25, seed=0):
+def _fig6(bn_last, reps=200, seed=0):
     g = np.random.default_rng(seed)
     bn = {"first": np.full(reps, 0.75) + g.normal(0, 0.01, reps), "last": bn_last + g.normal(0, 0.01, reps)}
     bn["early"] = bn["last"] + g.normal(0, 0.005, reps)
@@ -135,7 +135,7 @@ def _fig6(bn_last, reps=25, seed=0):
 def test_fig6_three_way():
     assert NJ.judge_fig6(_fig6(0.19), ctx()).verdict == H
     assert NJ.judge_fig6(_fig6(0.19), ctx(), bn_direction=">").verdict == F
-    assert NJ.judge_fig6(_fig6(0.75, reps=3), ctx()).verdict == INC  # no change, three networks
+    assert NJ.judge_fig6(_fig6(0.75), ctx()).verdict == INC  # no change: the fall is undecided
 
 
 def test_fig6_each_part_can_fail_alone():
@@ -153,13 +153,13 @@ def test_fig6_each_part_can_fail_alone():
 
 
 def test_fig6_shortfall_comes_from_the_undecided_part():
-    """The flat part decided, the BN fall not (it sits just below 0 with three networks):
+    """The flat part decided, the BN fall not (it sits just below 0, inside its spread):
     the shortfall is the fall's, the one-sided limit's extent over the distance to 0."""
     from theory import stats
 
-    m = _fig6(0.75, reps=3)
+    m = _fig6(0.75)
     bn = m.row(variant="bn_centered_relu")
-    bn["last"][:] = bn["first"] - 0.004 + np.array([0.001, -0.001, 0.0])
+    bn["last"][:] = bn["first"] - 0.004 + np.resize([0.03, -0.03, 0.0], 200)
     bn["early"][:] = bn["late"][:] = bn["last"]
     ev = NJ.judge_fig6(m, ctx())
     parts = {d["part"]: d for d in ev.details}
@@ -169,7 +169,7 @@ def test_fig6_shortfall_comes_from_the_undecided_part():
     assert 1 < ev.shortfall < math.inf
 
 
-def _deep(ratio, reps=32, seed=0):
+def _deep(ratio, reps=200, seed=0):
     g = np.random.default_rng(seed)
     late = 0.04 * np.exp(g.normal(0, 0.2, reps))
     return samples([({"variant": "bn"}, {"late": late, "deep": late * ratio * np.exp(g.normal(0, 0.3, reps)),
@@ -182,19 +182,20 @@ def test_depth_constancy_three_way():
     ev = NJ.judge_depth_constancy(_deep(7.0), ctx())
     assert ev.verdict == F and ev.counterexample["part"].startswith("level over layers 70..75")
     assert NJ.judge_depth_constancy(_deep(7.0), ctx(), ratio=7.0).verdict == H
-    assert NJ.judge_depth_constancy(_deep(2.0, reps=4), ctx()).verdict == INC  # at the band's edge, four networks
+    assert NJ.judge_depth_constancy(_deep(2.0), ctx()).verdict == INC  # at the band's edge
 
 
 def test_fig4a_sign():
     g = np.random.default_rng(2)
-    data = {f"gap_depth_{L}": 0.9 + 0.001 * L + g.normal(0, 0.001, 8) for L in (15, 30, 45, 60, 75)}
+    data = {f"gap_depth_{L}": 0.9 + 0.001 * L + g.normal(0, 0.001, 200) for L in (15, 30, 45, 60, 75)}
     m = samples([({"d": 800, "n": 500}, data)], depths=(15, 30, 45, 60, 75), d=800, n=500)
     assert NJ.judge_fig4a(m, ctx()).verdict == H
     assert NJ.judge_fig4a(m, ctx(), direction="<").verdict == F
     # growth at a constant pace: the 'pace' reading neither holds nor fails
     assert NJ.judge_fig4a(m, ctx(), compare="pace").verdict == INC
     # growth that slows with depth (as measured): the pace reading fails
-    slow = {f"gap_depth_{L}": 1 - 0.1 * math.exp(-(L - 15) / 15) + g.normal(0, 0.001, 8) for L in (15, 30, 45, 60, 75)}
+    slow = {f"gap_depth_{L}": 1 - 0.1 * math.exp(-(L - 15) / 15) + g.normal(0, 0.001, 200)
+            for L in (15, 30, 45, 60, 75)}
     m = samples([({"d": 800, "n": 500}, slow)], depths=(15, 30, 45, 60, 75), d=800, n=500)
     assert NJ.judge_fig4a(m, ctx()).verdict == H and NJ.judge_fig4a(m, ctx(), compare="pace").verdict == F
 
@@ -217,11 +218,11 @@ def test_footnote2_counterexample():
 def test_fig6_relative_flatness():
     """On log V the band is relative to the level: a small level that rises by a third
     over five layers leaves the band that the absolute 0.05 accepts."""
-    m = _fig6(0.04, reps=25)
+    m = _fig6(0.04, seed=1)  # a level of 0.04 with sd 0.01: a seed whose 200 networks all stay above 0
     m.row(variant="bn_centered_relu")["late"][:] = m.row(variant="bn_centered_relu")["early"] * 1.33
     assert NJ.judge_fig6(m, ctx()).verdict == H  # absolute band: inside +-0.05
     assert NJ.judge_fig6(m, ctx(), flat_log_tol=math.log(2) / 6).verdict == F
-    flat = _fig6(0.04, reps=25)
+    flat = _fig6(0.04, seed=1)
     flat.row(variant="bn_centered_relu")["late"][:] = flat.row(variant="bn_centered_relu")["early"]
     assert NJ.judge_fig6(flat, ctx(), flat_log_tol=math.log(2) / 6).verdict == H
     assert NJ.judge_fig6(flat, ctx(), flat_log_tol=math.log(2) / 6, flat_target=1.0).verdict == F
