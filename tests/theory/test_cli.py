@@ -184,9 +184,13 @@ def test_check_above_the_default_scale_announces_and_shows_progress(capsys, monk
     evidence text as any run."""
     import io
 
+    from theory.catalogue import get
+
+    budget = get(bad_inputs.CHEAP_MC).measure.budget
     assert main(["--mc-scale", "2", "check", bad_inputs.CHEAP_MC]) == 0
     captured = capsys.readouterr()
-    assert captured.err.startswith("--mc-scale 2: up to about 16 blocks of Monte-Carlo draws for 1 claim (8 at")
+    head = f"--mc-scale 2: up to about {2 * budget} blocks of Monte-Carlo draws for 1 claim ({budget} at"
+    assert captured.err.startswith(head)
     assert "Monte-Carlo blocks" not in captured.err and "Verdict:" in captured.out
 
     class Terminal(io.StringIO):

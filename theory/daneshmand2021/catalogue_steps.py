@@ -17,6 +17,13 @@ from . import networks as N
 from . import proof_steps as P
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
+
+
+def _has(detail: dict, key: str) -> bool:
+    """Whether a judge_exact detail row measured ``key`` (step rows measure a string)."""
+    return isinstance(detail.get("measured"), dict) and key in detail["measured"]
+
+
 K = "daneshmand2021."
 
 INTRO = (
@@ -159,7 +166,7 @@ SEC32 = (
                " fail within 200 layers (each row's "
                "largest_rate_that_holds; other starts and more layers fail from lower rates, down to 1/sqrt(2)); "
                "the printed 2/3 reaches V/bound "
-               f"{max(d['measured']['largest_V/bound'] for d in ev['details'] if 'measured' in d):.2f}"
+               f"{max(d['measured']['largest_V/bound'] for d in ev['details'] if _has(d, 'largest_V/bound')):.2f}"
                " (each row's "
                "largest_V/bound and its layer). "
                "The depth constant must be at least sqrt(1 - 1/n) -> 1 (l = 0), and 1 suffices at l = 0 and in "
