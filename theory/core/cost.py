@@ -15,8 +15,8 @@ A run above the default scale (:data:`ANNOUNCE_ABOVE`) prints :func:`announcemen
 >>> from theory.core.registry import get
 >>> est = estimate([get("daneshmand2021.fig1.vanilla_rises")], 1000.0)
 >>> est.blocks, est.default_blocks
-(8000, 8)
->>> announcement(est, 1000.0).startswith("--mc-scale 1000: up to about 8,000 blocks")
+(4000, 4)
+>>> announcement(est, 1000.0).startswith("--mc-scale 1000: up to about 4,000 blocks")
 True
 """
 from __future__ import annotations

@@ -48,9 +48,11 @@ def test_every_committed_record_reads_as_words(rec):
 
 def test_the_issue_s_example_reads_as_the_referee_wants():
     rec = next(r for r in RECORDS if r["id"] == "arpit2019.thm8.eq60")
+    lo, hi = rec["evidence"]["measured"]["interval"]  # its width follows the claim's alpha
+    assert re.fullmatch(r"1\.49\d", num(lo)) and re.fullmatch(r"1\.5[01]\d", num(hi))
     assert record_line(rec) == (
-        "arpit2019.thm8.eq60 (App. C, proof of Theorem 8, Eq. 60): measured 1.502 (interval 1.493 to 1.511 at the "
-        "claim's alpha, 16,000 replicates) at init=proposed_orthogonal, B=2; printed 2 (band 1.96 to 2.04)")
+        f"arpit2019.thm8.eq60 (App. C, proof of Theorem 8, Eq. 60): measured 1.502 (interval {num(lo)} to {num(hi)} "
+        "at the claim's alpha, 16,000 replicates) at init=proposed_orthogonal, B=2; printed 2 (band 1.96 to 2.04)")
     assert json.dumps(rec["evidence"]["measured"]["mean"]) == "1.5018735317657004"  # the JSON keeps full precision
 
 
