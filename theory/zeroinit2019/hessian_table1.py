@@ -123,7 +123,7 @@ def judge_ratio(m, ctx, band: str) -> Evidence:
     edges = (math.log(lo_b) if lo_b > 0 else -math.inf, math.log(hi_b) if hi_b < math.inf else math.inf)
     verdict = band_verdict(lo, hi, *edges)
     finite = [e for e in edges if math.isfinite(e)]
-    room = min(min(abs(lo - e), abs(hi - e)) for e in finite)
+    room = min(min(abs(lo - e), abs(hi - e)) for e in finite)  # inf only when the interval is the whole line
     measured = {"scheme": m.meta["scheme"], "ratio": math.exp(s.estimate), "interval": [math.exp(lo), math.exp(hi)],
                 "geomean_depth10": math.exp(float(b.mean())), "geomean_depth64": math.exp(float(a.mean()))}
     half = (hi - lo) / 2
@@ -135,7 +135,7 @@ def judge_ratio(m, ctx, band: str) -> Evidence:
     its = int(max(m.row(depth=64)["iterations"].max(), m.row(depth=10)["iterations"].max()))
     return Evidence(
         verdict=verdict, measured=measured, expected=f"ratio in [{lo_b:.3g}, {hi_b:.3g}]",
-        margin=room if verdict == Verdict.HOLDS else -room,
+        margin=(room if verdict == Verdict.HOLDS else -room) if math.isfinite(room) else None,
         margin_unit="nats from the ratio's interval to the nearest band edge (negative unless it holds)",
         method=f"{a.size} and {b.size} networks at depth 64 and 10 ({_MODELS[m.meta.get('model', 'flat')]}, batch "
                f"{BATCH} of N(0, I) inputs, random labels over {CLASSES} classes), ||H||_2 by Lanczos on exact "

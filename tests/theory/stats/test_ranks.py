@@ -95,3 +95,19 @@ def test_above_the_exact_size_the_normal_law_gives_a_slightly_wider_interval():
         assert 0.99 * exact.k <= _normal_k(m, n, alpha) <= exact.k
     big = shift_interval(rng.normal(0.3, 1, 2 * MAX_SIZE), rng.normal(0, 1, 2 * MAX_SIZE), 1e-4)
     assert big.lo < 0.3 < big.hi and big.k > 0 and 1 - 1e-4 <= big.coverage < 1
+
+
+def test_k_is_exact_at_a_boundary_alpha():
+    """alpha / 2 equal to j / C(m + n, m) admits k = j + 1 ... as far as P(U <= k - 1) allows:
+    the comparison is in exact rationals, so a float rounding cannot drop a k."""
+    from math import comb
+
+    from theory.stats.ranks import rank_sum_null_counts
+
+    m = n = 8
+    total = comb(m + n, m)
+    counts = rank_sum_null_counts(m, n)
+    for j in (1, 2, 3):
+        alpha = 2 * j / total
+        k = shift_interval(np.arange(m, dtype=float), np.arange(n, dtype=float) + 0.5, alpha).k
+        assert sum(counts[:k]) <= j < sum(counts[:k + 1])
