@@ -29,7 +29,7 @@ from .core.evidence import Evidence, bound_tightness
 from .core.verdicts import Verdict, band_verdict, combine
 
 __all__ = ["judge_means", "judge_bounds", "judge_exponent", "judge_limit", "judge_comparison",
-           "judge_rank_comparison", "judge_exact",
+           "judge_median_comparison", "judge_exact",
            "exact_constant", "agree", "exponent_verdict", "failing_parts", "tightest", "bound_tightness", "mean_se",
            "largest_shortfall", "undecided_shortfall", "one_sided_shortfall"]
 
@@ -354,23 +354,23 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
         shortfall=one_sided_shortfall(details, what, verdict))
 
 
-def judge_rank_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, method: str, ctx,
-                          what: str = "shift") -> Evidence:
-    """Per (labels, a, b): the location shift of a relative to b <claim> 0 (``>`` or ``<``),
-    by the exact Hodges-Lehmann interval of the Mann-Whitney test
-    (:func:`theory.stats.shift_interval`; its level holds at any sample size under the
-    shift model, so no calibrated minimum of replicates applies). Each row's two-sided
-    interval at its share of alpha puts half of it in each tail, as every one-sided test
-    here (docs/statistics.md). Holds when the interval lies on the claimed side of 0,
-    fails when it lies on the other; the margin is the distance from the nearer end to 0."""
+def judge_median_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, method: str, ctx,
+                            what: str = "median_difference") -> Evidence:
+    """Per (labels, a, b): median(a) - median(b) <claim> 0 (``>`` or ``<``), by the
+    distribution-free order-statistic interval of :func:`theory.stats.median_difference`
+    (its level holds for any two laws at any sample size, so no calibrated minimum of
+    replicates applies). Each row's two-sided interval at its share of alpha puts half of
+    it in each tail, as every one-sided test here (docs/statistics.md). Holds when the
+    interval lies on the claimed side of 0, fails when it lies on the other; the margin is
+    the distance from the nearer end to 0."""
     alpha = ctx.split(len(pairs))
     details, verdicts = [], []
     for labels, a, b in pairs:
-        r = stats.shift_interval(a, b, alpha)
+        r = stats.median_difference(a, b, alpha)
         v = stats.inequality_verdict(r.lo, r.hi, 0.0, claim)
         verdicts.append(v)
         details.append({**labels, what: r.estimate, "one_sided_limits": [r.lo, r.hi], "samples": [r.m, r.n],
-                        "coverage": r.coverage, "verdict": v.value})
+                        "order_statistics": list(r.k), "coverage": r.coverage, "verdict": v.value})
     verdict = combine(verdicts)
 
     def room(d):  # distance from the interval's end on the claimed side to 0 (negative: not shown)
@@ -381,7 +381,8 @@ def judge_rank_comparison(pairs: Sequence[tuple[dict, object, object]], claim: s
         verdict=verdict, measured={k: worst[k] for k in worst if k != "verdict"}, expected=f"{what} {claim} 0",
         margin=room(worst) if math.isfinite(room(worst)) else None,
         margin_unit=f"from the weakest row's interval end to 0, in the units of the {what}",
-        method=f"{method}; exact Hodges-Lehmann intervals of the Mann-Whitney test, alpha = {alpha:.2e} per row",
+        method=f"{method}; distribution-free order-statistic intervals of the two medians, alpha = {alpha:.2e} per "
+               "row",
         resolution="interval half-width up to "
                    f"{max((d['one_sided_limits'][1] - d['one_sided_limits'][0]) / 2 for d in details):.3g}",
         counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details,

@@ -183,17 +183,18 @@ def test_one_sided_margins_count_to_the_limit_the_test_uses():
     assert ev.margin == pytest.approx(d["one_sided_limits"][0] / d["se"])
 
 
-def test_rank_comparison_decides_either_way_from_few_replicates():
-    """judge_rank_comparison: the exact shift interval decides a clear difference from 16
-    per sample (no calibrated minimum), both directions, and names the failing row."""
-    from theory.judges import judge_rank_comparison
+def test_median_comparison_decides_either_way_from_few_replicates():
+    """judge_median_comparison: the order-statistic interval decides a clear difference from
+    32 per sample (no calibrated minimum), both directions, names the failing row, and
+    holds its level whatever the spreads (here 1 against 4)."""
+    from theory.judges import judge_median_comparison
 
     ctx = JudgeContext(RunContext(), 1e-4)
     rng = np.random.default_rng(3)
-    up, base = rng.normal(3.0, 1.0, 16), rng.normal(0.0, 1.0, 16)
-    held = judge_rank_comparison([({"row": "up"}, up, base)], ">", "synthetic", ctx)
-    assert held.verdict == Verdict.HOLDS and held.margin > 0 and held.details[0]["samples"] == [16, 16]
-    failed = judge_rank_comparison([({"row": "up"}, up, base), ({"row": "down"}, base, up)], ">", "synthetic", ctx)
+    up, base = rng.normal(6.0, 1.0, 32), rng.normal(0.0, 1.0, 32)
+    held = judge_median_comparison([({"row": "up"}, up, base)], ">", "synthetic", ctx)
+    assert held.verdict == Verdict.HOLDS and held.margin > 0 and held.details[0]["samples"] == [32, 32]
+    failed = judge_median_comparison([({"row": "up"}, up, base), ({"row": "down"}, base, up)], ">", "synthetic", ctx)
     assert failed.verdict == Verdict.FAILS and failed.counterexample["row"] == "down" and failed.margin < 0
-    tie = judge_rank_comparison([({"row": "same"}, base, rng.normal(0.0, 1.0, 16))], "<", "synthetic", ctx)
+    tie = judge_median_comparison([({"row": "same"}, base, 4 * rng.normal(0.0, 1.0, 32))], "<", "synthetic", ctx)
     assert tie.verdict == Verdict.INCONCLUSIVE and tie.shortfall is not None

@@ -394,7 +394,7 @@ _CLAIMS = (
           mutations=(Mutation("Kaiming fan-in is the flattest", {"flat": "he_fan_in"}),),
           slow=True,
           note=lambda ev: ("Holds with room (loose): at the lower one-sided limit of each difference, the nearest "
-               f"other initialization's mean spread is a factor {ev['tightness']['factor']:.1f}"
+               f"other initialization's median spread is a factor {ev['tightness']['factor']:.1f}"
                " above geometric's "
                f"({ev['tightness']['row']['other']}"
                "); the figure's claim is qualitative, so the room is not a discrepancy.")),

@@ -23,7 +23,7 @@ from simulations.relu_nets.lenet_experiment import INITS, LAYERS
 from .. import stats
 from ..core import Evidence, Verdict, band_verdict, combine
 from ..core.evidence import bound_tightness
-from ..judges import judge_rank_comparison, tightest
+from ..judges import judge_median_comparison, tightest
 from .mc_judges import per_group
 
 __all__ = ["GROWTH_TOL", "judge_thm2_same_order", "judge_not_growing", "judge_thm2_order",
@@ -231,24 +231,25 @@ def _spread(blocks) -> np.ndarray:
 def judge_fig2(m, ctx, flat: str = "geometric"):
     """Figure 2: the ``flat`` init's block diagonal is more nearly constant than each
     other init's. Per setup, spread = max - min over layers of log10 E[(G_l r)^2]; per
-    other init, the exact Hodges-Lehmann shift of spread(other) over spread(flat) > 0
-    (:func:`theory.judges.judge_rank_comparison`: distribution-free, so it decides from a
-    few dozen setups where a Welch comparison needs 200 per init). The tightness is the
-    factor by which the flat init's typical spread could grow and stay below the other's
-    (at the shift's lower limit), worst other init."""
+    other init, median spread(other) - median spread(flat) > 0
+    (:func:`theory.judges.judge_median_comparison`: distribution-free order-statistic
+    intervals, so it decides from the 50 setups of Figure 1's first look where a Welch
+    comparison needs 200 per init). The tightness is the factor by which the flat init's
+    median spread could grow and stay below the other's (at the difference's lower
+    limit), worst other init."""
     spread = {init: _spread(m.row(init=init)["blocks"]) for init in INITS}
     pairs = [({"other": other, "spread_other_decades": float(np.median(spread[other])),
                "spread_flat_decades": float(np.median(spread[flat]))}, spread[other], spread[flat])
              for other in INITS if other != flat]
-    ev = judge_rank_comparison(pairs, ">", "strided LeNet setups of Figure 1, per-sample Gauss-Newton diagonal "
+    ev = judge_median_comparison(pairs, ">", "strided LeNet setups of Figure 1, per-sample Gauss-Newton diagonal "
                                "blocks; spread over layers of log10 E[(G_l r)^2] per setup (medians shown)", ctx,
-                               what="spread_shift_decades")
+                               what="spread_difference_decades")
     ev.expected = f"spread({flat}) < spread(each other init)"
-    # how much flatter: the other init's spread, at the lower limit of the shift, over the flat one's
+    # how much flatter: the other init's spread, at the lower limit of the difference, over the flat one's
     ev.tightness = tightest(bound_tightness(d["spread_flat_decades"] + d["one_sided_limits"][0],
                                            d["spread_flat_decades"], ">", {"other": d["other"]}) for d in ev.details)
-    ev.plot = {"kind": "means", "rows": [{"label": f"{d['other']} - {flat}", "mean": d["spread_shift_decades"],
+    ev.plot = {"kind": "means", "rows": [{"label": f"{d['other']} - {flat}", "mean": d["spread_difference_decades"],
                                           "interval": d["one_sided_limits"], "target": 0.0,
-                                          "band": [0.0, max(1.0, 2 * d["spread_shift_decades"])]}
+                                          "band": [0.0, max(1.0, 2 * d["spread_difference_decades"])]}
                                          for d in ev.details]}
     return ev

@@ -36,8 +36,8 @@ from .means import (
                     mean_within,
                     shortfall,
 )
+from .medians import MedianDifference, median_difference
 from .power import POWER, detectable_deviation, t_quantile
-from .ranks import ShiftInterval, shift_interval
 from .sequential import ALPHA_GUARD, LookPlan, plan_looks
 
 #: False-alarm probability of one Monte-Carlo claim (all its looks and rows together).
@@ -53,5 +53,5 @@ __all__ = [
     "t_quantile", "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict",
     "Fit", "wls", "wls_batch", "power_law", "limit", "goodness_of_fit", "detectable_noncentrality",
     "binomial_interval", "LookPlan", "plan_looks",
-    "ShiftInterval", "shift_interval",
+    "MedianDifference", "median_difference",
 ]

@@ -141,15 +141,20 @@ def test_fig2_flat_geometric_holds_and_swapped_fails():
     assert judge_fig2(m, CTX, flat="he_fan_in").verdict == F
 
 
-def test_fig2_decides_from_16_setups_per_init_by_the_exact_rank_interval():
-    """No calibrated minimum applies to the rank interval: 16 setups per init decide a
-    clear difference either way, and equal spreads stay inconclusive."""
-    m = _lenet([1] * 5, [1] * 5, n=16)
-    ev = judge_fig2(m, CTX)
-    assert ev.verdict == H and ev.details[0]["samples"] == [16, 16] and ev.margin > 0
-    assert judge_fig2(m, CTX, flat="he_fan_in").verdict == F
-    same = _lenet([1] * 5, [1] * 5, spread_geo=0.8, n=16)
-    assert judge_fig2(same, CTX).verdict == Verdict.INCONCLUSIVE
+def test_fig2_decides_from_50_setups_per_init_by_median_intervals():
+    """No calibrated minimum applies to the order-statistic interval: at the first look's
+    alpha (plan 50 -> 100 blocks) 50 setups per init decide a clear difference either way,
+    and equal spreads stay inconclusive."""
+    from theory.defazio_bottou.hessian_checks import LENET_FIG2
+    from theory.stats import CLAIM_ALPHA, plan_looks
+
+    look = JudgeContext(RunContext(), plan_looks(LENET_FIG2.first, LENET_FIG2.budget, 1.0).alpha(CLAIM_ALPHA))
+    m = _lenet([1] * 5, [1] * 5, n=LENET_FIG2.first)
+    ev = judge_fig2(m, look)
+    assert ev.verdict == H and ev.details[0]["samples"] == [50, 50] and ev.margin > 0
+    assert judge_fig2(m, look, flat="he_fan_in").verdict == F
+    same = _lenet([1] * 5, [1] * 5, spread_geo=0.8, n=LENET_FIG2.first)
+    assert judge_fig2(same, look).verdict == Verdict.INCONCLUSIVE
 
 
 def test_bias_index_band():
