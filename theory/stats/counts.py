@@ -16,9 +16,8 @@ from scipy import optimize
 from scipy import stats as st
 
 from ..verdicts import Verdict
-from .power import POWER
 
-__all__ = ["goodness_of_fit", "detectable_noncentrality", "binomial_interval"]
+__all__ = ["goodness_of_fit", "binomial_interval"]
 
 
 def goodness_of_fit(counts, probs, alpha: float, tol_w: float):
@@ -59,15 +58,6 @@ def _noncentrality_upper(stat: float, df: int, alpha: float) -> float:
     while f(hi) > 0:
         hi *= 2
     return optimize.brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-10)
-
-
-def detectable_noncentrality(df: int, alpha: float, power: float = POWER) -> float:
-    """The noncentrality lambda at which a chi-square test on ``df`` degrees of freedom
-    at level ``alpha`` rejects with probability ``power``: P(chi2_df(lambda) > the null's
-    (1 - alpha) quantile) = power (the resolution of :func:`goodness_of_fit`'s test is
-    Cohen's w = sqrt(lambda / n))."""
-    crit = st.chi2.isf(alpha, df)
-    return optimize.brentq(lambda lam: st.ncx2.sf(crit, df, lam) - power, 1e-9, 10 * crit + 100)
 
 
 def binomial_interval(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
