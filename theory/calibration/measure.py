@@ -21,7 +21,7 @@ from ..stats import (
 from .cases import all_cases
 
 __all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "expectation", "measure_case", "run_calibration",
-           "record_code", "merge_section"]
+           "merge_section"]
 
 #: The claim alpha the judges' cases run at (rates of 0.05 are measurable with 1,000 reseeds).
 CALIBRATION_ALPHA = 0.05
@@ -66,27 +66,19 @@ def measure_case(case, truth: str, reseeds: int, alpha: float, seed0: int = 0) -
             "mean_looks": looks / reseeds, "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def record_code(data: dict, *sections: str, start: dict | None = None) -> None:
-    """Record under ``measured_at`` the code each section was measured with (the commit,
-    dirty if tracked files differed or changed during the run:
-    :func:`simulations.core.provenance.state_since`)."""
-    from simulations.core.provenance import state_since
-
-    state = state_since(start)
-    data.setdefault("measured_at", {}).update({s: state for s in sections})
-
-
 def merge_section(out, section: str, run) -> dict:
     """``run()`` merged into ``out``/calibration.json under ``section``, every other
-    section kept, the code recorded."""
-    from simulations.core.provenance import git_state
+    section kept, with the code it was measured with under ``measured_at`` (the commit,
+    dirty if tracked files differed or changed during the run:
+    :func:`simulations.core.provenance.state_since`)."""
+    from simulations.core.provenance import git_state, state_since
 
     start = git_state()
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     data[section] = run()
-    record_code(data, section, start=start)
+    data.setdefault("measured_at", {})[section] = state_since(start)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data
 
