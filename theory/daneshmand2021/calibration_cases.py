@@ -52,7 +52,7 @@ def _decay_claim(truth: str, alpha: float) -> Claim:
     # the reference draw: a numpy stream of its own, outside the runner's seeds
     path, ref = _decay_paths(get_backend("numpy", seed=12345), _DECAY_RATE, _DECAY_BLOCK * budget)
     r = geometric_decay_fit(path, ref, look_alpha, _DECAY_RATE)
-    res = detectable_deviation(r["se"], r["t_df"], look_alpha, sides=1)
+    res = detectable_deviation(r["se"], r["t_df"], look_alpha)
     slope = math.log(_DECAY_RATE) + {"true": 0.0, "underpowered": 0.0, "false_1x": res, "false_3x": 3 * res}[truth]
 
     def draw(ctx, block):

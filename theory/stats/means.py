@@ -64,7 +64,7 @@ _TESTS: ContextVar[dict | None] = ContextVar("mean_tests", default=None)
 def recording_tests():
     """Collect every mean test run inside the block: each one-sample :func:`estimate` and
     each Welch :func:`difference` whose interval or p-value was asked, once, as
-    ``[(estimate, smallest per-side level alpha/sides of its intervals, or None)]``: the
+    ``[(estimate, smallest per-side level alpha/2 of its intervals, or None)]``: the
     runner reports the sizes, skewness and levels of a look's tests.
 
     >>> import numpy as np
@@ -122,13 +122,10 @@ class MeanEstimate:
         """Hall's skewness-corrected statistic of a t value."""
         return t if self.skew_a == 0 or not math.isfinite(t) else float(hall_corrected(t, self.skew_a))
 
-    def interval(self, alpha: float, sides: int = 2) -> tuple[float, float]:
+    def interval(self, alpha: float) -> tuple[float, float]:
         """The (1 - alpha) interval: the values that the two statistics do not both reject
-        on the same side, each tail at alpha/2. The same pair serves as the one-sided
-        limits of a one-sided test at alpha (``sides=1``, kept for its callers): every
-        test puts alpha/2 in each tail (module docstring)."""
-        if sides not in (1, 2):
-            raise ValueError(f"sides must be 1 or 2, got {sides!r}")
+        on the same side, each tail at alpha/2; also the limits of a one-sided test at
+        alpha (every test puts alpha/2 in each tail)."""
         q = t_quantile(alpha / 2, self.df)  # checks alpha first
         self._tested(alpha / 2)
         upper, lower = rule_thresholds(q, self.skew_a)
@@ -322,11 +319,11 @@ def inequality_verdict(lower: float, upper: float, bound: float, claim: str,
 
 def _bound_test(samples, bound: float, alpha: float, claim: str) -> TestResult:
     e = estimate(samples)
-    lo, hi = e.interval(alpha, sides=1)
+    lo, hi = e.interval(alpha)
     p = e.p_upper(bound) if claim.startswith("<") else e.p_lower(bound)
     band = (-math.inf, bound) if claim.startswith("<") else (bound, math.inf)
     return TestResult(inequality_verdict(lo, hi, bound, claim), e.mean, e.se, e.df, e.n, (lo, hi), p, alpha,
-                      float(bound), band, detectable_deviation(e.se, e.df, alpha, sides=1, skew_a=e.skew_a), "bound")
+                      float(bound), band, detectable_deviation(e.se, e.df, alpha, skew_a=e.skew_a), "bound")
 
 
 def mean_at_most(samples, bound: float, alpha: float) -> TestResult:
@@ -367,5 +364,5 @@ def distance_lower_bound(x, y, alpha: float) -> tuple[float, list]:
     parts = []
     for j in range(k):
         e = difference(xs[:, j], ys[:, j])
-        parts.append((e, e.interval(alpha / k, sides=1)[0]))
+        parts.append((e, e.interval(alpha / k)[0]))
     return max(0.0, max(lo for _, lo in parts)), parts
