@@ -187,6 +187,6 @@ def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: floa
 
 def run_rates(reseeds: int = RESEEDS, rows=ROWS, jobs: int = 1, progress: bool = True) -> list:
     """Every row of ``rows`` at ``reseeds`` samples (numbers independent of ``jobs``)."""
-    from .pool import map_tasks
+    from .measure import map_tasks
 
     return map_tasks(measure_row, [(t, law, n, reseeds) for t, law, n in rows], jobs, "test rates", progress)
