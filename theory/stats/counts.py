@@ -38,10 +38,8 @@ def goodness_of_fit(counts, probs, alpha: float, tol_w: float):
         raise ValueError("probs must be positive and sum to 1")
     n = counts.sum()
     res = st.chisquare(counts, n * probs)
-    df = counts.size - 1
-    stat = float(res.statistic)
-    w_upper = math.sqrt(_noncentrality_upper(stat, df, alpha) / n)
-    p = float(res.pvalue)
+    stat, p = float(res.statistic), float(res.pvalue)
+    w_upper = math.sqrt(_noncentrality_upper(stat, counts.size - 1, alpha) / n)
     v = Verdict.FAILS if p < alpha else (Verdict.HOLDS if w_upper <= tol_w else Verdict.INCONCLUSIVE)
     return stat, p, w_upper, v
 

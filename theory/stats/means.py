@@ -342,8 +342,5 @@ def distance_lower_bound(x, y, alpha: float) -> tuple[float, list]:
     if xs.ndim != 2 or ys.ndim != 2 or xs.shape[1] != ys.shape[1]:
         raise ValueError(f"x and y must be (replicates, k) arrays of the same k, got shapes {xs.shape}, {ys.shape}")
     k = xs.shape[1]
-    parts = []
-    for j in range(k):
-        e = difference(xs[:, j], ys[:, j])
-        parts.append((e, e.interval(alpha / k)[0]))
+    parts = [(e, e.interval(alpha / k)[0]) for e in (difference(xs[:, j], ys[:, j]) for j in range(k))]
     return max(0.0, max(lo for _, lo in parts)), parts
