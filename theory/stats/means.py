@@ -126,21 +126,16 @@ class MeanEstimate:
         holds alpha/2)."""
         self._tested()
         t = self.plain_t(value)
-        return min(1.0, 2 * _sf(min(t, self.corrected(t)), self.df))
+        return min(1.0, 2 * float(st.t.sf(min(t, self.corrected(t)), self.df)))
 
     def p_lower(self, value: float) -> float:
         """p-value of the test of E >= value: twice the larger of the two statistics' P(T <= t), capped at 1."""
         self._tested()
         t = self.plain_t(value)
-        return min(1.0, 2 * _sf(-max(t, self.corrected(t)), self.df))
+        return min(1.0, 2 * float(st.t.sf(-max(t, self.corrected(t)), self.df)))
 
     def p_two_sided(self, value: float) -> float:
         return min(self.p_upper(value), self.p_lower(value))
-
-
-def _sf(t: float, df: float) -> float:
-    """P(T >= t) for Student's t with ``df`` degrees of freedom, t possibly infinite."""
-    return float(st.t.sf(t, df)) if math.isfinite(t) else float(t < 0)
 
 
 def _replicates(samples, name: str) -> np.ndarray:
