@@ -141,7 +141,7 @@ def main(argv=None) -> int:
 
 def _calibrate(a) -> int:
     from .calibration import all_cases, run_calibration
-    from .calibration.pool import default_jobs
+    from .calibration.measure import default_jobs
 
     cases = all_cases()
     if a.case:

@@ -335,7 +335,7 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
     details, verdicts = [], []
     for labels, a, b in pairs:
         d = stats.difference(a, b)
-        lo, hi = d.interval(alpha, sides=1)
+        lo, hi = d.interval(alpha)
         v = stats.inequality_verdict(lo, hi, 0.0, claim)
         verdicts.append(v)
         details.append({**labels, what: d.mean, "se": d.se, "welch_df": d.df, "one_sided_limits": [lo, hi],
@@ -349,7 +349,7 @@ def judge_comparison(pairs: Sequence[tuple[dict, object, object]], claim: str, m
         margin_unit="standard errors beyond the one-sided line (weakest row)",
         method=f"{method}; Welch intervals (Welch-Satterthwaite degrees of freedom), alpha = {alpha:.2e} per row",
         resolution="smallest detectable difference "
-                   f"{max(stats.detectable_deviation(d['se'], d['welch_df'], alpha, 1) for d in details):.3g}",
+                   f"{max(stats.detectable_deviation(d['se'], d['welch_df'], alpha) for d in details):.3g}",
         counterexample=next((d for d in details if d["verdict"] == "fails"), None), details=details,
         shortfall=one_sided_shortfall(details, what, verdict))
 

@@ -1,41 +1,76 @@
 """Synthetic claims with known truth, one per core judge, run through the real sequential
 runner so that the looks, the alpha spending and the judge are calibrated together (the
-counts' and the W_2 lower limit's tests are calibrated in tests/theory/stats and in
-:mod:`.rates`).
+other tests are calibrated in :mod:`.rates` and tests/theory/stats), with what every case
+shares (:class:`Case`, :func:`synthetic_claim`; each paper's own cases are in its package,
+``theory/<paper>/calibration_cases.py``). Each look's samples hold at least the tests'
+minimum replicates. The truths:
 
-Each :class:`Case` builds a :class:`~theory.core.claims.Claim` whose measurement draws
-from a law whose truth is known exactly, for a given ``truth``:
-
-- ``true``: the statement is exactly true, on its boundary where it has one (the worst
-  case for a false alarm); a ``fails`` is a false alarm;
+- ``true``: exactly true, on its boundary where it has one; a ``fails`` is a false alarm;
 - ``false_1x``: false by the resolution at the budget (the deviation the final look
   detects with probability ``POWER``; for fits with the Birge ratio's widening,
-  :func:`.case_base.birge_resolution`): past the band edge where the statement is the band
-  (band-aware judges: within, exponent, limit), else past the point value or the band
-  edge, whichever is further;
+  :func:`birge_resolution`), past the band edge for band-aware judges, else
+  past the point value or the band edge, whichever is further;
 - ``outside_band``: just outside the tolerance band (a ``holds`` is a false confirmation);
-- ``rms_boundary`` / ``rms_flat`` (``limit_rms``): the RMS error of single networks decays a
-  tenth of a standard error too slowly to be seen, or grows by as little;
-- ``inside_off_centre_kx`` (``exponent``, ``limit``): the truth inside the band but off
-  its centre, at k = 1, 4 and 16 times the budget (as ``--mc-scale k``): a fitted exponent
-  -0.988 against "-1 +- 0.05", and a limit whose means carry an unmodelled w^-2 term that
-  biases the fitted limit by 60% of the +-2% band (as for defazio_bottou.thm1.networks).
-  More data must never turn them false.
-
-Each look's samples hold at least the tests' minimum replicates (:mod:`theory.stats`).
+- ``rms_boundary`` / ``rms_flat``: see :func:`_limit_rms_claim`;
+- ``inside_off_centre_kx``: inside the band but off its centre, at k = 1, 4 and 16 times
+  the budget (as ``--mc-scale k``); more data must never turn it false.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
+from scipy import integrate, optimize
+from scipy import stats as st
 
-from ..core import Block, Claim, Evidence, Row
+from ..core import Block, Claim, Evidence, Mutation, Row, Sampling, Verdict
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit, judge_means
 from ..stats import MIN_POINT_REPLICATES, MIN_REPLICATES, detectable_deviation, mean_within, plan_looks, power_law
-from .case_base import TRUTHS, Case, birge_resolution, synthetic_claim
+from ..stats.power import POWER
 
-__all__ = ["TRUTHS", "Case", "CASES", "paper_cases", "all_cases"]
+__all__ = ["TRUTHS", "Case", "CASES", "synthetic_claim", "birge_resolution", "paper_cases", "all_cases"]
+
+TRUTHS = ("true", "underpowered", "false_1x", "false_3x", "outside_band")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One judge under calibration: ``claim(truth, alpha)`` builds the synthetic claim."""
+
+    name: str
+    judge: str
+    description: str
+    claim: Callable[[str, float], Claim]
+    truths: tuple = TRUTHS
+
+
+def synthetic_claim(name, draw, judge, first, budget, params=None) -> Claim:
+    """The claim ``calibration.<name>``: ``draw(ctx, block)`` sampled in blocks from
+    ``first`` up to ``budget`` by the sequential runner, judged by ``judge(m, ctx)``."""
+    return Claim(id=f"calibration.{name}", where="synthetic", statement=name, kind="identity",
+                 recorded=Verdict.HOLDS, measure=Sampling(draw=draw, first=first, budget=budget), judge=judge,
+                 params=params or {}, mutations=(Mutation("-", {}),))
+
+
+def birge_resolution(se: float, alpha: float, dof: int) -> float:
+    """Deviation of a fitted coefficient that a two-sided level-alpha test detects with
+    probability ``POWER`` when, as in :func:`theory.stats.fits.wls`, the standard error is
+    scaled by the Birge ratio sqrt(max(1, chi2_dof / dof)): the power averaged over the
+    chi-square law of the residuals (normal coefficient, many replicates per point); the
+    lack-of-fit branch (probability 0.01) is treated like the other, overstating the power
+    by at most about 0.01 (the report shows the case's measured power)."""
+    crit = float(st.norm.isf(alpha / 2))
+
+    def power(d):
+        def inner(q):
+            b = math.sqrt(max(1.0, q / dof))
+            return float(st.norm.sf(crit * b - d / se)) * float(st.chi2.pdf(q, dof))
+        return integrate.quad(inner, 0, dof, limit=200)[0] + integrate.quad(inner, dof, np.inf, limit=200)[0]
+
+    return float(optimize.brentq(lambda d: power(d) - POWER, 0.0, (crit + 40) * se))
+
 
 N, P = MIN_REPLICATES, MIN_POINT_REPLICATES
 #: A skewed replicate law (lognormal, sd of log 0.5, skewness 1.75) with mean 1.
@@ -127,7 +162,7 @@ _EXP_BUDGET, _EXP_TOL, _EXP_SD = 16, 0.05, 0.3
 
 def _exponent_claim(truth: str, alpha: float) -> Claim:
     """A fitted exponent (judge_exponent, power law over widths 8..128, lognormal noise,
-    sd of log 0.3) equals the claimed -1 within +-0.05."""
+    sd of log 0.3) equals the claimed -1 within +-0.05; off centre, the truth is -0.988."""
     x = np.log(_WIDTHS)
     n = P * _EXP_BUDGET
     res = birge_resolution(_EXP_SD / math.sqrt(n) / math.sqrt(np.sum((x - x.mean()) ** 2)),
@@ -164,7 +199,8 @@ def _w2_term() -> float:
 
 def _limit_claim(truth: str, alpha: float) -> Claim:
     """X_w -> 1 as w grows, tolerance +-2% (judge_limit, error="mean"): mean(w) = c + 0.5/w
-    (+ b/w^2 for the off-centre truths), single networks spread as w^-1/2."""
+    (+ b/w^2 off centre, biasing the fitted limit by 60% of the band, as for
+    defazio_bottou.thm1.networks), single networks spread as w^-1/2."""
     w = np.asarray(_WIDTHS, float)
     n = P * _LIM_BUDGET
     X = np.stack([np.ones_like(w), 1 / w], 1)

@@ -1,11 +1,14 @@
 """Run the calibration and write calibration.json: the tests' rates at the level they run
 at inside a claim (:mod:`.rates`), and the judges' cases through the sequential runner
 at a calibration alpha where rates are measurable (0.05), over many reseeds, with exact
-(Clopper-Pearson) 95% intervals."""
+(Clopper-Pearson) 95% intervals. Tasks run in worker processes (:func:`map_tasks`): each
+task's numbers depend only on its own seeds, so any number of jobs gives the same results."""
 from __future__ import annotations
 
 import json
+import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ..core import RunContext, Verdict, clear_caches, evaluate
@@ -21,7 +24,7 @@ from ..stats import (
 from .cases import all_cases
 
 __all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "expectation", "measure_case", "run_calibration",
-           "record_code", "merge_section"]
+           "merge_section", "default_jobs", "map_tasks"]
 
 #: The claim alpha the judges' cases run at (rates of 0.05 are measurable with 1,000 reseeds).
 CALIBRATION_ALPHA = 0.05
@@ -66,27 +69,19 @@ def measure_case(case, truth: str, reseeds: int, alpha: float, seed0: int = 0) -
             "mean_looks": looks / reseeds, "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def record_code(data: dict, *sections: str, start: dict | None = None) -> None:
-    """Record under ``measured_at`` the code each section was measured with (the commit,
-    dirty if tracked files differed or changed during the run:
-    :func:`simulations.core.provenance.state_since`)."""
-    from simulations.core.provenance import state_since
-
-    state = state_since(start)
-    data.setdefault("measured_at", {}).update({s: state for s in sections})
-
-
 def merge_section(out, section: str, run) -> dict:
     """``run()`` merged into ``out``/calibration.json under ``section``, every other
-    section kept, the code recorded."""
-    from simulations.core.provenance import git_state
+    section kept, with the code it was measured with under ``measured_at`` (the commit,
+    dirty if tracked files differed or changed during the run:
+    :func:`simulations.core.provenance.state_since`)."""
+    from simulations.core.provenance import git_state, state_since
 
     start = git_state()
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / "calibration.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     data[section] = run()
-    record_code(data, section, start=start)
+    data.setdefault("measured_at", {})[section] = state_since(start)
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data
 
@@ -98,7 +93,6 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     """Measure the tests' rates (``rates``) and every case under every truth (``judges``)
     on ``jobs`` processes; merge into ``out``/calibration.json (with ``keep_other_cases``,
     the recorded rows of the cases not run stay, at the same alpha and reseeds)."""
-    from .pool import map_tasks
     from .rates import RESEEDS, ROWS, run_rates
 
     data: dict = {}
@@ -121,3 +115,32 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
         data = merge_section(out, "judges", lambda: {"alpha": alpha, "reseeds": reseeds, "rows": kept + map_tasks(
             measure_case, tasks, jobs, "calibration", progress)})
     return data
+
+
+def default_jobs() -> int:
+    """The CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _one_thread(fn, args):
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        return fn(*args)
+
+
+def map_tasks(fn, tasks: list, jobs: int, desc: str, progress: bool = True) -> list:
+    """[fn(*t) for t in tasks], on ``jobs`` processes (one BLAS thread each) when jobs > 1;
+    with ``progress`` a bar, shown only on a terminal."""
+    from tqdm import tqdm
+
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
+    if jobs == 1 or len(tasks) <= 1:
+        return [fn(*t) for t in tqdm(tasks, desc=desc, disable=None if progress else True)]
+    with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
+        futures = [pool.submit(_one_thread, fn, t) for t in tasks]
+        return [f.result() for f in tqdm(futures, desc=desc, disable=None if progress else True)]

@@ -1,16 +1,12 @@
-"""False-alarm rates of every test the catalogue uses, counted directly at the smallest
-level a test runs at inside a claim (:data:`theory.stats.CALIBRATED_LEVEL`), on replicate
-laws as skewed as the catalogue's, at the fewest replicates the tests accept.
+"""False-alarm rates of every test the catalogue uses, counted at the smallest level a test
+runs at inside a claim (:data:`theory.stats.CALIBRATED_LEVEL`), on replicate laws as skewed
+as the catalogue's, at the fewest replicates the tests accept.
 
-Each row draws ``reseeds`` samples with a true null, runs the test on all of them at
-once (the same formulas as :mod:`theory.stats`, vectorized; the tests check that they
-agree) and counts rejections in each tail, each tail at half the level as in the
-judges. The rate of a row is that of both tails together, with an exact 95% interval: a
-one-sided test's rate is at most that, a two-sided test's is that. A row meets the
-claim's alpha when its rate is at most ``ALPHA_GUARD`` times the level: the tests run at
-``CLAIM_ALPHA / ALPHA_GUARD`` (:mod:`theory.stats.sequential`), so a test whose rate is up
-to that multiple of its level still spends no more than its share of the claim's alpha.
-The binomial and Bernstein rows are computed exactly from the binomial law, not sampled.
+Each row runs the test, vectorized (the tests check it agrees with :mod:`theory.stats`),
+on ``reseeds`` samples of a true null, each tail at half the level, and reports the rate
+of both tails together with an exact 95% interval (a one-sided test's rate is at most
+that). A row meets the claim's alpha when its rate is at most ``ALPHA_GUARD`` times the
+level (:mod:`theory.stats.sequential`). The binomial and Bernstein rows are exact.
 """
 from __future__ import annotations
 
@@ -32,7 +28,6 @@ from ..stats.skewness import hall_coefficient, rule_thresholds, welch_coefficien
 
 __all__ = ["LAWS", "ROWS", "draw", "one_sample_rejects", "welch_rejects", "fit_rejects", "gof_rejects",
            "binomial_exact", "bernstein_exact", "measure_row", "run_rates"]
-
 
 
 def _normal(rng, shape):
@@ -155,8 +150,7 @@ ROWS = (
 RESEEDS = 5 * 10**6
 
 
-def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: float = CALIBRATED_LEVEL,
-                seed: int = 0) -> dict:
+def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: float = CALIBRATED_LEVEL) -> dict:
     """The false-alarm rate at ``level`` of one row (:data:`ROWS`): both tails at ``level / 2``,
     counted over ``reseeds`` samples in chunks of about 1e7 random numbers (exact for the
     binomial and Bernstein rows)."""
@@ -165,7 +159,7 @@ def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: floa
         rate, p = map(float, (binomial_exact if test.startswith("exact") else bernstein_exact)(n, level))
         met = rate <= ALPHA_GUARD * level
         return {**row, "reseeds": None, "rate": rate, "interval": [rate, rate], "worst_p": p, "met": met}
-    rng = np.random.default_rng([seed, len(test), n, sum(map(ord, law))])
+    rng = np.random.default_rng([0, len(test), n, sum(map(ord, law))])
     per = {"one-sample mean": n, "Welch difference": 2 * n}.get(test, 5 * n if test.startswith("fitted") else 100)
     chunk, counts, done = max(1, int(1e7 // per)), np.zeros(2, int), 0
     while done < reseeds:
@@ -187,6 +181,6 @@ def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: floa
 
 def run_rates(reseeds: int = RESEEDS, rows=ROWS, jobs: int = 1, progress: bool = True) -> list:
     """Every row of ``rows`` at ``reseeds`` samples (numbers independent of ``jobs``)."""
-    from .pool import map_tasks
+    from .measure import map_tasks
 
     return map_tasks(measure_row, [(t, law, n, reseeds) for t, law, n in rows], jobs, "test rates", progress)

@@ -51,27 +51,18 @@ def _judges(j: dict) -> list:
     return out + [""]
 
 
-def _stability(s: dict) -> list:
-    runs = sum(len(v) for v in s["verdicts"].values())
-    return [f"Seed stability: {len(s['verdicts'])} Monte-Carlo claims, {runs} claim-runs (seeds "
-            f"{s['fast_seeds'][0]}..{s['fast_seeds'][-1]}, the slow claims at {s['slow_seeds']}): "
-            f"**{len(s['flips'])} flips** between holds and fails"
-            + (f" ({', '.join(s['flips'])})" if s["flips"] else "")
-            + f"; {len(s['to_inconclusive'])} claims inconclusive at some seed.", ""]
-
-
 def render_calibration(data: dict) -> list:
-    """The calibration section: the tests' rates, the judges' cases, the seed stability,
-    each with the commit it was measured at."""
+    """The calibration section: the tests' rates and the judges' cases, each with the
+    commit it was measured at."""
     out = ["## Calibration", ""]
     measured = data.get("measured_at") or {}
     if measured:
         out += ["Measured at: " + "; ".join(f"{k} at `{(v.get('commit') or 'unknown')[:7]}`"
                                             + (" (uncommitted changes)" if v.get("dirty") else "")
                                             for k, v in sorted(measured.items())) + ".", ""]
-    for key, part in (("rates", _rates), ("judges", _judges), ("stability", _stability)):
+    for key, part in (("rates", _rates), ("judges", _judges)):
         if data.get(key):
             out += part(data[key])
-    if not any(data.get(k) for k in ("rates", "judges", "stability")):
+    if not any(data.get(k) for k in ("rates", "judges")):
         out += ["Not measured yet: run `python -m theory calibrate`.", ""]
     return out

@@ -12,7 +12,7 @@ import numpy as np
 
 from simulations import get_backend
 
-from ..calibration.case_base import TRUTHS, Case, birge_resolution, synthetic_claim
+from ..calibration.cases import TRUTHS, Case, birge_resolution, synthetic_claim
 from ..core import Block, Claim, Evidence, Row
 from ..stats import MIN_REPLICATES, detectable_deviation, plan_looks
 from .drift_judges import geometric_decay_fit
@@ -52,7 +52,7 @@ def _decay_claim(truth: str, alpha: float) -> Claim:
     # the reference draw: a numpy stream of its own, outside the runner's seeds
     path, ref = _decay_paths(get_backend("numpy", seed=12345), _DECAY_RATE, _DECAY_BLOCK * budget)
     r = geometric_decay_fit(path, ref, look_alpha, _DECAY_RATE)
-    res = detectable_deviation(r["se"], r["t_df"], look_alpha, sides=1)
+    res = detectable_deviation(r["se"], r["t_df"], look_alpha)
     slope = math.log(_DECAY_RATE) + {"true": 0.0, "underpowered": 0.0, "false_1x": res, "false_3x": 3 * res}[truth]
 
     def draw(ctx, block):
@@ -162,7 +162,7 @@ def _radius_resolution(alpha: float, budget: int) -> float:
     two-sided (it rejects from the interval's lower end): the slope's standard error from
     the known log-scale errors sd(d) sqrt(2/n)/D_0(d) of the law at -0.25 + r (a fixed
     point, found by iteration), widened as ``wls`` widens it, by the Birge ratio of the
-    fit's 2 residual degrees of freedom (:func:`theory.calibration.case_base.birge_resolution`; the Welch
+    fit's 2 residual degrees of freedom (:func:`theory.calibration.cases.birge_resolution`; the Welch
     degrees of freedom, about 2n - 2, are taken as infinite)."""
     n = _RADIUS_BLOCK * budget
     w = np.asarray(_RADIUS_WIDTHS, float)

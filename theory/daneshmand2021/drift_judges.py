@@ -125,7 +125,7 @@ def geometric_decay_fit(path, ref, alpha: float, max_rate: float = 1.0, pilot: i
         return {**out, "verdict": INC, "reason": "singular covariance of the distances (no per-run variation)"}
     X = np.stack([np.ones(idx.size), idx.astype(float)], axis=1)
     fit = stats.wls(np.linalg.solve(L, X), np.linalg.solve(L, y), np.ones(idx.size), min(runs, ref.size) - 1)
-    lo, hi = fit.interval(1, alpha, sides=1)
+    lo, hi = fit.interval(1, alpha)
     bound = math.log(max_rate)
     v = stats.inequality_verdict(lo, hi, bound, "<")
     return {**out, "slope": float(fit.coef[1]), "one_sided_limits": [lo, hi], "rate": math.exp(fit.coef[1]),

@@ -46,11 +46,11 @@ def judge_sign(items, claim: str, what: str, method: str, ctx) -> Evidence:
     details, verdicts = [], []
     for labels, x in items:
         e = stats.estimate(x)
-        lo, hi = e.interval(alpha, sides=1)
+        lo, hi = e.interval(alpha)
         v = stats.inequality_verdict(lo, hi, 0.0, claim)
         verdicts.append(v)
         details.append({**labels, "mean": e.mean, "se": e.se, "df": e.df, "one_sided_limits": [lo, hi],
-                        "resolution": stats.detectable_deviation(e.se, e.df, alpha, 1), "verdict": v.value})
+                        "resolution": stats.detectable_deviation(e.se, e.df, alpha), "verdict": v.value})
     verdict = combine(verdicts)
     sign = 1 if claim == ">" else -1
     worst = min(details, key=lambda d: sign * d["mean"] / d["se"] if d["se"] else math.inf)

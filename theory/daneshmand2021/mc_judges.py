@@ -165,14 +165,14 @@ def judge_lemma2(m, ctx, constant: float = 2.0, power: float = 1.0):
         d["bound_c_n_EV"] = float(constant * r.n * np.mean(r["gap"] ** power))
         d["pointwise_sqrt_n_V"] = bool(np.all(r["w2sq"] <= math.sqrt(r.n) * r["gap"] + 1e-12))
         if d["informative"]:  # the bound c n E[V^p] against the upper limit of the mean conditional W_2^2
-            upper = stats.estimate(r["w2sq"]).interval(ctx.split(len(rows)), sides=1)[1]
+            upper = stats.estimate(r["w2sq"]).interval(ctx.split(len(rows)))[1]
             tight.append(bound_tightness(upper, d["bound_c_n_EV"], "<=", {k: d[k] for k in ("n", "d", "layer")}))
     # the per-run difference's tightness has no ratio; the bound against W_2^2's upper limit has one
     ev.tightness = tightest(tight)
     ev.expected = f"W_2^2 of the laws <= {constant:g} n E[V^{power:g}]"
     ev = _bounds_plot(ev, rows, lambda r: r["w2sq"],
                       lambda r: constant * r.n * np.mean(r["gap"] ** power), ("n", "d", "layer"))
-    ev = _lower_part(ev, rows, lambda r, a: constant * r.n * stats.estimate(r["gap"] ** power).interval(a, sides=1)[1],
+    ev = _lower_part(ev, rows, lambda r, a: constant * r.n * stats.estimate(r["gap"] ** power).interval(a)[1],
                      ("n", "d", "layer"), ctx, 2, f"{constant:g} n times the upper limit of E[V^{power:g}]")
     lower = [d for d in ev.details if d.get("part") == "lower bound on W_2 of the laws"]
     upper = {(d["n"], d["d"], d["layer"]): d["mean_w2sq"] for d in ev.details if "mean_w2sq" in d}

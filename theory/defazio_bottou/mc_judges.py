@@ -120,7 +120,7 @@ def limit_and_concentration(rows, value: str, target: float, tol: float, method:
     ordered = sorted(rows, key=lambda r: r.labels["width"] if hasattr(r, "labels") else r["width"])
     small, big = _abs_deviations(ordered[0][value]), _abs_deviations(ordered[-1][value])
     diff = stats.difference(small, big)
-    lo, hi = diff.interval(sub.alpha, sides=1)
+    lo, hi = diff.interval(sub.alpha)
     conc = stats.inequality_verdict(lo, hi, 0.0, ">" if spread == "shrinks" else "<", ok=HA)
     parts = {"limit": ev.verdict, "concentration": conc}
     shortfalls = {"limit": ev.shortfall, "concentration": stats.shortfall(diff.mean, (lo, hi), 0.0, kind="bound")}

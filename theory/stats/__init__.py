@@ -20,7 +20,7 @@ to decide.
 """
 from ..verdicts import DECIDED, TooFewReplicates, Verdict, band_verdict, combine, decided
 from .bounded import bernstein_limits
-from .counts import binomial_interval, detectable_noncentrality, goodness_of_fit
+from .counts import binomial_interval, goodness_of_fit
 from .fits import LACK_OF_FIT_ALPHA, MIN_POINT_REPLICATES, Fit, limit, power_law, wls, wls_batch
 from .means import (
                     MIN_REPLICATES,
@@ -51,7 +51,7 @@ __all__ = [
     "Verdict", "DECIDED", "combine", "band_verdict", "decided", "TooFewReplicates", "bernstein_limits",
     "MeanEstimate", "TestResult", "estimate", "difference", "distance_lower_bound", "detectable_deviation",
     "t_quantile", "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict",
-    "Fit", "wls", "wls_batch", "power_law", "limit", "goodness_of_fit", "detectable_noncentrality",
+    "Fit", "wls", "wls_batch", "power_law", "limit", "goodness_of_fit",
     "binomial_interval", "LookPlan", "plan_looks",
     "MedianDifference", "median_difference",
 ]

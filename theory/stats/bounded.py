@@ -1,16 +1,14 @@
-"""Confidence limits for the mean of a variable known to lie in a bounded interval,
-valid at any sample size and for any law on that interval (no normal approximation):
-the empirical-Bernstein bound of Maurer & Pontil (2009, Theorem 4).
+"""Confidence limits for the mean of a variable on [0, 1], valid at any sample size and
+for any law there (no normal approximation): the empirical-Bernstein bound of Maurer &
+Pontil (2009, Theorem 4).
 
 For n iid X_i in [0, 1] with sample mean m and unbiased sample variance V, with
 probability at least 1 - delta
 
     E[X] >= m - sqrt(2 V ln(2/delta) / n) - 7 ln(2/delta) / (3 (n - 1)),
 
-and, applied to 1 - X, the same margin above m gives the upper limit. A variable on
-[lo, hi] is rescaled to [0, 1]. Student-t limits can fail badly where the law piles up
-against one end of its range with a thin tail to the other (a sample that misses the
-tail has a high mean and a tiny spread); these limits cannot.
+and, applied to 1 - X, the same margin above m gives the upper limit. Student-t limits
+fail where the law piles up against one end with a thin tail to the other; these cannot.
 
 >>> import numpy as np
 >>> x = np.r_[np.full(990, 0.99), np.full(10, 0.2)]   # skewness about -10
@@ -41,16 +39,12 @@ def bernstein_margin(var01: float, n: int, alpha: float) -> float:
     return math.sqrt(2 * var01 * log_term / n) + 7 * log_term / (3 * (n - 1))
 
 
-def bernstein_limits(x, alpha: float, lo: float = 0.0, hi: float = 1.0) -> tuple[float, float]:
-    """(lower, upper) one-sided limits for E[X] from draws ``x`` of a variable on
-    [``lo``, ``hi``], each holding with probability at least 1 - ``alpha``; clipped to
-    the range."""
+def bernstein_limits(x, alpha: float) -> tuple[float, float]:
+    """(lower, upper) one-sided limits for E[X] from draws ``x`` of a variable on [0, 1],
+    each holding with probability at least 1 - ``alpha``; clipped to [0, 1]."""
     x = np.asarray(x, dtype=float).ravel()
-    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-        raise ValueError(f"the range [lo, hi] must be finite with lo < hi, got [{lo!r}, {hi!r}]")
-    if not np.all(np.isfinite(x)) or np.any(x < lo) or np.any(x > hi):
-        raise ValueError(f"x must be finite and lie in [{lo:g}, {hi:g}]")
-    u = (x - lo) / (hi - lo)
-    m = float(u.mean())
-    w = bernstein_margin(float(u.var(ddof=1)) if u.size > 1 else 0.0, int(u.size), alpha)
-    return lo + (hi - lo) * max(m - w, 0.0), lo + (hi - lo) * min(m + w, 1.0)
+    if not np.all(np.isfinite(x)) or np.any(x < 0) or np.any(x > 1):
+        raise ValueError("x must be finite and lie in [0, 1]")
+    m = float(x.mean())
+    w = bernstein_margin(float(x.var(ddof=1)) if x.size > 1 else 0.0, int(x.size), alpha)
+    return max(m - w, 0.0), min(m + w, 1.0)

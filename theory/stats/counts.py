@@ -16,9 +16,8 @@ from scipy import optimize
 from scipy import stats as st
 
 from ..verdicts import Verdict
-from .power import POWER
 
-__all__ = ["goodness_of_fit", "detectable_noncentrality", "binomial_interval"]
+__all__ = ["goodness_of_fit", "binomial_interval"]
 
 
 def goodness_of_fit(counts, probs, alpha: float, tol_w: float):
@@ -39,10 +38,8 @@ def goodness_of_fit(counts, probs, alpha: float, tol_w: float):
         raise ValueError("probs must be positive and sum to 1")
     n = counts.sum()
     res = st.chisquare(counts, n * probs)
-    df = counts.size - 1
-    stat = float(res.statistic)
-    w_upper = math.sqrt(_noncentrality_upper(stat, df, alpha) / n)
-    p = float(res.pvalue)
+    stat, p = float(res.statistic), float(res.pvalue)
+    w_upper = math.sqrt(_noncentrality_upper(stat, counts.size - 1, alpha) / n)
     v = Verdict.FAILS if p < alpha else (Verdict.HOLDS if w_upper <= tol_w else Verdict.INCONCLUSIVE)
     return stat, p, w_upper, v
 
@@ -59,15 +56,6 @@ def _noncentrality_upper(stat: float, df: int, alpha: float) -> float:
     while f(hi) > 0:
         hi *= 2
     return optimize.brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-10)
-
-
-def detectable_noncentrality(df: int, alpha: float, power: float = POWER) -> float:
-    """The noncentrality lambda at which a chi-square test on ``df`` degrees of freedom
-    at level ``alpha`` rejects with probability ``power``: P(chi2_df(lambda) > the null's
-    (1 - alpha) quantile) = power (the resolution of :func:`goodness_of_fit`'s test is
-    Cohen's w = sqrt(lambda / n))."""
-    crit = st.chi2.isf(alpha, df)
-    return optimize.brentq(lambda lam: st.ncx2.sf(crit, df, lam) - power, 1e-9, 10 * crit + 100)
 
 
 def binomial_interval(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:

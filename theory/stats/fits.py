@@ -1,22 +1,15 @@
-"""The one fitting helper: weighted least squares of per-point estimates with their
-standard errors, and the two models the catalogue uses (power laws, limits).
+"""Weighted least squares of per-point means with their standard errors, and the two
+models the catalogue uses (power laws, limits).
 
-Each point is a mean over independent replicates with a standard error from n_i
-replicates. The coefficient covariance is (X^T W X)^{-1} with W = 1/se^2. When the
-lack-of-fit chi-square on n - p residual degrees of freedom is not significant at
-``LACK_OF_FIT_ALPHA``, intervals use Student's t with the smallest per-point degrees of
-freedom min(n_i) - 1, the covariance still scaled by the reduced chi-square when that
-exceeds 1 (the Birge ratio: unmodelled curvature widens the interval instead of making a
-false ``fails``); when it is significant, the covariance is scaled by the reduced
-chi-square and intervals use the n - p residual degrees of freedom. With as many points
-as coefficients the fit cannot be checked (``checked`` False). A fit decides only from
-``MIN_POINT_REPLICATES`` replicates per point (``point_df`` + 1), a limit from
-:data:`~.means.MIN_REPLICATES` (it extrapolates: its estimate weighs the widest points
-like a single mean, without the skewness correction of a mean test): below, an interval
-raises :class:`TooFewReplicates`.
-
-:func:`wls_batch` fits many samples at once (the calibration counts its false alarms);
-:func:`wls` is one of them.
+The coefficient covariance is (X^T W X)^{-1} with W = 1/se^2. When the lack-of-fit
+chi-square on n - p residual degrees of freedom is not significant at
+``LACK_OF_FIT_ALPHA``, intervals use Student's t on the smallest per-point degrees of
+freedom min(n_i) - 1, the covariance scaled by the reduced chi-square where it exceeds 1
+(the Birge ratio); when it is significant, by the reduced chi-square, with the n - p
+residual degrees of freedom. A fit decides from ``MIN_POINT_REPLICATES`` replicates per
+point, a limit (it extrapolates) from :data:`~.means.MIN_REPLICATES`: below, an interval
+raises :class:`TooFewReplicates`. :func:`wls_batch` fits many samples at once (the
+calibration's rates); :func:`wls` is one of them.
 
 >>> import numpy as np
 >>> w = np.array([8, 16, 32, 64, 128.0])
@@ -56,7 +49,6 @@ class Fit:
     lack_of_fit_p: float
     inflated: bool
     quantile_df: float
-    checked: bool
     point_df: float = math.inf
     #: The fewest replicates per point from which an interval decides.
     min_point: int = MIN_POINT_REPLICATES
@@ -64,11 +56,9 @@ class Fit:
     def se(self, i: int) -> float:
         return math.sqrt(float(self.cov[i, i]))
 
-    def interval(self, i: int, alpha: float, sides: int = 2) -> tuple[float, float]:
-        """(1 - alpha) interval of coefficient i, each tail at alpha/2; the same pair serves
-        as a one-sided test's limits (``sides=1``), as in :mod:`.means`."""
-        if sides not in (1, 2):
-            raise ValueError(f"sides must be 1 or 2, got {sides!r}")
+    def interval(self, i: int, alpha: float) -> tuple[float, float]:
+        """(1 - alpha) interval of coefficient i, each tail at alpha/2; also a one-sided
+        test's limits, as in :mod:`.means`."""
         if self.point_df + 1 < self.min_point:
             raise TooFewReplicates(f"a fit needs at least {self.min_point} replicates per point, got "
                                    f"{self.point_df + 1:g}")
@@ -84,7 +74,7 @@ class Fit:
                 "t_df": self.quantile_df}
 
 
-def wls_batch(X, y, se, point_df: float = math.inf, lack_of_fit_alpha: float = LACK_OF_FIT_ALPHA) -> dict:
+def wls_batch(X, y, se, point_df: float = math.inf) -> dict:
     """Weighted least squares of each row of ``y`` (shape (..., n)) on the columns of X
     (n, p), standard errors ``se`` (shape of y): arrays ``coef`` (..., p), ``cov`` (...,
     p, p, scaled as the module says), ``chi2``, ``lack_of_fit_p``, ``inflated`` and
@@ -104,19 +94,18 @@ def wls_batch(X, y, se, point_df: float = math.inf, lack_of_fit_alpha: float = L
         return {"coef": coef, "cov": cov, "chi2": chi2, "lack_of_fit_p": np.ones_like(chi2), "dof": 0,
                 "inflated": np.zeros(chi2.shape, bool), "quantile_df": np.full(chi2.shape, float(point_df))}
     p_lof = st.chi2.sf(chi2, dof)
-    inflated = p_lof < lack_of_fit_alpha
+    inflated = p_lof < LACK_OF_FIT_ALPHA
     scale = np.where(inflated, chi2 / dof, np.maximum(1.0, chi2 / dof))
     return {"coef": coef, "cov": cov * scale[..., None, None], "chi2": chi2, "lack_of_fit_p": p_lof, "dof": dof,
             "inflated": inflated, "quantile_df": np.where(inflated, float(dof), float(point_df))}
 
 
-def wls(X, y, se, point_df: float = math.inf, lack_of_fit_alpha: float = LACK_OF_FIT_ALPHA,
-        min_point: int = MIN_POINT_REPLICATES) -> Fit:
+def wls(X, y, se, point_df: float = math.inf, min_point: int = MIN_POINT_REPLICATES) -> Fit:
     """Weighted least squares of y on the columns of X with standard errors ``se``.
     ``point_df`` is the smallest degrees of freedom of the per-point standard errors."""
-    b = wls_batch(X, y, se, point_df, lack_of_fit_alpha)
+    b = wls_batch(X, y, se, point_df)
     return Fit(b["coef"], b["cov"], b["dof"], float(b["chi2"]), float(b["lack_of_fit_p"]), bool(b["inflated"]),
-               float(b["quantile_df"]), b["dof"] > 0, float(point_df), min_point)
+               float(b["quantile_df"]), float(point_df), min_point)
 
 
 def power_law(x, y, se, point_df: float = math.inf) -> Fit:

@@ -47,17 +47,14 @@ def _nct_sf(c: float, df: float, ncp: float) -> float:
     return float(integrate.quad(f, 0.0, 1.0, limit=200)[0])
 
 
-def detectable_deviation(se: float, df: float, alpha: float, sides: int = 2, power: float = POWER,
-                         skew_a: float = 0.0) -> float:
+def detectable_deviation(se: float, df: float, alpha: float, power: float = POWER, skew_a: float = 0.0) -> float:
     """Smallest deviation of the mean that a level-alpha t-test detects with probability
     ``power``: ncp * se with P(T'_{df, ncp} > t_crit) = power, t_crit at alpha/2 (every
-    test of :mod:`.means` puts alpha/2 in each tail; ``sides`` is kept for its callers).
+    test of :mod:`.means` puts alpha/2 in each tail, one-sided or not).
     With ``skew_a`` (a one-sample test's Hall coefficient) t_crit is the rule's critical
     value on the plain t scale on its worse side (:func:`~.skewness.rule_thresholds`)."""
     if se == 0:
         return 0.0
-    if sides not in (1, 2):
-        raise ValueError(f"sides must be 1 or 2, got {sides!r}")
     crit = t_quantile(alpha / 2, df)
     if skew_a:
         upper, lower = rule_thresholds(crit, skew_a)

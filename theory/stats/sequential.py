@@ -1,17 +1,11 @@
 """Sequential Monte Carlo: a fixed schedule of looks with the alpha spent evenly over it.
 
-A Monte-Carlo claim draws its replicates in blocks and is judged at a schedule of looks
-fixed before any data are seen: ``first`` blocks, then geometric growth by ``growth``
-up to ``budget`` blocks (both times ``--mc-scale``). It stops at the first look whose
-verdict is decided, or when the budget is spent. Each look's tests run at
-``claim_alpha / (ALPHA_GUARD * looks)`` (Bonferroni over the looks), so the levels of all
-of a claim's tests add up to ``claim_alpha / ALPHA_GUARD``. A test whose false-alarm rate
-is at most ``ALPHA_GUARD`` times its level (the calibration measures it: docs/statistics.md)
-then keeps the claim's false-verdict probability at most ``claim_alpha`` by the union
-bound, whatever the stopping rule: the design is valid under optional stopping.
-
-Why this design and not confidence sequences or group-sequential boundaries:
-docs/statistics.md.
+A claim draws its replicates in blocks and is judged at looks fixed in advance: ``first``
+blocks, then growth by ``growth`` up to ``budget`` blocks (both times ``--mc-scale``),
+stopping at the first decided look. Each look's tests run at ``claim_alpha / (ALPHA_GUARD
+* looks)`` (Bonferroni), so by the union bound a claim whose tests exceed their levels by at
+most ``ALPHA_GUARD`` keeps ``claim_alpha`` whatever the stopping rule (docs/statistics.md
+says why this design and not confidence sequences).
 
 >>> p = plan_looks(first=2, budget=32, scale=1.0)
 >>> p.blocks, p.looks
@@ -28,9 +22,8 @@ from dataclasses import dataclass
 
 __all__ = ["ALPHA_GUARD", "LookPlan", "plan_looks"]
 
-#: The claim's alpha over the sum of its tests' levels: a test may exceed its level up to
-#: this factor (skewed replicates; measured by theory.calibration.rates) and the claim
-#: still keeps its alpha.
+#: The claim's alpha over the sum of its tests' levels: the factor by which a test may exceed
+#: its level (theory.calibration.rates measures it) with the claim keeping its alpha.
 ALPHA_GUARD = 2
 
 

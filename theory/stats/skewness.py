@@ -1,10 +1,7 @@
-"""Hall's (1992) skewness correction of Student's t, and where the one-sample rule of
-:mod:`.means` rejects on the plain t scale.
-
-T_H = T + a T^2 + a^2 T^3 / 3 + a/2 with a = g / (3 sqrt n), g the sample skewness: monotone
-in T, so intervals invert exactly. A one-sample test rejects only where T and T_H both
-reject on the same side (:mod:`.means` says why); :func:`rule_thresholds` gives that region
-on T's scale, and :func:`hall_inverse` undoes the correction.
+"""Hall's (1992) skewness correction of Student's t: T_H = T + a T^2 + a^2 T^3 / 3 + a/2
+with a = g / (3 sqrt n), g the sample skewness; monotone in T, so intervals invert
+exactly. :func:`rule_thresholds` gives where :mod:`.means`'s rule (T and T_H both reject
+on the same side) rejects on T's scale.
 
 >>> round(float(hall_inverse(hall_corrected(1.5, 0.02), 0.02)), 12)
 1.5
@@ -21,21 +18,17 @@ __all__ = ["hall_inverse", "hall_corrected", "hall_coefficient", "welch_coeffici
 
 
 def hall_inverse(q, a):
-    """The t whose Hall-corrected statistic t + a t^2 + a^2 t^3/3 + a/2 equals q,
-    (cbrt(1 + 3a (q - a/2)) - 1)/a, written 3 (q - a/2)/(c^2 + c + 1) with
-    c = cbrt(1 + 3a (q - a/2)) (no division by a, so accurate for tiny a;
-    c^2 + c + 1 >= 3/4), and q itself at a = 0 (elementwise)."""
+    """The t whose Hall-corrected statistic equals q: (c - 1)/a with c = cbrt(1 + 3a (q - a/2)),
+    written 3 (q - a/2)/(c^2 + c + 1) (accurate for tiny a), q at a = 0 (elementwise)."""
     a = np.asarray(a, dtype=float)
     c = np.cbrt(1 + 3 * a * (q - a / 2))
     return np.where(a == 0, q, 3 * (q - a / 2) / (c * c + c + 1))
 
 
 def rule_thresholds(q, a):
-    """Where a one-sample test at Student-t quantile ``q`` rejects, on the plain t scale:
-    (upper, lower) with the upper side rejected where t > upper, the lower where t <
-    lower. Both statistics must reject on the same side (:mod:`.means` says why), so
-    upper = max(q, T_H^-1(q)) and lower = min(-q, T_H^-1(-q)) for Hall's coefficient
-    ``a`` (elementwise; (q, -q) at a = 0)."""
+    """(upper, lower): a one-sample test at Student-t quantile ``q`` rejects where t > upper
+    or t < lower, upper = max(q, T_H^-1(q)) and lower = min(-q, T_H^-1(-q)) for Hall's
+    coefficient ``a`` (both statistics must reject; elementwise)."""
     return np.maximum(q, hall_inverse(q, a)), np.minimum(-q, hall_inverse(-q, a))
 
 
@@ -58,9 +51,8 @@ def hall_coefficient(x):
 def welch_coefficient(x, y):
     """Hall's coefficient of the difference of the means of two independent samples
     (along the last axes): a = k3 / (3 v^1.5) with k3 = m3_x / n_x^2 - m3_y / n_y^2 and
-    v = m2_x / n_x + m2_y / n_y, the skewness of the difference of the means over 3 (the
-    studentized difference has the one-sample statistic's Edgeworth term with this
-    skewness); :func:`hall_coefficient` where ``y`` is constant; 0 where both are."""
+    v = m2_x / n_x + m2_y / n_y (the skewness of the difference of the means over 3); 0
+    where both samples are constant."""
     (nx, m2x, m3x), (ny, m2y, m3y) = _moments(x), _moments(y)
     v = m2x / nx + m2y / ny
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -151,7 +151,7 @@ def test_jobs_do_not_change_the_numbers(tmp_path):
 
 
 def test_jobs_must_be_positive():
-    from theory.calibration.pool import map_tasks
+    from theory.calibration.measure import map_tasks
 
     with pytest.raises(ValueError, match="jobs must be an integer >= 1"):
         map_tasks(print, [()], 0, "x", progress=False)

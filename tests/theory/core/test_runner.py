@@ -179,8 +179,8 @@ def test_groups_keep_the_smallest_level_over_tests_and_calls():
     with recording_tests() as seen:
         a, b, c = estimate(x), estimate(x[::-1]), estimate(x ** 2)
         a.interval(0.02)  # per tail 0.01
-        a.interval(2e-4, sides=1)  # per tail 1e-4
-        b.interval(0.4, sides=1)  # per tail 0.2
+        a.interval(2e-4)  # per tail 1e-4
+        b.interval(0.4)  # per tail 0.2
         c.p_upper(1.0)  # no level
     (group,) = one_sample_summary(seen)
     assert group["tests"] == 3 and group["smallest_level"] == 1e-4

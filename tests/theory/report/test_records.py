@@ -136,8 +136,7 @@ def test_progress_bars_stay_out_of_logs(capsys):
 
 def test_every_progress_bar_of_the_project_is_for_terminals_only():
     """Every tqdm bar of the code passes disable=None (or disables itself by a caller's
-    switch, ``None if progress else True``). theory/calibration/pool.py belongs to the
-    statistics work in flight and is listed here until it follows suit."""
+    switch, ``None if progress else True``)."""
     import re
     from pathlib import Path
 
@@ -146,5 +145,5 @@ def test_every_progress_bar_of_the_project_is_for_terminals_only():
              for path in sorted((root / pkg).rglob("*.py"))
              for m in re.finditer(r"\btqdm\((?:[^()]|\([^()]*\))*\)", path.read_text())]
     assert calls
-    bad = [(p, c) for p, c in calls if "disable=None" not in c and p != "theory/calibration/pool.py"]
+    bad = [(p, c) for p, c in calls if "disable=None" not in c]
     assert bad == []

@@ -32,13 +32,11 @@ def test_limits_have_power_and_cover():
     x = _skewed(g, 5000)
     lo, hi = bernstein_limits(x, 1e-6)
     assert lo < 40.0 / 40.6 < hi and hi - lo < 0.03
-    lo2, hi2 = bernstein_limits(2 + 3 * x, 1e-6, lo=2.0, hi=5.0)  # a rescaled range gives rescaled limits
-    assert lo2 == pytest.approx(2 + 3 * lo) and hi2 == pytest.approx(2 + 3 * hi)
 
 
 @pytest.mark.parametrize("args,match", [
     (([0.5, 1.5], 0.01), "lie in"), (([0.5, np.nan], 0.01), "finite"), (([0.5, 0.6], 0.0), "alpha"),
-    (([0.5, 0.6], 0.01, 1.0, 1.0), "lo < hi"), (([0.5], 0.01), "n must be an integer >= 2")])
+    (([0.5], 0.01), "n must be an integer >= 2")])
 def test_bad_input_names_the_parameter(args, match):
     with pytest.raises(ValueError, match=match):
         bernstein_limits(*args)

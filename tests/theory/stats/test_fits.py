@@ -28,9 +28,9 @@ def test_limit_extrapolation():
     assert fit.coef[0] == pytest.approx(2) and fit.coef[1] == pytest.approx(3)
 
 
-def test_no_residual_freedom_is_marked_unchecked():
+def test_as_many_points_as_coefficients_leave_no_residual_freedom():
     fit = wls(np.stack([np.ones(2), [1.0, 2.0]], 1), [1.0, 3.0], [0.1, 0.1])
-    assert fit.residual_df == 0 and not fit.checked
+    assert fit.residual_df == 0
 
 
 @pytest.mark.parametrize("se", [[0.1, 0.0, 0.1], [0.1, np.nan, 0.1]])

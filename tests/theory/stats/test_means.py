@@ -45,7 +45,6 @@ def test_interval_uses_student_t_with_n_minus_1_degrees_of_freedom():
     lo, hi = e.interval(0.05)
     assert e.df == x.size - 1
     assert hi - e.mean == pytest.approx(st.t.isf(0.025, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
-    assert e.interval(0.05, sides=1) == (lo, hi)  # a one-sided test puts alpha/2 in its tail too
 
 
 def test_tests_refuse_to_decide_below_the_minimum_replicates():
@@ -54,7 +53,7 @@ def test_tests_refuse_to_decide_below_the_minimum_replicates():
     x = np.random.default_rng(5).normal(size=MIN_REPLICATES)
     e, d = estimate(x[:-1]), difference(x, x[:-1])
     assert e.n == MIN_REPLICATES - 1 and np.isfinite(e.mean)
-    for ask in (lambda: e.interval(0.05), lambda: e.p_upper(0.0), lambda: d.interval(0.05, sides=1),
+    for ask in (lambda: e.interval(0.05), lambda: e.p_upper(0.0), lambda: d.interval(0.05),
                 lambda: mean_equals(x[:-1], 0.0, 0.05, 0.1)):
         with pytest.raises(TooFewReplicates, match=f"at least {MIN_REPLICATES}"):
             ask()
@@ -72,6 +71,7 @@ def test_welch_degrees_of_freedom_match_scipy():
 @pytest.mark.parametrize("lower,upper,bound,claim,expect", [
     (0.1, 0.2, 0.5, "<=", "holds"), (0.6, 0.7, 0.5, "<=", "fails"), (0.4, 0.6, 0.5, "<=", "inconclusive"),
     (0.6, 0.7, 0.5, ">", "holds"), (0.1, 0.2, 0.5, ">", "fails"), (0.4, 0.6, 0.5, ">=", "inconclusive"),
+    (0.5, 0.7, 0.5, ">=", "holds"), (0.5, 0.7, 0.5, ">", "inconclusive"), (0.3, 0.5, 0.5, ">", "fails"),
 ])
 def test_inequality_verdicts(lower, upper, bound, claim, expect):
     assert inequality_verdict(lower, upper, bound, claim).value == expect
@@ -173,12 +173,12 @@ def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
         e = estimate(x)
         assert e.skew_a != 0
         plain = MeanEstimate(e.mean, e.se, e.df, e.n)
-        for alpha, sides in ((1e-6, 2), (1e-3, 1)):
+        for alpha in (1e-6, 1e-3):
             q = st.t.isf(alpha / 2, e.df)
             corrected = (e.mean - float(hall_inverse(q, e.skew_a)) * e.se,
                          e.mean - float(hall_inverse(-q, e.skew_a)) * e.se)
-            lo, hi = e.interval(alpha, sides)
-            p_lo, p_hi = plain.interval(alpha, sides)
+            lo, hi = e.interval(alpha)
+            p_lo, p_hi = plain.interval(alpha)
             assert lo == pytest.approx(min(p_lo, corrected[0])) and hi == pytest.approx(max(p_hi, corrected[1]))
             # the skewed side's end comes from the corrected statistic, the other from the plain t
             assert (hi > p_hi and lo == p_lo) if e.skew_a > 0 else (lo < p_lo and hi == p_hi)
@@ -215,7 +215,7 @@ def test_recording_tests_sees_each_tested_estimate_once():
     outside.interval(0.01)
     with recording_tests() as seen:
         e, _untested = estimate(x), estimate(x[:20])
-        e.interval(0.01), e.p_two_sided(1.0), e.interval(0.1, sides=1)
+        e.interval(0.01), e.p_two_sided(1.0), e.interval(0.1)
         d, _untested_d = difference(x, x[:MIN_REPLICATES]), difference(x[:20], x)
         d.p_lower(0.0)
     assert [t for t, _ in seen] == [e, d] and seen[0][0] is e and e == outside
