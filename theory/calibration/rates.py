@@ -24,6 +24,7 @@ from ..stats import (
     binomial_interval,
     wls_batch,
 )
+from ..stats.medians import median_order_index
 from ..stats.skewness import hall_coefficient, rule_thresholds, welch_coefficient
 
 __all__ = ["LAWS", "ROWS", "draw", "one_sample_rejects", "welch_rejects", "fit_rejects", "gof_rejects",
@@ -108,6 +109,16 @@ def gof_rejects(rng, reseeds: int, n: int, level: float, k: int = 16) -> np.ndar
     return np.array([np.count_nonzero(stat > st.chi2.isf(2 * level, k - 1)), 0])
 
 
+def median_rejects(x: np.ndarray, y: np.ndarray, level: float) -> np.ndarray:
+    """(upper, lower) misses of median(x) - median(y) = 0 by the order-statistic interval of
+    :func:`theory.stats.median_difference` with each end at ``level`` (each median bounded
+    at ``level / 2`` a side), over rows of ``x`` and ``y``."""
+    n = x.shape[-1]
+    k, _ = median_order_index(n, level / 2)
+    x, y = np.sort(x, -1), np.sort(y, -1)
+    return np.array([np.count_nonzero(x[:, k - 1] > y[:, n - k]), np.count_nonzero(x[:, n - k] < y[:, k - 1])])
+
+
 def _worst_p(rate_at, grid=np.linspace(0.02, 0.98, 49)) -> tuple[float, float]:
     """(the largest rate over a grid of true proportions, where)."""
     return max((rate_at(p), p) for p in grid)
@@ -145,6 +156,8 @@ ROWS = (
     ("chi-square goodness of fit", "uniform, 16 categories", 50000),  # arpit2019.lemma1's first look
     ("exact binomial interval", "Bernoulli", 100),
     ("empirical-Bernstein limit", "Bernoulli", MIN_REPLICATES),
+    # zeroinit2019 Table 1 and defazio_bottou Figure 2 (their log norms' spreads differ up to 4x)
+    ("median difference", "Gaussian, sd 1 against 4", 32),
 )
 #: Samples per row: 50 false alarms expected at the calibrated level.
 RESEEDS = 5 * 10**6
@@ -160,7 +173,8 @@ def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: floa
         met = rate <= ALPHA_GUARD * level
         return {**row, "reseeds": None, "rate": rate, "interval": [rate, rate], "worst_p": p, "met": met}
     rng = np.random.default_rng([0, len(test), n, sum(map(ord, law))])
-    per = {"one-sample mean": n, "Welch difference": 2 * n}.get(test, 5 * n if test.startswith("fitted") else 100)
+    per = {"one-sample mean": n, "Welch difference": 2 * n, "median difference": 2 * n}.get(
+        test, 5 * n if test.startswith("fitted") else 100)
     chunk, counts, done = max(1, int(1e7 // per)), np.zeros(2, int), 0
     while done < reseeds:
         k = min(chunk, reseeds - done)
@@ -168,6 +182,8 @@ def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: floa
             counts += one_sample_rejects(draw(law, rng, (k, n)), level / 2)
         elif test == "Welch difference":
             counts += welch_rejects(draw(law, rng, (k, n)), np.float32(LAWS[law][2]) * _normal(rng, (k, n)), level / 2)
+        elif test == "median difference":
+            counts += median_rejects(_normal(rng, (k, n)), 4 * _normal(rng, (k, n)), level / 2)
         elif test.startswith("fitted"):
             counts += fit_rejects(draw(law, rng, (k, 5, n)), level / 2, test.split()[1])
         else:

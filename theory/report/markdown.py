@@ -132,15 +132,10 @@ def calibration_summary(calibration: dict | None, installed: bool = False) -> st
     if rows:
         good = sum(bool(r.get("consistent")) for r in rows)
         parts.append(f"{good} of {len(rows)} judge cases on synthetic data with known truth behave as promised")
-    stab = calibration.get("stability") or {}
-    if stab.get("verdicts") is not None:
-        seeds = {k: len(v) if isinstance(v, list) else v for k, v in stab.items() if k.endswith("_seeds")}
-        parts.append(f"over {seeds.get('fast_seeds', '?')} seeds ({seeds.get('slow_seeds', '?')} for slow claims) "
-                     f"{len(stab.get('flips') or ())} verdicts flip between holds and fails")
-    sens = calibration.get("sensitivity") or {}
-    if sens.get("verdicts") is not None:
-        parts.append(f"{len(sens.get('changed') or ())} of {len(sens['verdicts'])} Monte-Carlo verdicts move at a "
-                     "stricter alpha")
+    tests = (calibration.get("rates") or {}).get("rows") or []
+    if tests:
+        parts.append(f"{sum(bool(r.get('met')) for r in tests)} of {len(tests)} tests' false-alarm rates meet the "
+                     "claim's alpha")
     return "Calibration: " + ("; ".join(parts) if parts else "recorded") + " ([tables](#calibration))."
 
 

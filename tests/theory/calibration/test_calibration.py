@@ -73,6 +73,16 @@ def test_vectorized_tests_reject_where_the_judges_tests_do(level):
         assert got.tolist() == want and sum(want) > 0
 
 
+def test_vectorized_median_test_is_the_judges_interval():
+    """The median row counts, in each tail at ``level``, the samples whose
+    theory.stats.median_difference interval at 2 ``level`` lies above or below 0."""
+    rng = np.random.default_rng(4)
+    x, y = rng.standard_normal((400, 32)), 4 * rng.standard_normal((400, 32))
+    got = rates.median_rejects(x, y, 0.05)
+    ivs = [stats.median_difference(a, b, 0.1) for a, b in zip(x, y)]
+    assert got.tolist() == [sum(r.lo > 0 for r in ivs), sum(r.hi < 0 for r in ivs)] and got.sum() > 0
+
+
 @pytest.mark.parametrize("model", ["exponent", "limit"])
 def test_vectorized_fits_are_the_judges_fits(model):
     rng = np.random.default_rng(2)
