@@ -8,6 +8,7 @@ import mpmath
 
 from ..core import Claim, Mutation, Verdict
 from ..core.claims import AtPrecision
+from ..kinds import Named, precision_claim
 from . import derivations_layer as dl
 from . import derivations_sphere as ds
 from . import exact_claims as exact
@@ -85,6 +86,10 @@ _EQ9_PRODUCTS = ("Eq. 9 (= Eq. 30) swaps Eq. 3's parity labels, so its products 
 #: ending at their own pattern; and the pairing under which the two agree.
 _SAME_S_N = tuple(((r, "pattern"), (r, p)) for r in ("n_sphere", "sphere_in_Rn") for p in ("literal", "pattern"))
 _MIXED_S_N = (("n_sphere", "pattern"), ("sphere_in_Rn", "pattern"))
+
+#: Eq. 29 at n = 2..30: the quadrature of its left side against its right side by parts (the
+#: parity whose n get the product 2/3 4/5 ..., and the prefactor's denominator).
+_EQ29 = {"grid": {"n": range(2, 31)}, "lhs": exact.eq29_integral, "rhs": exact.eq29_right}
 
 CLAIMS = (
     # --- Theorem 1 / 5: the constant K_n (Eq. 3, 9, 30) ---------------------------------
@@ -226,30 +231,27 @@ CLAIMS = (
                               {"factor": ONE_PLUS_EPS, "cases": ("even",)}, part="Eq. 26-28"),
                      Mutation("Eq. 22 with n/(n+1) for (n-1)/n", {"eq22_ratio": "n/(n+1)"}, part="Eq. 22")),
           cites=("Eq. 22",), derivation=ds.eq22_28_derivation),
-    Claim(id="arpit2019.thm5.proof.eq29",
-          where="App. C, proof of Theorem 5, Eq. 29",
-          statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
-          "(1/n) (1/2 3/4 ... (n-2)/(n-1)) pi/2 otherwise",
-          kind="identity", recorded=F, measure=exact.proof_measure, judge=exact.judge_eq29,
-          params={"variant": "printed"}, mutations=(Mutation("corrected form", {"variant": "corrected"}, H),),
-          severity="step",
-          impact="Eq. 29 is not the value of Eq. 21's integral, which Eq. 23-28 give as I_(n-1)/(n+1) (prefactor "
-                 "1/(n+1), the parity labels of Eq. 3); its right side is the integral with Eq. 18's exponent "
-                 "corrected, I_(n-2)/n, up to its last factor, so its error cancels Eq. 18's and Theorem 5's "
-                 "conclusion survives (arpit2019.thm5.proof.eq31_34); its last factor is the one Eq. 9 and 30 carry "
-                 "(arpit2019.thm5.kn_eq9.sphere_in_Rn).",
-          cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_derivation),
-    Claim(id="arpit2019.thm5.proof.eq29_corrected",
-          where="App. C, proof of Theorem 5, Eq. 29 (corrected)",
-          statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
-          "for even n and 1/2 ... (n-2)/(n-1) pi/2 for odd n",
-          kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq29,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form", {"variant": "printed"}, F, printed=True),
-                     Mutation("prefactor 1/n (Eq. 29's) with the corrected products", {"denominator": "n"}, F),
-                     Mutation("parity labels swapped (Eq. 29's) with 1/(n+1)", {"swap": True}, F)),
-          corrects="arpit2019.thm5.proof.eq29",
-          cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_corrected_derivation),
+    precision_claim(
+        id="arpit2019.thm5.proof.eq29", where="App. C, proof of Theorem 5, Eq. 29",
+        statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
+        "(1/n) (1/2 3/4 ... (n-2)/(n-1)) pi/2 otherwise",
+        **_EQ29, constants={"E_for": "odd", "denominator": "n"}, resolution=False, recorded=F,
+        mutations=(Mutation("corrected form", {"E_for": "even", "denominator": "n+1"}, H),),
+        severity="step",
+        impact="Eq. 29 is not the value of Eq. 21's integral, which Eq. 23-28 give as I_(n-1)/(n+1) (prefactor "
+               "1/(n+1), the parity labels of Eq. 3); its right side is the integral with Eq. 18's exponent "
+               "corrected, I_(n-2)/n, up to its last factor, so its error cancels Eq. 18's and Theorem 5's "
+               "conclusion survives (arpit2019.thm5.proof.eq31_34); its last factor is the one Eq. 9 and 30 carry "
+               "(arpit2019.thm5.kn_eq9.sphere_in_Rn).",
+        cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_derivation),
+    precision_claim(
+        id="arpit2019.thm5.proof.eq29_corrected", where="App. C, proof of Theorem 5, Eq. 29 (corrected)",
+        statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
+        "for even n and 1/2 ... (n-2)/(n-1) pi/2 for odd n",
+        **_EQ29, constants={"E_for": Named("even", wrong=("odd",)), "denominator": Named("n+1", wrong=("n",))},
+        mutations=(Mutation("printed form", {"E_for": "odd", "denominator": "n"}, printed=True),),
+        corrects="arpit2019.thm5.proof.eq29",
+        cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_corrected_derivation),
     Claim(id="arpit2019.thm5.proof.eq31_34",
           where="App. C, proof of Theorem 5, Eq. 31-34",
           statement="Eq. 31, int p(R_hat_i) max(0, cos theta)^2 = 0.5 K_n / n, is true with K_n of Eq. 30 read with "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from ..core import Claim, Mutation, Verdict
+from ..kinds import Named, identity_claim, precision_claim, reading
 from . import derivations_resnet as dr
 from . import exact_claims as exact
 from . import fig1_panels as panels
@@ -33,34 +34,28 @@ CLAIMS = (
                      Mutation("upper bound (1 - 1e-3) sqrt(e): exceeded from B = 250", {"hi": "(1 - 10**-3)*sqrt(e)"}),
                      Mutation("every real B >= 1/2: c(1/2) = 3^(1/4) < sqrt(2)", {"b_min": "1/2"})),
           cites=("Eq. 53", "Eq. 54"), derivation=dr.range_derivation),
-    Claim(id="arpit2019.thm7.eq43",
-          where="App. C, Theorem 7, Eq. 43",
-          statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [sqrt(2), sqrt(e)]",
-          kind="inequality", recorded=F, measure=exact.residual_measure, judge=exact.judge_factor_range,
-          params={"half": False}, mutations=(Mutation("corrected range [2, e]", {"lo": "2", "hi": "e"}, H),),
-          severity="misprint",
-          impact="Eq. 43 states the squared norm with the range of the norm: the proof gives ||h^B||^2 ~ (1+1/B)^B "
-                 "||x||^2 with the factor in [2, e) (arpit2019.thm7.eq43_corrected), and Theorem 3's Eq. 7 (the "
-                 "norm, c in [sqrt(2), sqrt(e)]) and the proof's last sentence ((1+1/B)^(B/2) in [sqrt(2), sqrt(e)]) "
-                 "both get it right."),
-    Claim(id="arpit2019.thm7.eq43_corrected",
-          where="App. C, Theorem 7, Eq. 43 (corrected)",
-          statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [2, e) for every integer B >= 1",
-          kind="inequality", recorded=H, measure=exact.residual_measure, judge=exact.judge_factor_range,
-          params={"half": False, "lo": "2", "hi": "e"},
-          mutations=(Mutation("printed range [sqrt(2), sqrt(e)]", {"lo": "sqrt(2)", "hi": "sqrt(e)"}, printed=True),
-                     Mutation("lower bound 2.002: B = 1 gives 2", {"lo": "2.002"}),
-                     Mutation("open lower end (2, e]: B = 1 gives 2", {"lo_closed": False}),
-                     Mutation("upper bound (1 - 1e-3) e: exceeded from B = 500", {"hi": "(1 - 10**-3)*e"})),
-          corrects="arpit2019.thm7.eq43"),
-    Claim(id="arpit2019.thm7.proof.eq45_49",
-          where="App. C, proof of Theorem 7, Eq. 45-46 and 49",
-          statement="||x + alpha F(x)||^2 = ||x||^2 + alpha^2 ||F(x)||^2 + 2 alpha <x, F(x)> (and the same at h^1)",
-          kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_eq45_49,
-          mutations=(Mutation("cross term alpha <x, F>", {"cross": "1"}),
-                     Mutation("alpha ||F||^2 (exponent 1)", {"alpha_power": "1"})),
-          note="Eq. 44 and 48 number the blocks F_1, F_2 where Eq. 6 numbers them F_0, F_1: notation only.",
-          cites=("Eq. 44", "Eq. 48"), derivation=dr.eq45_49_derivation),
+    *reading(
+        Claim(id="arpit2019.thm7.eq43_corrected", where="App. C, Theorem 7, Eq. 43 (corrected)",
+              statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [2, e) for every integer B >= 1",
+              kind="inequality", recorded=H, measure=exact.residual_measure, judge=exact.judge_factor_range,
+              params={"half": False, "lo": "2", "hi": "e"},
+              mutations=(Mutation("lower bound 2.002: B = 1 gives 2", {"lo": "2.002"}),
+                         Mutation("open lower end (2, e]: B = 1 gives 2", {"lo_closed": False}),
+                         Mutation("upper bound (1 - 1e-3) e: exceeded from B = 500", {"hi": "(1 - 10**-3)*e"}))),
+        printed_id="arpit2019.thm7.eq43", printed_where="App. C, Theorem 7, Eq. 43",
+        printed_statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [sqrt(2), sqrt(e)]",
+        printed={"lo": "sqrt(2)", "hi": "sqrt(e)"}, severity="misprint",
+        impact="Eq. 43 states the squared norm with the range of the norm: the proof gives ||h^B||^2 ~ (1+1/B)^B "
+               "||x||^2 with the factor in [2, e) (arpit2019.thm7.eq43_corrected), and Theorem 3's Eq. 7 (the "
+               "norm, c in [sqrt(2), sqrt(e)]) and the proof's last sentence ((1+1/B)^(B/2) in [sqrt(2), sqrt(e)]) "
+               "both get it right."),
+    identity_claim(
+        id="arpit2019.thm7.proof.eq45_49", where="App. C, proof of Theorem 7, Eq. 45-46 and 49",
+        statement="||x + alpha F(x)||^2 = ||x||^2 + alpha^2 ||F(x)||^2 + 2 alpha <x, F(x)> (and the same at h^1)",
+        lhs=steps.eq45_49_lhs, rhs=steps.eq45_49_rhs,
+        constants={"cross": Named(2, wrong=(1,)), "alpha_power": Named(2, wrong=(1,))},
+        note="Eq. 44 and 48 number the blocks F_1, F_2 where Eq. 6 numbers them F_0, F_1: notation only.",
+        cites=("Eq. 44", "Eq. 48"), derivation=dr.eq45_49_derivation),
     Claim(id="arpit2019.thm7.proof.eq47_53",
           where="App. C, proof of Theorem 7, Eq. 47 and 50-53",
           statement="With Theorem 7's hypotheses holding exactly (||F_b(h)|| = ||h||, <h, F_b(h)> = 0 for every h), "
@@ -317,12 +312,11 @@ CLAIMS = (
           mutations=(Mutation("factor off by 2% (the tolerance)", {"scale": 1.02}),),
           slow=True,
           note="Fully connected blocks with D = 1, 2, 3 ReLU layers (widths 8 and 12), B = 2, Gaussian directions."),
-    Claim(id="arpit2019.fn5.alpha_absorbed",
-          where="Sec. 4, footnote 5 and 'Implementation details'",
-          statement="gamma = 1/B_k on the last layer of a block (g = sqrt(gamma fan-in/fan-out)) is alpha = "
-          "1/sqrt(B_k) of Eq. 6 absorbed into the gain",
-          kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_fn5,
-          mutations=(Mutation("gamma = 1/B_k^2", {"gamma": "1/B**2"}),)),
+    identity_claim(
+        id="arpit2019.fn5.alpha_absorbed", where="Sec. 4, footnote 5 and 'Implementation details'",
+        statement="gamma = 1/B_k on the last layer of a block (g = sqrt(gamma fan-in/fan-out)) is alpha = "
+        "1/sqrt(B_k) of Eq. 6 absorbed into the gain",
+        lhs=steps.fn5_block, rhs=steps.fn5_absorbed, constants={"gamma": Named("1/B", wrong=("1/B**2",))}),
     Claim(id="arpit2019.sec5.depth_robustness",
           where="Sec. 5.1 'Residual networks', Fig. 3 right (10,000 layers)",
           statement="At 3 stages x 1666 blocks the expected squared-norm gain is bounded for the proposed (< e^3) and "
@@ -337,10 +331,11 @@ CLAIMS = (
                "and lies many orders of magnitude below PyTorch's factor at this depth, so the bound is loose by "
                "design; the proposed and Hanin rows are above their suprema over B and cannot fail (shown for "
                "scale)."),
-    Claim(id="arpit2019.table5.depth_count",
-          where="App. B, Table 5 (WRN N in {1, 16, 166, 1666}, 'N = 1666 (10,000 layers)')",
-          statement="A WRN with N blocks per stage has 6N + 4 layers: 10, 100, 1000 and 10,000 for N = 1, 16, 166, "
-          "1666 (and WRN-40 has N = 6)",
-          kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_table5,
-          mutations=(Mutation("6N + 2 layers", {"depth": "6*N+2"}),)),
+    precision_claim(
+        id="arpit2019.table5.depth_count",
+        where="App. B, Table 5 (WRN N in {1, 16, 166, 1666}, 'N = 1666 (10,000 layers)')",
+        statement="A WRN with N blocks per stage has 6N + 4 layers: 10, 100, 1000 and 10,000 for N = 1, 16, 166, "
+        "1666 (and WRN-40 has N = 6)",
+        grid=steps.TABLE5, lhs=lambda N, layers: layers, rhs=steps.wrn_depth,
+        constants={"depth": Named("6*N+4", wrong=("6*N+2",))}),
 )
