@@ -4,11 +4,13 @@ Lemma 1 in Appendix C. Locations refer to ../shared/papers/arpit2019_weightnorm_
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import mpmath
 
 from ..core import Claim, Mutation, Verdict
 from ..core.claims import AtPrecision
-from ..kinds import Named, precision_claim
+from ..kinds import Named, precision_claim, reading
 from . import derivations_layer as dl
 from . import derivations_sphere as ds
 from . import exact_claims as exact
@@ -22,6 +24,14 @@ from . import proof_steps as steps
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
 _S = {"n_sphere": "the area of the n-sphere in R^(n+1)", "sphere_in_Rn": "the area of the unit sphere in R^n"}
+
+
+def printed_derivation(pair: tuple, derivation) -> tuple:
+    """(printed, corrected) of :func:`theory.kinds.reading` with the printed claim's own
+    ``derivation``: reading gives the printed claim the corrected one's, but whether a
+    printed step follows from the steps before it is a check of its own."""
+    printed, corrected = pair
+    return replace(printed, derivation=derivation), corrected
 
 
 def _one_plus_eps(dps: int) -> str:
@@ -181,33 +191,28 @@ CLAIMS = (
                "and Haar rows; the three iid laws differ in their radial part only. Eq. 10-11 (linearity) and Eq. "
                "13-14 (R_hat_i^T u = ||u|| cos theta) are algebra inside this expectation.",
           cites=("Theorem 5", "Eq. 2"), derivation=ds.eq10_17_derivation),
-    Claim(id="arpit2019.thm5.proof.eq18",
-          where="App. C, proof of Theorem 5, Eq. 18",
-          statement="The angle between a uniform direction in R^n and u has density (S_{n-1}/S_n) sin^{n-1}(theta) on "
-          "[0, pi]",
-          kind="identity", recorded=F, measure=exact.proof_measure, judge=exact.judge_eq18,
-          params={"variant": "printed"}, mutations=(Mutation("corrected density", {"variant": "corrected"}, H),),
-          severity="step",
-          impact="Eq. 18's density has the exponent n-1 where the proof's own argument (the points at angle theta "
-                 "form a sphere in R^(n-1) of radius sin theta) gives n-2: as printed it is the angle law of a uniform "
-                 "direction in R^(n+1), not R^n; Theorem 5's conclusion survives because Eq. 29's evaluation error "
-                 "cancels it (arpit2019.thm5.proof.eq31_34).",
-          cites=("Eq. 17", "App. C, text before Eq. 18"), derivation=ds.eq18_derivation),
-    Claim(id="arpit2019.thm5.proof.eq18_corrected",
-          where="App. C, proof of Theorem 5, Eq. 18 (corrected)",
-          statement="The angle has density (S_{n-1}/S_n) sin^{n-2}(theta) with S_n the sphere in R^n, and "
-          "E[max(0, cos theta)^2] = 1/(2n)",
-          kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq18,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: density sin^(n-1)", {"variant": "printed"}, F, printed=True),
-                     Mutation("E[max(0, cos)^2] = (1 + 10^-(dps - 10))/(2n) (5 digits above the tolerance)",
-                              {"moment_factor": ONE_PLUS_EPS}, F, part="E[max(0, cos)^2]"),
-                     Mutation("mass of the density = 1 + 10^-(dps - 10) (5 digits above the tolerance)",
-                              {"mass_factor": ONE_PLUS_EPS}, F, part="mass 1")),
-          corrects="arpit2019.thm5.proof.eq18",
-          note="Eq. 29's right side (its parity labels and 1/n) is the value of the integral with Eq. 18's exponent "
-               "corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's conclusion stands.",
-          cites=("Eq. 17", "App. C, text before Eq. 18"), derivation=ds.eq18_corrected_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm5.proof.eq18_corrected", where="App. C, proof of Theorem 5, Eq. 18 (corrected)",
+              statement="The angle has density (S_{n-1}/S_n) sin^{n-2}(theta) with S_n the sphere in R^n, and "
+              "E[max(0, cos theta)^2] = 1/(2n)",
+              kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq18,
+              params={"variant": "corrected"},
+              mutations=(Mutation("E[max(0, cos)^2] = (1 + 10^-(dps - 10))/(2n) (5 digits above the tolerance)",
+                                  {"moment_factor": ONE_PLUS_EPS}, F, part="E[max(0, cos)^2]"),
+                         Mutation("mass of the density = 1 + 10^-(dps - 10) (5 digits above the tolerance)",
+                                  {"mass_factor": ONE_PLUS_EPS}, F, part="mass 1")),
+              note="Eq. 29's right side (its parity labels and 1/n) is the value of the integral with Eq. 18's "
+                   "exponent corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's "
+                   "conclusion stands.",
+              cites=("Eq. 17", "App. C, text before Eq. 18"), derivation=ds.eq18_corrected_derivation),
+        printed_id="arpit2019.thm5.proof.eq18", printed_where="App. C, proof of Theorem 5, Eq. 18",
+        printed_statement="The angle between a uniform direction in R^n and u has density (S_{n-1}/S_n) "
+        "sin^{n-1}(theta) on [0, pi]",
+        printed={"variant": "printed"}, severity="step",
+        impact="Eq. 18's density has the exponent n-1 where the proof's own argument (the points at angle theta form "
+               "a sphere in R^(n-1) of radius sin theta) gives n-2: as printed it is the angle law of a uniform "
+               "direction in R^(n+1), not R^n; Theorem 5's conclusion survives because Eq. 29's evaluation error "
+               "cancels it (arpit2019.thm5.proof.eq31_34)."), ds.eq18_derivation),
     Claim(id="arpit2019.thm5.proof.eq19_21",
           where="App. C, proof of Theorem 5, Eq. 19-21",
           statement="int_0^pi |sin^(n-1)| max(0, cos)^2 = int_0^(pi/2) sin^(n-1) cos^2 (Eq. 19) = "
@@ -403,31 +408,26 @@ CLAIMS = (
           note="The proof needs weights symmetric about 0, not only zero-mean (true for the Gaussian the lemma names); "
                "Haar matrices are invariant under row sign flips, so the mask is Bernoulli(1/2) for them too."),
     # --- Sec. 3: backpropagation (Eq. 4-5) and the gains --------------------------------
-    Claim(id="arpit2019.sec3.eq5",
-          where="Sec. 3, Eq. 4-5",
-          statement="dl/da^l = g^{l+1} * 1(a^l) * (W_hat^{l+1 T} dl/da^{l+1})",
-          kind="identity", recorded=F, measure=steps.eq5_measure, judge=steps.judge_eq5,
-          params={"variant": "printed"}, mutations=(Mutation("gain inside W^T", {"variant": "corrected"}, H),),
-          note="g^{l+1} (length n_{l+1}) multiplies 1(a^l) (length n_l): undefined when the widths differ, wrong for "
-               "non-constant gains; exact for the scalar gains g 1 the paper uses, so Theorem 2's use of it stands.",
-          severity="misprint",
-          impact="Eq. 5 puts the gain outside W_hat^T where the chain rule through Eq. 1 (a^{l+1} = g^{l+1} * W_hat "
-                 "h^l + b) puts it inside, 1(a^l) * W_hat^T (g^{l+1} * dl/da^{l+1}); the two agree for the constant "
-                 "gains c 1 the text uses right after ('g^l = sqrt(2) 1') and everywhere else, so Theorem 2's "
-                 "application and the proposed initialization stand.",
-          cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_derivation),
-    Claim(id="arpit2019.sec3.eq5_corrected",
-          where="Sec. 3, Eq. 4-5 (corrected)",
-          statement="dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}) (Eq. 4 in denominator layout), for any "
-          "widths and gains",
-          kind="identity", recorded=H, measure=steps.eq5_measure, judge=steps.judge_eq5,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: gain outside W^T", {"variant": "printed"}, printed=True),
-                     Mutation("form x (1 + 1e-6) (1.9 to 10 times the tolerance 1e-7 max(1, max|gradient|), in each "
-                              "of the five cases)", {"scale": 1 + 1e-6}),
-                     Mutation("mask 1(a^l) dropped", {"mask": False})),
-          corrects="arpit2019.sec3.eq5",
-          cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_corrected_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.sec3.eq5_corrected", where="Sec. 3, Eq. 4-5 (corrected)",
+              statement="dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}) (Eq. 4 in denominator layout), for "
+              "any widths and gains",
+              kind="identity", recorded=H, measure=steps.eq5_measure, judge=steps.judge_eq5,
+              params={"variant": "corrected"},
+              mutations=(Mutation("form x (1 + 1e-6) (1.9 to 10 times the tolerance 1e-7 max(1, max|gradient|), in "
+                                  "each of the five cases)", {"scale": 1 + 1e-6}),
+                         Mutation("mask 1(a^l) dropped", {"mask": False})),
+              cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_corrected_derivation),
+        printed_id="arpit2019.sec3.eq5", printed_where="Sec. 3, Eq. 4-5",
+        printed_statement="dl/da^l = g^{l+1} * 1(a^l) * (W_hat^{l+1 T} dl/da^{l+1})", printed={"variant": "printed"},
+        printed_note="g^{l+1} (length n_{l+1}) multiplies 1(a^l) (length n_l): undefined when the widths differ, "
+                     "wrong for non-constant gains; exact for the scalar gains g 1 the paper uses, so Theorem 2's use "
+                     "of it stands.",
+        severity="misprint",
+        impact="Eq. 5 puts the gain outside W_hat^T where the chain rule through Eq. 1 (a^{l+1} = g^{l+1} * W_hat h^l "
+               "+ b) puts it inside, 1(a^l) * W_hat^T (g^{l+1} * dl/da^{l+1}); the two agree for the constant gains "
+               "c 1 the text uses right after ('g^l = sqrt(2) 1') and everywhere else, so Theorem 2's application "
+               "and the proposed initialization stand."), dl.eq5_derivation),
     Claim(id="arpit2019.sec3.gain_discrepancy",
           where="Sec. 3, 'Implementation details' and the gains after Theorems 1-2",
           statement="With fan-in != fan-out, g = sqrt(2 n_in/n_out) preserves the forward squared norm and scales the "

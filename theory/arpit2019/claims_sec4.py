@@ -16,6 +16,7 @@ from . import mc_judges as judges
 from . import montecarlo as mc
 from . import proof_mc
 from . import proof_steps as steps
+from .claims_sec3 import printed_derivation
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 #: sqrt(e), the B -> infinity limit of (1+1/B)^(B/2), over its value (5/4)^2 at the width ladder's B = 4: a
@@ -120,58 +121,47 @@ CLAIMS = (
                      Mutation("single networks do not concentrate (RMS exponent > 0)", {"rms_direction": ">"},
                               part="rms_decay", mirror=True)),
           corrects="arpit2019.thm4.eq8", slow=True),
-    Claim(id="arpit2019.thm8.proof.eq56",
-          where="App. C, proof of Theorem 8, Eq. 56-57",
-          statement="With h^b := x + alpha F_b(h^{b-1}) (Eq. 56 as printed), dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1} "
-          "(Eq. 57)",
-          kind="identity", recorded=F, measure=steps.eq56_measure, judge=steps.judge_eq56,
-          params={"variant": "printed"}, mutations=(Mutation("Eq. 6's recursion", {"variant": "corrected"}, H),),
-          note="x where h^{b-1} is meant: the two agree at b = 1 (x = h^0) only. Eq. 57 follows from Eq. 6's recursion "
-               "(the corrected claim), which is what the rest of the proof uses.",
-          severity="misprint",
-          impact="Eq. 56 'recalls' Eq. 6 with x where h^{b-1} is meant, and Eq. 57 is the derivative of Eq. 6, not of "
-                 "Eq. 56 as printed (whose Jacobian in h^{b-1} is alpha dF_b/dh^{b-1} for b >= 2); Eq. 6, the forward "
-                 "proof's Eq. 48 and Eq. 57 itself use h^{b-1}, so the rest of the proof is unaffected "
-                 "(arpit2019.thm8.proof.eq56_corrected).",
-          cites=("Eq. 6",), derivation=dr.eq56_derivation),
-    Claim(id="arpit2019.thm8.proof.eq56_corrected",
-          where="App. C, proof of Theorem 8, Eq. 56-58 (corrected)",
-          statement="With Eq. 6's h^b = h^{b-1} + alpha F_b(h^{b-1}), dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1}, so "
-          "dl/dh^{b-1} = dl/dh^b + alpha (dF_b/dh^{b-1})^T dl/dh^b (Eq. 57-58)",
-          kind="identity", recorded=H, measure=steps.eq56_measure, judge=steps.judge_eq56,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: recursion h^b = x + alpha F_b(h^{b-1})", {"variant": "printed"},
-                              printed=True),
-                     Mutation("Eq. 57's alpha x (1 + 1e-5) (error 6.7e-6 at the 1e-6 tolerance)",
-                              {"alpha_scale": 1 + 1e-5})),
-          corrects="arpit2019.thm8.proof.eq56",
-          cites=("Eq. 6",), derivation=dr.eq56_corrected_derivation),
-    Claim(id="arpit2019.thm8.proof.eq59",
-          where="App. C, proof of Theorem 8, Eq. 59",
-          statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^{b-1}||^2 + 2 alpha <dl/dh^b, J "
-          "dl/dh^{b-1}> with J = dF_b/dh^{b-1}",
-          kind="identity", recorded=F, measure=steps.eq59_measure, judge=steps.judge_eq59,
-          params={"variant": "printed"}, mutations=(Mutation("dl/dh^b in both terms", {"variant": "corrected"}, H),),
-          note="Both the alpha^2 term and the cross term carry dl/dh^{b-1} where dl/dh^b is meant; the printed cross "
-               "term is not even the quantity Theorem 8's hypothesis controls.",
-          severity="step",
-          impact="Eq. 59 is not the squared norm of Eq. 58: its alpha^2 term and its cross term carry dl/dh^{b-1} "
-                 "where Eq. 58 has dl/dh^b, and Eq. 60 builds on the wrong alpha^2 term (a per-block factor 1/(1 - "
-                 "alpha^2)); with dl/dh^b in both (arpit2019.thm8.proof.eq59_corrected) the chain gives the factor "
-                 "1 + alpha^2 that Eq. 62 applies, so Theorem 8's conclusion survives this step.",
-          cites=("Eq. 58",), derivation=dr.eq59_derivation),
-    Claim(id="arpit2019.thm8.proof.eq59_corrected",
-          where="App. C, proof of Theorem 8, Eq. 59 (corrected)",
-          statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^b||^2 + 2 alpha <dl/dh^b, J dl/dh^b>, the "
-          "expansion of Eq. 58",
-          kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq59,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: dl/dh^{b-1} in both terms", {"variant": "printed"}, printed=True),
-                     Mutation("alpha^2 term alone as printed (J dl/dh^{b-1})", {"square": "printed"}),
-                     Mutation("cross term alone as printed (J dl/dh^{b-1})", {"cross": "printed"}),
-                     Mutation("cross term coefficient 1 instead of 2", {"cross_coeff": "1"})),
-          corrects="arpit2019.thm8.proof.eq59",
-          cites=("Eq. 58",), derivation=dr.eq59_corrected_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.proof.eq56_corrected", where="App. C, proof of Theorem 8, Eq. 56-58 (corrected)",
+              statement="With Eq. 6's h^b = h^{b-1} + alpha F_b(h^{b-1}), dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1}, "
+              "so dl/dh^{b-1} = dl/dh^b + alpha (dF_b/dh^{b-1})^T dl/dh^b (Eq. 57-58)",
+              kind="identity", recorded=H, measure=steps.eq56_measure, judge=steps.judge_eq56,
+              params={"variant": "corrected"},
+              mutations=(Mutation("Eq. 57's alpha x (1 + 1e-5) (error 6.7e-6 at the 1e-6 tolerance)",
+                                  {"alpha_scale": 1 + 1e-5}),),
+              cites=("Eq. 6",), derivation=dr.eq56_corrected_derivation),
+        printed_id="arpit2019.thm8.proof.eq56", printed_where="App. C, proof of Theorem 8, Eq. 56-57",
+        printed_statement="With h^b := x + alpha F_b(h^{b-1}) (Eq. 56 as printed), dh^b/dh^{b-1} = I + alpha "
+        "dF_b/dh^{b-1} (Eq. 57)",
+        printed={"variant": "printed"},
+        printed_note="x where h^{b-1} is meant: the two agree at b = 1 (x = h^0) only. Eq. 57 follows from Eq. 6's "
+                     "recursion (the corrected claim), which is what the rest of the proof uses.",
+        severity="misprint",
+        impact="Eq. 56 'recalls' Eq. 6 with x where h^{b-1} is meant, and Eq. 57 is the derivative of Eq. 6, not of "
+               "Eq. 56 as printed (whose Jacobian in h^{b-1} is alpha dF_b/dh^{b-1} for b >= 2); Eq. 6, the forward "
+               "proof's Eq. 48 and Eq. 57 itself use h^{b-1}, so the rest of the proof is unaffected "
+               "(arpit2019.thm8.proof.eq56_corrected)."), dr.eq56_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.proof.eq59_corrected", where="App. C, proof of Theorem 8, Eq. 59 (corrected)",
+              statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^b||^2 + 2 alpha <dl/dh^b, J "
+              "dl/dh^b>, the expansion of Eq. 58",
+              kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq59,
+              params={"variant": "corrected"},
+              mutations=(Mutation("alpha^2 term alone as printed (J dl/dh^{b-1})", {"square": "printed"}),
+                         Mutation("cross term alone as printed (J dl/dh^{b-1})", {"cross": "printed"}),
+                         Mutation("cross term coefficient 1 instead of 2", {"cross_coeff": "1"})),
+              cites=("Eq. 58",), derivation=dr.eq59_corrected_derivation),
+        printed_id="arpit2019.thm8.proof.eq59", printed_where="App. C, proof of Theorem 8, Eq. 59",
+        printed_statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^{b-1}||^2 + 2 alpha <dl/dh^b, J "
+        "dl/dh^{b-1}> with J = dF_b/dh^{b-1}",
+        printed={"variant": "printed"},
+        printed_note="Both the alpha^2 term and the cross term carry dl/dh^{b-1} where dl/dh^b is meant; the printed "
+                     "cross term is not even the quantity Theorem 8's hypothesis controls.",
+        severity="step",
+        impact="Eq. 59 is not the squared norm of Eq. 58: its alpha^2 term and its cross term carry dl/dh^{b-1} "
+               "where Eq. 58 has dl/dh^b, and Eq. 60 builds on the wrong alpha^2 term (a per-block factor 1/(1 - "
+               "alpha^2)); with dl/dh^b in both (arpit2019.thm8.proof.eq59_corrected) the chain gives the factor "
+               "1 + alpha^2 that Eq. 62 applies, so Theorem 8's conclusion survives this step."), dr.eq59_derivation),
     Claim(id="arpit2019.thm8.eq60",
           where="App. C, proof of Theorem 8, Eq. 60",
           statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor 1/(1 - "
