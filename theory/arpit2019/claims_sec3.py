@@ -26,12 +26,13 @@ H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdi
 _S = {"n_sphere": "the area of the n-sphere in R^(n+1)", "sphere_in_Rn": "the area of the unit sphere in R^n"}
 
 
-def printed_derivation(pair: tuple, derivation) -> tuple:
+def printed_derivation(pair: tuple, derivation, cites: tuple | None = None) -> tuple:
     """(printed, corrected) of :func:`theory.kinds.reading` with the printed claim's own
-    ``derivation``: reading gives the printed claim the corrected one's, but whether a
-    printed step follows from the steps before it is a check of its own."""
+    ``derivation`` (and its own ``cites`` where given): reading gives the printed claim the
+    corrected one's, but whether a printed step follows from the printed steps before it is
+    a check of its own."""
     printed, corrected = pair
-    return replace(printed, derivation=derivation), corrected
+    return replace(printed, derivation=derivation, cites=printed.cites if cites is None else cites), corrected
 
 
 def _one_plus_eps(dps: int) -> str:

@@ -162,82 +162,61 @@ CLAIMS = (
                "where Eq. 58 has dl/dh^b, and Eq. 60 builds on the wrong alpha^2 term (a per-block factor 1/(1 - "
                "alpha^2)); with dl/dh^b in both (arpit2019.thm8.proof.eq59_corrected) the chain gives the factor "
                "1 + alpha^2 that Eq. 62 applies, so Theorem 8's conclusion survives this step."), dr.eq59_derivation),
-    Claim(id="arpit2019.thm8.eq60",
-          where="App. C, proof of Theorem 8, Eq. 60",
-          statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor 1/(1 - "
-          "alpha^2)",
-          kind="identity", recorded=F, measure=mc.RESNETS, judge=judges.judge_eq60,
-          params={"variant": "printed"},
-          mutations=(Mutation("corrected factor 1 + alpha^2", {"variant": "corrected"}, H),),
-          slow=True,
-          severity="step",
-          impact="Eq. 60 keeps Eq. 59's alpha^2 ||dl/dh^{b-1}||^2 and drops a cross term the hypotheses do not "
-                 "control, so it states ||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 / (1 - alpha^2) (unbounded at B = 1) where "
-                 "the last block's factor is 1 + alpha^2 (arpit2019.thm8.eq60_corrected); 1 + alpha^2 is the factor "
-                 "Eq. 62 applies, so Theorem 8's conclusion survives.",
-          cites=("Eq. 59", "Theorem 8"), derivation=dr.eq60_derivation),
-    Claim(id="arpit2019.thm8.eq60_corrected",
-          where="App. C, proof of Theorem 8, Eq. 60 (corrected)",
-          statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of its "
-          "weights)",
-          kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq60,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: factor 1/(1 - alpha^2)", {"variant": "printed"}, printed=True),
-                     Mutation("factor 1 + alpha (exponent 1)", {"alpha_power": 1})),
-          corrects="arpit2019.thm8.eq60", slow=True,
-          cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq60_corrected_derivation),
-    Claim(id="arpit2019.thm8.proof.eq61",
-          where="App. C, proof of Theorem 8, Eq. 61",
-          statement="||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^{b-1}||^2 (Eq. 61 after Eq. "
-          "60), under Theorem 8's hypotheses",
-          kind="identity", recorded=F, measure=steps.eq59_measure, judge=steps.judge_eq61,
-          params={"variant": "printed"},
-          mutations=(Mutation("(1 + alpha^2) ||dl/dh^b||^2", {"variant": "corrected"}, H),),
-          note="The step holds only if ||dl/dh^b|| = ||dl/dh^{b-1}||; chained with Eq. 60 it would read "
-               "||dl/dh^{b-1}||^2 ~ (1 + alpha^2) ||dl/dh^{b-1}||^2. Checked with the hypotheses holding exactly (a "
-               "rotation by 90 degrees), the smallest case B = 1.",
-          severity="step",
-          impact="Eq. 61 equates ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 with (1 + alpha^2) ||dl/dh^{b-1}||^2, true "
-                 "only if the two gradients have equal norms, which Eq. 60 itself contradicts for alpha != 0; the "
-                 "intended ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 holds (arpit2019.thm8.proof.eq61_corrected) "
-                 "though no printed step derives it, and it is the per-block factor Eq. 62 applies, so Theorem 8's "
-                 "conclusion survives.",
-          cites=("Eq. 60",), derivation=dr.eq61_derivation),
-    Claim(id="arpit2019.thm8.proof.eq61_corrected",
-          where="App. C, proof of Theorem 8, Eq. 59-61 (corrected)",
-          statement="When ||J w|| = ||w|| and <dl/dh^b, J dl/dh^b> = 0 hold exactly, "
-          "||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2",
-          kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq61,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: (1 + alpha^2) ||dl/dh^{b-1}||^2 on the right", {"variant": "printed"},
-                              printed=True),
-                     Mutation("factor 1 + alpha (exponent 1)", {"factor": "1 + alpha"})),
-          corrects="arpit2019.thm8.proof.eq61",
-          note="In expectation over random blocks the same factor is checked by thm8.eq60_corrected.",
-          cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq61_corrected_derivation),
-    Claim(id="arpit2019.thm8.proof.eq62",
-          where="App. C, proof of Theorem 8, Eq. 62-63",
-          statement="E||dl/dh^1||^2 = (1 + alpha^2)^B ||dl/dh^B||^2 = (1 + 1/B)^B ||dl/dh^B||^2",
-          kind="identity", recorded=F, measure=mc.RESNETS, judge=judges.judge_eq62,
-          params={"exponent": "B"}, mutations=(Mutation("exponent B - 1", {"exponent": "B-1"}, H),),
-          slow=True,
-          note="Eq. 61 applied from h^B down to h^1 acts B - 1 times (at B = 1, h^1 = h^B): the derivation-level form "
-               "of Theorem 4's index error (thm4.eq8).",
-          severity="misprint",
-          impact="Eq. 62-63 apply the per-block factor 1 + alpha^2 B times between h^B and h^1, which B - 1 blocks "
-                 "separate; counted from the input h^0 (the 'gradient w.r.t. input' of the text after Theorem 4) the "
-                 "exponent B is right (arpit2019.thm8.proof.eq62_corrected): the derivation-level form of Eq. 8's "
-                 "index slip (arpit2019.thm4.eq8).",
-          cites=("Eq. 61",), derivation=dr.eq62_derivation),
-    Claim(id="arpit2019.thm8.proof.eq62_corrected",
-          where="App. C, proof of Theorem 8, Eq. 62-63 (corrected)",
-          statement="E||dl/dh^1||^2 = (1 + 1/B)^(B-1) ||dl/dh^B||^2 (and (1 + 1/B)^B at h^0)",
-          kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq62,
-          params={"exponent": "B-1"},
-          mutations=(Mutation("printed form: exponent B", {"exponent": "B"}, printed=True),
-                     Mutation("exponent B - 2 (one block short)", {"exponent": "B-2"})),
-          corrects="arpit2019.thm8.proof.eq62", slow=True,
-          cites=("arpit2019.thm8.proof.eq61_corrected",), derivation=dr.eq62_corrected_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.eq60_corrected", where="App. C, proof of Theorem 8, Eq. 60 (corrected)",
+              statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of "
+              "its weights)",
+              kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq60,
+              params={"variant": "corrected"},
+              mutations=(Mutation("factor 1 + alpha (exponent 1)", {"alpha_power": 1}),), slow=True,
+              cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq60_corrected_derivation),
+        printed_id="arpit2019.thm8.eq60", printed_where="App. C, proof of Theorem 8, Eq. 60",
+        printed_statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor "
+        "1/(1 - alpha^2)",
+        printed={"variant": "printed"}, severity="step",
+        impact="Eq. 60 keeps Eq. 59's alpha^2 ||dl/dh^{b-1}||^2 and drops a cross term the hypotheses do not "
+               "control, so it states ||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 / (1 - alpha^2) (unbounded at B = 1) where "
+               "the last block's factor is 1 + alpha^2 (arpit2019.thm8.eq60_corrected); 1 + alpha^2 is the factor "
+               "Eq. 62 applies, so Theorem 8's conclusion survives."), dr.eq60_derivation, ("Eq. 59", "Theorem 8")),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.proof.eq61_corrected", where="App. C, proof of Theorem 8, Eq. 59-61 (corrected)",
+              statement="When ||J w|| = ||w|| and <dl/dh^b, J dl/dh^b> = 0 hold exactly, "
+              "||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2",
+              kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq61,
+              params={"variant": "corrected"},
+              mutations=(Mutation("factor 1 + alpha (exponent 1)", {"factor": "1 + alpha"}),),
+              note="In expectation over random blocks the same factor is checked by thm8.eq60_corrected.",
+              cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq61_corrected_derivation),
+        printed_id="arpit2019.thm8.proof.eq61", printed_where="App. C, proof of Theorem 8, Eq. 61",
+        printed_statement="||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^{b-1}||^2 (Eq. 61 after "
+        "Eq. 60), under Theorem 8's hypotheses",
+        printed={"variant": "printed"},
+        printed_note="The step holds only if ||dl/dh^b|| = ||dl/dh^{b-1}||; chained with Eq. 60 it would read "
+                     "||dl/dh^{b-1}||^2 ~ (1 + alpha^2) ||dl/dh^{b-1}||^2. Checked with the hypotheses holding exactly "
+                     "(a rotation by 90 degrees), the smallest case B = 1.",
+        severity="step",
+        impact="Eq. 61 equates ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 with (1 + alpha^2) ||dl/dh^{b-1}||^2, true "
+               "only if the two gradients have equal norms, which Eq. 60 itself contradicts for alpha != 0; the "
+               "intended ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 holds (arpit2019.thm8.proof.eq61_corrected) "
+               "though no printed step derives it, and it is the per-block factor Eq. 62 applies, so Theorem 8's "
+               "conclusion survives."), dr.eq61_derivation, ("Eq. 60",)),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.proof.eq62_corrected", where="App. C, proof of Theorem 8, Eq. 62-63 (corrected)",
+              statement="E||dl/dh^1||^2 = (1 + 1/B)^(B-1) ||dl/dh^B||^2 (and (1 + 1/B)^B at h^0)",
+              kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq62,
+              params={"exponent": "B-1"},
+              mutations=(Mutation("exponent B - 2 (one block short)", {"exponent": "B-2"}),), slow=True,
+              cites=("arpit2019.thm8.proof.eq61_corrected",), derivation=dr.eq62_corrected_derivation),
+        printed_id="arpit2019.thm8.proof.eq62", printed_where="App. C, proof of Theorem 8, Eq. 62-63",
+        printed_statement="E||dl/dh^1||^2 = (1 + alpha^2)^B ||dl/dh^B||^2 = (1 + 1/B)^B ||dl/dh^B||^2",
+        printed={"exponent": "B"},
+        printed_note="Eq. 61 applied from h^B down to h^1 acts B - 1 times (at B = 1, h^1 = h^B): the "
+                     "derivation-level form of Theorem 4's index error (thm4.eq8).",
+        severity="misprint",
+        impact="Eq. 62-63 apply the per-block factor 1 + alpha^2 B times between h^B and h^1, which B - 1 blocks "
+               "separate; counted from the input h^0 (the 'gradient w.r.t. input' of the text after Theorem 4) the "
+               "exponent B is right (arpit2019.thm8.proof.eq62_corrected): the derivation-level form of Eq. 8's "
+               "index slip (arpit2019.thm4.eq8)."), dr.eq62_derivation, ("Eq. 61",)),
     # --- Figure 1, bottom: the ResNet panels ------------------------------------------------------
     Claim(id="arpit2019.fig1.resnet_forward_curve",
           where="Fig. 1 bottom left; Sec. 4 after Theorem 3; App. A.2",
