@@ -103,6 +103,8 @@ def test_eq29_parts_reproduce_the_stored_forms():
     assert evaluate(claim).verdict.value == "holds"
     assert evaluate(claim, denominator="n").verdict.value == "fails"
     assert evaluate(claim, E_for="odd").verdict.value == "fails"
+    with pytest.raises(ValueError, match="^E_for must be"):
+        ex.eq29_right(4, "both", "n")
 
 
 def test_eq31_factor_fails_eq31_alone(proof):
