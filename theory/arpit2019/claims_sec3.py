@@ -4,10 +4,13 @@ Lemma 1 in Appendix C. Locations refer to ../shared/papers/arpit2019_weightnorm_
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import mpmath
 
 from ..core import Claim, Mutation, Verdict
 from ..core.claims import AtPrecision
+from ..kinds import Named, precision_claim, reading
 from . import derivations_layer as dl
 from . import derivations_sphere as ds
 from . import exact_claims as exact
@@ -21,6 +24,15 @@ from . import proof_steps as steps
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
 _S = {"n_sphere": "the area of the n-sphere in R^(n+1)", "sphere_in_Rn": "the area of the unit sphere in R^n"}
+
+
+def printed_derivation(pair: tuple, derivation, cites: tuple | None = None) -> tuple:
+    """(printed, corrected) of :func:`theory.kinds.reading` with the printed claim's own
+    ``derivation`` (and its own ``cites`` where given): reading gives the printed claim the
+    corrected one's, but whether a printed step follows from the printed steps before it is
+    a check of its own."""
+    printed, corrected = pair
+    return replace(printed, derivation=derivation, cites=printed.cites if cites is None else cites), corrected
 
 
 def _one_plus_eps(dps: int) -> str:
@@ -85,6 +97,10 @@ _EQ9_PRODUCTS = ("Eq. 9 (= Eq. 30) swaps Eq. 3's parity labels, so its products 
 #: ending at their own pattern; and the pairing under which the two agree.
 _SAME_S_N = tuple(((r, "pattern"), (r, p)) for r in ("n_sphere", "sphere_in_Rn") for p in ("literal", "pattern"))
 _MIXED_S_N = (("n_sphere", "pattern"), ("sphere_in_Rn", "pattern"))
+
+#: Eq. 29 at n = 2..30: the quadrature of its left side against its right side by parts (the
+#: parity whose n get the product 2/3 4/5 ..., and the prefactor's denominator).
+_EQ29 = {"grid": {"n": range(2, 31)}, "lhs": exact.eq29_integral, "rhs": exact.eq29_right}
 
 CLAIMS = (
     # --- Theorem 1 / 5: the constant K_n (Eq. 3, 9, 30) ---------------------------------
@@ -176,33 +192,28 @@ CLAIMS = (
                "and Haar rows; the three iid laws differ in their radial part only. Eq. 10-11 (linearity) and Eq. "
                "13-14 (R_hat_i^T u = ||u|| cos theta) are algebra inside this expectation.",
           cites=("Theorem 5", "Eq. 2"), derivation=ds.eq10_17_derivation),
-    Claim(id="arpit2019.thm5.proof.eq18",
-          where="App. C, proof of Theorem 5, Eq. 18",
-          statement="The angle between a uniform direction in R^n and u has density (S_{n-1}/S_n) sin^{n-1}(theta) on "
-          "[0, pi]",
-          kind="identity", recorded=F, measure=exact.proof_measure, judge=exact.judge_eq18,
-          params={"variant": "printed"}, mutations=(Mutation("corrected density", {"variant": "corrected"}, H),),
-          severity="step",
-          impact="Eq. 18's density has the exponent n-1 where the proof's own argument (the points at angle theta "
-                 "form a sphere in R^(n-1) of radius sin theta) gives n-2: as printed it is the angle law of a uniform "
-                 "direction in R^(n+1), not R^n; Theorem 5's conclusion survives because Eq. 29's evaluation error "
-                 "cancels it (arpit2019.thm5.proof.eq31_34).",
-          cites=("Eq. 17", "App. C, text before Eq. 18"), derivation=ds.eq18_derivation),
-    Claim(id="arpit2019.thm5.proof.eq18_corrected",
-          where="App. C, proof of Theorem 5, Eq. 18 (corrected)",
-          statement="The angle has density (S_{n-1}/S_n) sin^{n-2}(theta) with S_n the sphere in R^n, and "
-          "E[max(0, cos theta)^2] = 1/(2n)",
-          kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq18,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: density sin^(n-1)", {"variant": "printed"}, F, printed=True),
-                     Mutation("E[max(0, cos)^2] = (1 + 10^-(dps - 10))/(2n) (5 digits above the tolerance)",
-                              {"moment_factor": ONE_PLUS_EPS}, F, part="E[max(0, cos)^2]"),
-                     Mutation("mass of the density = 1 + 10^-(dps - 10) (5 digits above the tolerance)",
-                              {"mass_factor": ONE_PLUS_EPS}, F, part="mass 1")),
-          corrects="arpit2019.thm5.proof.eq18",
-          note="Eq. 29's right side (its parity labels and 1/n) is the value of the integral with Eq. 18's exponent "
-               "corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's conclusion stands.",
-          cites=("Eq. 17", "App. C, text before Eq. 18"), derivation=ds.eq18_corrected_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm5.proof.eq18_corrected", where="App. C, proof of Theorem 5, Eq. 18 (corrected)",
+              statement="The angle has density (S_{n-1}/S_n) sin^{n-2}(theta) with S_n the sphere in R^n, and "
+              "E[max(0, cos theta)^2] = 1/(2n)",
+              kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq18,
+              params={"variant": "corrected"},
+              mutations=(Mutation("E[max(0, cos)^2] = (1 + 10^-(dps - 10))/(2n) (5 digits above the tolerance)",
+                                  {"moment_factor": ONE_PLUS_EPS}, F, part="E[max(0, cos)^2]"),
+                         Mutation("mass of the density = 1 + 10^-(dps - 10) (5 digits above the tolerance)",
+                                  {"mass_factor": ONE_PLUS_EPS}, F, part="mass 1")),
+              note="Eq. 29's right side (its parity labels and 1/n) is the value of the integral with Eq. 18's "
+                   "exponent corrected to n - 2, up to its last factor: the two errors cancel and Theorem 5's "
+                   "conclusion stands.",
+              cites=("Eq. 17", "App. C, text before Eq. 18"), derivation=ds.eq18_corrected_derivation),
+        printed_id="arpit2019.thm5.proof.eq18", printed_where="App. C, proof of Theorem 5, Eq. 18",
+        printed_statement="The angle between a uniform direction in R^n and u has density (S_{n-1}/S_n) "
+        "sin^{n-1}(theta) on [0, pi]",
+        printed={"variant": "printed"}, severity="step",
+        impact="Eq. 18's density has the exponent n-1 where the proof's own argument (the points at angle theta form "
+               "a sphere in R^(n-1) of radius sin theta) gives n-2: as printed it is the angle law of a uniform "
+               "direction in R^(n+1), not R^n; Theorem 5's conclusion survives because Eq. 29's evaluation error "
+               "cancels it (arpit2019.thm5.proof.eq31_34)."), ds.eq18_derivation),
     Claim(id="arpit2019.thm5.proof.eq19_21",
           where="App. C, proof of Theorem 5, Eq. 19-21",
           statement="int_0^pi |sin^(n-1)| max(0, cos)^2 = int_0^(pi/2) sin^(n-1) cos^2 (Eq. 19) = "
@@ -226,30 +237,27 @@ CLAIMS = (
                               {"factor": ONE_PLUS_EPS, "cases": ("even",)}, part="Eq. 26-28"),
                      Mutation("Eq. 22 with n/(n+1) for (n-1)/n", {"eq22_ratio": "n/(n+1)"}, part="Eq. 22")),
           cites=("Eq. 22",), derivation=ds.eq22_28_derivation),
-    Claim(id="arpit2019.thm5.proof.eq29",
-          where="App. C, proof of Theorem 5, Eq. 29",
-          statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
-          "(1/n) (1/2 3/4 ... (n-2)/(n-1)) pi/2 otherwise",
-          kind="identity", recorded=F, measure=exact.proof_measure, judge=exact.judge_eq29,
-          params={"variant": "printed"}, mutations=(Mutation("corrected form", {"variant": "corrected"}, H),),
-          severity="step",
-          impact="Eq. 29 is not the value of Eq. 21's integral, which Eq. 23-28 give as I_(n-1)/(n+1) (prefactor "
-                 "1/(n+1), the parity labels of Eq. 3); its right side is the integral with Eq. 18's exponent "
-                 "corrected, I_(n-2)/n, up to its last factor, so its error cancels Eq. 18's and Theorem 5's "
-                 "conclusion survives (arpit2019.thm5.proof.eq31_34); its last factor is the one Eq. 9 and 30 carry "
-                 "(arpit2019.thm5.kn_eq9.sphere_in_Rn).",
-          cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_derivation),
-    Claim(id="arpit2019.thm5.proof.eq29_corrected",
-          where="App. C, proof of Theorem 5, Eq. 29 (corrected)",
-          statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
-          "for even n and 1/2 ... (n-2)/(n-1) pi/2 for odd n",
-          kind="identity", recorded=H, measure=exact.proof_measure, judge=exact.judge_eq29,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form", {"variant": "printed"}, F, printed=True),
-                     Mutation("prefactor 1/n (Eq. 29's) with the corrected products", {"denominator": "n"}, F),
-                     Mutation("parity labels swapped (Eq. 29's) with 1/(n+1)", {"swap": True}, F)),
-          corrects="arpit2019.thm5.proof.eq29",
-          cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_corrected_derivation),
+    precision_claim(
+        id="arpit2019.thm5.proof.eq29", where="App. C, proof of Theorem 5, Eq. 29",
+        statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = (1/n) (2/3 4/5 ... (n-2)/(n-1)) for odd n, "
+        "(1/n) (1/2 3/4 ... (n-2)/(n-1)) pi/2 otherwise",
+        **_EQ29, constants={"E_for": "odd", "denominator": "n"}, resolution=False, recorded=F,
+        mutations=(Mutation("corrected form", {"E_for": "even", "denominator": "n+1"}, H),),
+        severity="step",
+        impact="Eq. 29 is not the value of Eq. 21's integral, which Eq. 23-28 give as I_(n-1)/(n+1) (prefactor "
+               "1/(n+1), the parity labels of Eq. 3); its right side is the integral with Eq. 18's exponent "
+               "corrected, I_(n-2)/n, up to its last factor, so its error cancels Eq. 18's and Theorem 5's "
+               "conclusion survives (arpit2019.thm5.proof.eq31_34); its last factor is the one Eq. 9 and 30 carry "
+               "(arpit2019.thm5.kn_eq9.sphere_in_Rn).",
+        cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_derivation),
+    precision_claim(
+        id="arpit2019.thm5.proof.eq29_corrected", where="App. C, proof of Theorem 5, Eq. 29 (corrected)",
+        statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
+        "for even n and 1/2 ... (n-2)/(n-1) pi/2 for odd n",
+        **_EQ29, constants={"E_for": Named("even", wrong=("odd",)), "denominator": Named("n+1", wrong=("n",))},
+        mutations=(Mutation("printed form", {"E_for": "odd", "denominator": "n"}, printed=True),),
+        corrects="arpit2019.thm5.proof.eq29",
+        cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_corrected_derivation),
     Claim(id="arpit2019.thm5.proof.eq31_34",
           where="App. C, proof of Theorem 5, Eq. 31-34",
           statement="Eq. 31, int p(R_hat_i) max(0, cos theta)^2 = 0.5 K_n / n, is true with K_n of Eq. 30 read with "
@@ -401,31 +409,26 @@ CLAIMS = (
           note="The proof needs weights symmetric about 0, not only zero-mean (true for the Gaussian the lemma names); "
                "Haar matrices are invariant under row sign flips, so the mask is Bernoulli(1/2) for them too."),
     # --- Sec. 3: backpropagation (Eq. 4-5) and the gains --------------------------------
-    Claim(id="arpit2019.sec3.eq5",
-          where="Sec. 3, Eq. 4-5",
-          statement="dl/da^l = g^{l+1} * 1(a^l) * (W_hat^{l+1 T} dl/da^{l+1})",
-          kind="identity", recorded=F, measure=steps.eq5_measure, judge=steps.judge_eq5,
-          params={"variant": "printed"}, mutations=(Mutation("gain inside W^T", {"variant": "corrected"}, H),),
-          note="g^{l+1} (length n_{l+1}) multiplies 1(a^l) (length n_l): undefined when the widths differ, wrong for "
-               "non-constant gains; exact for the scalar gains g 1 the paper uses, so Theorem 2's use of it stands.",
-          severity="misprint",
-          impact="Eq. 5 puts the gain outside W_hat^T where the chain rule through Eq. 1 (a^{l+1} = g^{l+1} * W_hat "
-                 "h^l + b) puts it inside, 1(a^l) * W_hat^T (g^{l+1} * dl/da^{l+1}); the two agree for the constant "
-                 "gains c 1 the text uses right after ('g^l = sqrt(2) 1') and everywhere else, so Theorem 2's "
-                 "application and the proposed initialization stand.",
-          cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_derivation),
-    Claim(id="arpit2019.sec3.eq5_corrected",
-          where="Sec. 3, Eq. 4-5 (corrected)",
-          statement="dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}) (Eq. 4 in denominator layout), for any "
-          "widths and gains",
-          kind="identity", recorded=H, measure=steps.eq5_measure, judge=steps.judge_eq5,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: gain outside W^T", {"variant": "printed"}, printed=True),
-                     Mutation("form x (1 + 1e-6) (1.9 to 10 times the tolerance 1e-7 max(1, max|gradient|), in each "
-                              "of the five cases)", {"scale": 1 + 1e-6}),
-                     Mutation("mask 1(a^l) dropped", {"mask": False})),
-          corrects="arpit2019.sec3.eq5",
-          cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_corrected_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.sec3.eq5_corrected", where="Sec. 3, Eq. 4-5 (corrected)",
+              statement="dl/da^l = 1(a^l) * W_hat^{l+1 T} (g^{l+1} * dl/da^{l+1}) (Eq. 4 in denominator layout), for "
+              "any widths and gains",
+              kind="identity", recorded=H, measure=steps.eq5_measure, judge=steps.judge_eq5,
+              params={"variant": "corrected"},
+              mutations=(Mutation("form x (1 + 1e-6) (1.9 to 10 times the tolerance 1e-7 max(1, max|gradient|), in "
+                                  "each of the five cases)", {"scale": 1 + 1e-6}),
+                         Mutation("mask 1(a^l) dropped", {"mask": False})),
+              cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_corrected_derivation),
+        printed_id="arpit2019.sec3.eq5", printed_where="Sec. 3, Eq. 4-5",
+        printed_statement="dl/da^l = g^{l+1} * 1(a^l) * (W_hat^{l+1 T} dl/da^{l+1})", printed={"variant": "printed"},
+        printed_note="g^{l+1} (length n_{l+1}) multiplies 1(a^l) (length n_l): undefined when the widths differ, "
+                     "wrong for non-constant gains; exact for the scalar gains g 1 the paper uses, so Theorem 2's use "
+                     "of it stands.",
+        severity="misprint",
+        impact="Eq. 5 puts the gain outside W_hat^T where the chain rule through Eq. 1 (a^{l+1} = g^{l+1} * W_hat h^l "
+               "+ b) puts it inside, 1(a^l) * W_hat^T (g^{l+1} * dl/da^{l+1}); the two agree for the constant gains "
+               "c 1 the text uses right after ('g^l = sqrt(2) 1') and everywhere else, so Theorem 2's application "
+               "and the proposed initialization stand."), dl.eq5_derivation),
     Claim(id="arpit2019.sec3.gain_discrepancy",
           where="Sec. 3, 'Implementation details' and the gains after Theorems 1-2",
           statement="With fan-in != fan-out, g = sqrt(2 n_in/n_out) preserves the forward squared norm and scales the "

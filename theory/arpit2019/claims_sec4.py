@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from ..core import Claim, Mutation, Verdict
+from ..kinds import Named, identity_claim, precision_claim, reading
 from . import derivations_resnet as dr
 from . import exact_claims as exact
 from . import fig1_panels as panels
@@ -15,6 +16,7 @@ from . import mc_judges as judges
 from . import montecarlo as mc
 from . import proof_mc
 from . import proof_steps as steps
+from .claims_sec3 import printed_derivation
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 #: sqrt(e), the B -> infinity limit of (1+1/B)^(B/2), over its value (5/4)^2 at the width ladder's B = 4: a
@@ -33,34 +35,28 @@ CLAIMS = (
                      Mutation("upper bound (1 - 1e-3) sqrt(e): exceeded from B = 250", {"hi": "(1 - 10**-3)*sqrt(e)"}),
                      Mutation("every real B >= 1/2: c(1/2) = 3^(1/4) < sqrt(2)", {"b_min": "1/2"})),
           cites=("Eq. 53", "Eq. 54"), derivation=dr.range_derivation),
-    Claim(id="arpit2019.thm7.eq43",
-          where="App. C, Theorem 7, Eq. 43",
-          statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [sqrt(2), sqrt(e)]",
-          kind="inequality", recorded=F, measure=exact.residual_measure, judge=exact.judge_factor_range,
-          params={"half": False}, mutations=(Mutation("corrected range [2, e]", {"lo": "2", "hi": "e"}, H),),
-          severity="misprint",
-          impact="Eq. 43 states the squared norm with the range of the norm: the proof gives ||h^B||^2 ~ (1+1/B)^B "
-                 "||x||^2 with the factor in [2, e) (arpit2019.thm7.eq43_corrected), and Theorem 3's Eq. 7 (the "
-                 "norm, c in [sqrt(2), sqrt(e)]) and the proof's last sentence ((1+1/B)^(B/2) in [sqrt(2), sqrt(e)]) "
-                 "both get it right."),
-    Claim(id="arpit2019.thm7.eq43_corrected",
-          where="App. C, Theorem 7, Eq. 43 (corrected)",
-          statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [2, e) for every integer B >= 1",
-          kind="inequality", recorded=H, measure=exact.residual_measure, judge=exact.judge_factor_range,
-          params={"half": False, "lo": "2", "hi": "e"},
-          mutations=(Mutation("printed range [sqrt(2), sqrt(e)]", {"lo": "sqrt(2)", "hi": "sqrt(e)"}, printed=True),
-                     Mutation("lower bound 2.002: B = 1 gives 2", {"lo": "2.002"}),
-                     Mutation("open lower end (2, e]: B = 1 gives 2", {"lo_closed": False}),
-                     Mutation("upper bound (1 - 1e-3) e: exceeded from B = 500", {"hi": "(1 - 10**-3)*e"})),
-          corrects="arpit2019.thm7.eq43"),
-    Claim(id="arpit2019.thm7.proof.eq45_49",
-          where="App. C, proof of Theorem 7, Eq. 45-46 and 49",
-          statement="||x + alpha F(x)||^2 = ||x||^2 + alpha^2 ||F(x)||^2 + 2 alpha <x, F(x)> (and the same at h^1)",
-          kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_eq45_49,
-          mutations=(Mutation("cross term alpha <x, F>", {"cross": "1"}),
-                     Mutation("alpha ||F||^2 (exponent 1)", {"alpha_power": "1"})),
-          note="Eq. 44 and 48 number the blocks F_1, F_2 where Eq. 6 numbers them F_0, F_1: notation only.",
-          cites=("Eq. 44", "Eq. 48"), derivation=dr.eq45_49_derivation),
+    *reading(
+        Claim(id="arpit2019.thm7.eq43_corrected", where="App. C, Theorem 7, Eq. 43 (corrected)",
+              statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [2, e) for every integer B >= 1",
+              kind="inequality", recorded=H, measure=exact.residual_measure, judge=exact.judge_factor_range,
+              params={"half": False, "lo": "2", "hi": "e"},
+              mutations=(Mutation("lower bound 2.002: B = 1 gives 2", {"lo": "2.002"}),
+                         Mutation("open lower end (2, e]: B = 1 gives 2", {"lo_closed": False}),
+                         Mutation("upper bound (1 - 1e-3) e: exceeded from B = 500", {"hi": "(1 - 10**-3)*e"}))),
+        printed_id="arpit2019.thm7.eq43", printed_where="App. C, Theorem 7, Eq. 43",
+        printed_statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [sqrt(2), sqrt(e)]",
+        printed={"lo": "sqrt(2)", "hi": "sqrt(e)"}, severity="misprint",
+        impact="Eq. 43 states the squared norm with the range of the norm: the proof gives ||h^B||^2 ~ (1+1/B)^B "
+               "||x||^2 with the factor in [2, e) (arpit2019.thm7.eq43_corrected), and Theorem 3's Eq. 7 (the "
+               "norm, c in [sqrt(2), sqrt(e)]) and the proof's last sentence ((1+1/B)^(B/2) in [sqrt(2), sqrt(e)]) "
+               "both get it right."),
+    identity_claim(
+        id="arpit2019.thm7.proof.eq45_49", where="App. C, proof of Theorem 7, Eq. 45-46 and 49",
+        statement="||x + alpha F(x)||^2 = ||x||^2 + alpha^2 ||F(x)||^2 + 2 alpha <x, F(x)> (and the same at h^1)",
+        lhs=steps.eq45_49_lhs, rhs=steps.eq45_49_rhs,
+        constants={"cross": Named(2, wrong=(1,)), "alpha_power": Named(2, wrong=(1,))},
+        note="Eq. 44 and 48 number the blocks F_1, F_2 where Eq. 6 numbers them F_0, F_1: notation only.",
+        cites=("Eq. 44", "Eq. 48"), derivation=dr.eq45_49_derivation),
     Claim(id="arpit2019.thm7.proof.eq47_53",
           where="App. C, proof of Theorem 7, Eq. 47 and 50-53",
           statement="With Theorem 7's hypotheses holding exactly (||F_b(h)|| = ||h||, <h, F_b(h)> = 0 for every h), "
@@ -125,134 +121,102 @@ CLAIMS = (
                      Mutation("single networks do not concentrate (RMS exponent > 0)", {"rms_direction": ">"},
                               part="rms_decay", mirror=True)),
           corrects="arpit2019.thm4.eq8", slow=True),
-    Claim(id="arpit2019.thm8.proof.eq56",
-          where="App. C, proof of Theorem 8, Eq. 56-57",
-          statement="With h^b := x + alpha F_b(h^{b-1}) (Eq. 56 as printed), dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1} "
-          "(Eq. 57)",
-          kind="identity", recorded=F, measure=steps.eq56_measure, judge=steps.judge_eq56,
-          params={"variant": "printed"}, mutations=(Mutation("Eq. 6's recursion", {"variant": "corrected"}, H),),
-          note="x where h^{b-1} is meant: the two agree at b = 1 (x = h^0) only. Eq. 57 follows from Eq. 6's recursion "
-               "(the corrected claim), which is what the rest of the proof uses.",
-          severity="misprint",
-          impact="Eq. 56 'recalls' Eq. 6 with x where h^{b-1} is meant, and Eq. 57 is the derivative of Eq. 6, not of "
-                 "Eq. 56 as printed (whose Jacobian in h^{b-1} is alpha dF_b/dh^{b-1} for b >= 2); Eq. 6, the forward "
-                 "proof's Eq. 48 and Eq. 57 itself use h^{b-1}, so the rest of the proof is unaffected "
-                 "(arpit2019.thm8.proof.eq56_corrected).",
-          cites=("Eq. 6",), derivation=dr.eq56_derivation),
-    Claim(id="arpit2019.thm8.proof.eq56_corrected",
-          where="App. C, proof of Theorem 8, Eq. 56-58 (corrected)",
-          statement="With Eq. 6's h^b = h^{b-1} + alpha F_b(h^{b-1}), dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1}, so "
-          "dl/dh^{b-1} = dl/dh^b + alpha (dF_b/dh^{b-1})^T dl/dh^b (Eq. 57-58)",
-          kind="identity", recorded=H, measure=steps.eq56_measure, judge=steps.judge_eq56,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: recursion h^b = x + alpha F_b(h^{b-1})", {"variant": "printed"},
-                              printed=True),
-                     Mutation("Eq. 57's alpha x (1 + 1e-5) (error 6.7e-6 at the 1e-6 tolerance)",
-                              {"alpha_scale": 1 + 1e-5})),
-          corrects="arpit2019.thm8.proof.eq56",
-          cites=("Eq. 6",), derivation=dr.eq56_corrected_derivation),
-    Claim(id="arpit2019.thm8.proof.eq59",
-          where="App. C, proof of Theorem 8, Eq. 59",
-          statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^{b-1}||^2 + 2 alpha <dl/dh^b, J "
-          "dl/dh^{b-1}> with J = dF_b/dh^{b-1}",
-          kind="identity", recorded=F, measure=steps.eq59_measure, judge=steps.judge_eq59,
-          params={"variant": "printed"}, mutations=(Mutation("dl/dh^b in both terms", {"variant": "corrected"}, H),),
-          note="Both the alpha^2 term and the cross term carry dl/dh^{b-1} where dl/dh^b is meant; the printed cross "
-               "term is not even the quantity Theorem 8's hypothesis controls.",
-          severity="step",
-          impact="Eq. 59 is not the squared norm of Eq. 58: its alpha^2 term and its cross term carry dl/dh^{b-1} "
-                 "where Eq. 58 has dl/dh^b, and Eq. 60 builds on the wrong alpha^2 term (a per-block factor 1/(1 - "
-                 "alpha^2)); with dl/dh^b in both (arpit2019.thm8.proof.eq59_corrected) the chain gives the factor "
-                 "1 + alpha^2 that Eq. 62 applies, so Theorem 8's conclusion survives this step.",
-          cites=("Eq. 58",), derivation=dr.eq59_derivation),
-    Claim(id="arpit2019.thm8.proof.eq59_corrected",
-          where="App. C, proof of Theorem 8, Eq. 59 (corrected)",
-          statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^b||^2 + 2 alpha <dl/dh^b, J dl/dh^b>, the "
-          "expansion of Eq. 58",
-          kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq59,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: dl/dh^{b-1} in both terms", {"variant": "printed"}, printed=True),
-                     Mutation("alpha^2 term alone as printed (J dl/dh^{b-1})", {"square": "printed"}),
-                     Mutation("cross term alone as printed (J dl/dh^{b-1})", {"cross": "printed"}),
-                     Mutation("cross term coefficient 1 instead of 2", {"cross_coeff": "1"})),
-          corrects="arpit2019.thm8.proof.eq59",
-          cites=("Eq. 58",), derivation=dr.eq59_corrected_derivation),
-    Claim(id="arpit2019.thm8.eq60",
-          where="App. C, proof of Theorem 8, Eq. 60",
-          statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor 1/(1 - "
-          "alpha^2)",
-          kind="identity", recorded=F, measure=mc.RESNETS, judge=judges.judge_eq60,
-          params={"variant": "printed"},
-          mutations=(Mutation("corrected factor 1 + alpha^2", {"variant": "corrected"}, H),),
-          slow=True,
-          severity="step",
-          impact="Eq. 60 keeps Eq. 59's alpha^2 ||dl/dh^{b-1}||^2 and drops a cross term the hypotheses do not "
-                 "control, so it states ||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 / (1 - alpha^2) (unbounded at B = 1) where "
-                 "the last block's factor is 1 + alpha^2 (arpit2019.thm8.eq60_corrected); 1 + alpha^2 is the factor "
-                 "Eq. 62 applies, so Theorem 8's conclusion survives.",
-          cites=("Eq. 59", "Theorem 8"), derivation=dr.eq60_derivation),
-    Claim(id="arpit2019.thm8.eq60_corrected",
-          where="App. C, proof of Theorem 8, Eq. 60 (corrected)",
-          statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of its "
-          "weights)",
-          kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq60,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: factor 1/(1 - alpha^2)", {"variant": "printed"}, printed=True),
-                     Mutation("factor 1 + alpha (exponent 1)", {"alpha_power": 1})),
-          corrects="arpit2019.thm8.eq60", slow=True,
-          cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq60_corrected_derivation),
-    Claim(id="arpit2019.thm8.proof.eq61",
-          where="App. C, proof of Theorem 8, Eq. 61",
-          statement="||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^{b-1}||^2 (Eq. 61 after Eq. "
-          "60), under Theorem 8's hypotheses",
-          kind="identity", recorded=F, measure=steps.eq59_measure, judge=steps.judge_eq61,
-          params={"variant": "printed"},
-          mutations=(Mutation("(1 + alpha^2) ||dl/dh^b||^2", {"variant": "corrected"}, H),),
-          note="The step holds only if ||dl/dh^b|| = ||dl/dh^{b-1}||; chained with Eq. 60 it would read "
-               "||dl/dh^{b-1}||^2 ~ (1 + alpha^2) ||dl/dh^{b-1}||^2. Checked with the hypotheses holding exactly (a "
-               "rotation by 90 degrees), the smallest case B = 1.",
-          severity="step",
-          impact="Eq. 61 equates ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 with (1 + alpha^2) ||dl/dh^{b-1}||^2, true "
-                 "only if the two gradients have equal norms, which Eq. 60 itself contradicts for alpha != 0; the "
-                 "intended ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 holds (arpit2019.thm8.proof.eq61_corrected) "
-                 "though no printed step derives it, and it is the per-block factor Eq. 62 applies, so Theorem 8's "
-                 "conclusion survives.",
-          cites=("Eq. 60",), derivation=dr.eq61_derivation),
-    Claim(id="arpit2019.thm8.proof.eq61_corrected",
-          where="App. C, proof of Theorem 8, Eq. 59-61 (corrected)",
-          statement="When ||J w|| = ||w|| and <dl/dh^b, J dl/dh^b> = 0 hold exactly, "
-          "||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2",
-          kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq61,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: (1 + alpha^2) ||dl/dh^{b-1}||^2 on the right", {"variant": "printed"},
-                              printed=True),
-                     Mutation("factor 1 + alpha (exponent 1)", {"factor": "1 + alpha"})),
-          corrects="arpit2019.thm8.proof.eq61",
-          note="In expectation over random blocks the same factor is checked by thm8.eq60_corrected.",
-          cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq61_corrected_derivation),
-    Claim(id="arpit2019.thm8.proof.eq62",
-          where="App. C, proof of Theorem 8, Eq. 62-63",
-          statement="E||dl/dh^1||^2 = (1 + alpha^2)^B ||dl/dh^B||^2 = (1 + 1/B)^B ||dl/dh^B||^2",
-          kind="identity", recorded=F, measure=mc.RESNETS, judge=judges.judge_eq62,
-          params={"exponent": "B"}, mutations=(Mutation("exponent B - 1", {"exponent": "B-1"}, H),),
-          slow=True,
-          note="Eq. 61 applied from h^B down to h^1 acts B - 1 times (at B = 1, h^1 = h^B): the derivation-level form "
-               "of Theorem 4's index error (thm4.eq8).",
-          severity="misprint",
-          impact="Eq. 62-63 apply the per-block factor 1 + alpha^2 B times between h^B and h^1, which B - 1 blocks "
-                 "separate; counted from the input h^0 (the 'gradient w.r.t. input' of the text after Theorem 4) the "
-                 "exponent B is right (arpit2019.thm8.proof.eq62_corrected): the derivation-level form of Eq. 8's "
-                 "index slip (arpit2019.thm4.eq8).",
-          cites=("Eq. 61",), derivation=dr.eq62_derivation),
-    Claim(id="arpit2019.thm8.proof.eq62_corrected",
-          where="App. C, proof of Theorem 8, Eq. 62-63 (corrected)",
-          statement="E||dl/dh^1||^2 = (1 + 1/B)^(B-1) ||dl/dh^B||^2 (and (1 + 1/B)^B at h^0)",
-          kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq62,
-          params={"exponent": "B-1"},
-          mutations=(Mutation("printed form: exponent B", {"exponent": "B"}, printed=True),
-                     Mutation("exponent B - 2 (one block short)", {"exponent": "B-2"})),
-          corrects="arpit2019.thm8.proof.eq62", slow=True,
-          cites=("arpit2019.thm8.proof.eq61_corrected",), derivation=dr.eq62_corrected_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.proof.eq56_corrected", where="App. C, proof of Theorem 8, Eq. 56-58 (corrected)",
+              statement="With Eq. 6's h^b = h^{b-1} + alpha F_b(h^{b-1}), dh^b/dh^{b-1} = I + alpha dF_b/dh^{b-1}, "
+              "so dl/dh^{b-1} = dl/dh^b + alpha (dF_b/dh^{b-1})^T dl/dh^b (Eq. 57-58)",
+              kind="identity", recorded=H, measure=steps.eq56_measure, judge=steps.judge_eq56,
+              params={"variant": "corrected"},
+              mutations=(Mutation("Eq. 57's alpha x (1 + 1e-5) (error 6.7e-6 at the 1e-6 tolerance)",
+                                  {"alpha_scale": 1 + 1e-5}),),
+              cites=("Eq. 6",), derivation=dr.eq56_corrected_derivation),
+        printed_id="arpit2019.thm8.proof.eq56", printed_where="App. C, proof of Theorem 8, Eq. 56-57",
+        printed_statement="With h^b := x + alpha F_b(h^{b-1}) (Eq. 56 as printed), dh^b/dh^{b-1} = I + alpha "
+        "dF_b/dh^{b-1} (Eq. 57)",
+        printed={"variant": "printed"},
+        printed_note="x where h^{b-1} is meant: the two agree at b = 1 (x = h^0) only. Eq. 57 follows from Eq. 6's "
+                     "recursion (the corrected claim), which is what the rest of the proof uses.",
+        severity="misprint",
+        impact="Eq. 56 'recalls' Eq. 6 with x where h^{b-1} is meant, and Eq. 57 is the derivative of Eq. 6, not of "
+               "Eq. 56 as printed (whose Jacobian in h^{b-1} is alpha dF_b/dh^{b-1} for b >= 2); Eq. 6, the forward "
+               "proof's Eq. 48 and Eq. 57 itself use h^{b-1}, so the rest of the proof is unaffected "
+               "(arpit2019.thm8.proof.eq56_corrected)."), dr.eq56_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.proof.eq59_corrected", where="App. C, proof of Theorem 8, Eq. 59 (corrected)",
+              statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^b||^2 + 2 alpha <dl/dh^b, J "
+              "dl/dh^b>, the expansion of Eq. 58",
+              kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq59,
+              params={"variant": "corrected"},
+              mutations=(Mutation("alpha^2 term alone as printed (J dl/dh^{b-1})", {"square": "printed"}),
+                         Mutation("cross term alone as printed (J dl/dh^{b-1})", {"cross": "printed"}),
+                         Mutation("cross term coefficient 1 instead of 2", {"cross_coeff": "1"})),
+              cites=("Eq. 58",), derivation=dr.eq59_corrected_derivation),
+        printed_id="arpit2019.thm8.proof.eq59", printed_where="App. C, proof of Theorem 8, Eq. 59",
+        printed_statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^{b-1}||^2 + 2 alpha <dl/dh^b, J "
+        "dl/dh^{b-1}> with J = dF_b/dh^{b-1}",
+        printed={"variant": "printed"},
+        printed_note="Both the alpha^2 term and the cross term carry dl/dh^{b-1} where dl/dh^b is meant; the printed "
+                     "cross term is not even the quantity Theorem 8's hypothesis controls.",
+        severity="step",
+        impact="Eq. 59 is not the squared norm of Eq. 58: its alpha^2 term and its cross term carry dl/dh^{b-1} "
+               "where Eq. 58 has dl/dh^b, and Eq. 60 builds on the wrong alpha^2 term (a per-block factor 1/(1 - "
+               "alpha^2)); with dl/dh^b in both (arpit2019.thm8.proof.eq59_corrected) the chain gives the factor "
+               "1 + alpha^2 that Eq. 62 applies, so Theorem 8's conclusion survives this step."), dr.eq59_derivation),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.eq60_corrected", where="App. C, proof of Theorem 8, Eq. 60 (corrected)",
+              statement="E||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 for the last block (error independent of "
+              "its weights)",
+              kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq60,
+              params={"variant": "corrected"},
+              mutations=(Mutation("factor 1 + alpha (exponent 1)", {"alpha_power": 1}),), slow=True,
+              cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq60_corrected_derivation),
+        printed_id="arpit2019.thm8.eq60", printed_where="App. C, proof of Theorem 8, Eq. 60",
+        printed_statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor "
+        "1/(1 - alpha^2)",
+        printed={"variant": "printed"}, severity="step",
+        impact="Eq. 60 keeps Eq. 59's alpha^2 ||dl/dh^{b-1}||^2 and drops a cross term the hypotheses do not "
+               "control, so it states ||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 / (1 - alpha^2) (unbounded at B = 1) where "
+               "the last block's factor is 1 + alpha^2 (arpit2019.thm8.eq60_corrected); 1 + alpha^2 is the factor "
+               "Eq. 62 applies, so Theorem 8's conclusion survives."), dr.eq60_derivation, ("Eq. 59", "Theorem 8")),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.proof.eq61_corrected", where="App. C, proof of Theorem 8, Eq. 59-61 (corrected)",
+              statement="When ||J w|| = ||w|| and <dl/dh^b, J dl/dh^b> = 0 hold exactly, "
+              "||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2",
+              kind="identity", recorded=H, measure=steps.eq59_measure, judge=steps.judge_eq61,
+              params={"variant": "corrected"},
+              mutations=(Mutation("factor 1 + alpha (exponent 1)", {"factor": "1 + alpha"}),),
+              note="In expectation over random blocks the same factor is checked by thm8.eq60_corrected.",
+              cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq61_corrected_derivation),
+        printed_id="arpit2019.thm8.proof.eq61", printed_where="App. C, proof of Theorem 8, Eq. 61",
+        printed_statement="||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^{b-1}||^2 (Eq. 61 after "
+        "Eq. 60), under Theorem 8's hypotheses",
+        printed={"variant": "printed"},
+        printed_note="The step holds only if ||dl/dh^b|| = ||dl/dh^{b-1}||; chained with Eq. 60 it would read "
+                     "||dl/dh^{b-1}||^2 ~ (1 + alpha^2) ||dl/dh^{b-1}||^2. Checked with the hypotheses holding exactly "
+                     "(a rotation by 90 degrees), the smallest case B = 1.",
+        severity="step",
+        impact="Eq. 61 equates ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 with (1 + alpha^2) ||dl/dh^{b-1}||^2, true "
+               "only if the two gradients have equal norms, which Eq. 60 itself contradicts for alpha != 0; the "
+               "intended ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^b||^2 holds (arpit2019.thm8.proof.eq61_corrected) "
+               "though no printed step derives it, and it is the per-block factor Eq. 62 applies, so Theorem 8's "
+               "conclusion survives."), dr.eq61_derivation, ("Eq. 60",)),
+    *printed_derivation(reading(
+        Claim(id="arpit2019.thm8.proof.eq62_corrected", where="App. C, proof of Theorem 8, Eq. 62-63 (corrected)",
+              statement="E||dl/dh^1||^2 = (1 + 1/B)^(B-1) ||dl/dh^B||^2 (and (1 + 1/B)^B at h^0)",
+              kind="identity", recorded=H, measure=mc.RESNETS, judge=judges.judge_eq62,
+              params={"exponent": "B-1"},
+              mutations=(Mutation("exponent B - 2 (one block short)", {"exponent": "B-2"}),), slow=True,
+              cites=("arpit2019.thm8.proof.eq61_corrected",), derivation=dr.eq62_corrected_derivation),
+        printed_id="arpit2019.thm8.proof.eq62", printed_where="App. C, proof of Theorem 8, Eq. 62-63",
+        printed_statement="E||dl/dh^1||^2 = (1 + alpha^2)^B ||dl/dh^B||^2 = (1 + 1/B)^B ||dl/dh^B||^2",
+        printed={"exponent": "B"},
+        printed_note="Eq. 61 applied from h^B down to h^1 acts B - 1 times (at B = 1, h^1 = h^B): the "
+                     "derivation-level form of Theorem 4's index error (thm4.eq8).",
+        severity="misprint",
+        impact="Eq. 62-63 apply the per-block factor 1 + alpha^2 B times between h^B and h^1, which B - 1 blocks "
+               "separate; counted from the input h^0 (the 'gradient w.r.t. input' of the text after Theorem 4) the "
+               "exponent B is right (arpit2019.thm8.proof.eq62_corrected): the derivation-level form of Eq. 8's "
+               "index slip (arpit2019.thm4.eq8)."), dr.eq62_derivation, ("Eq. 61",)),
     # --- Figure 1, bottom: the ResNet panels ------------------------------------------------------
     Claim(id="arpit2019.fig1.resnet_forward_curve",
           where="Fig. 1 bottom left; Sec. 4 after Theorem 3; App. A.2",
@@ -317,12 +281,11 @@ CLAIMS = (
           mutations=(Mutation("factor off by 2% (the tolerance)", {"scale": 1.02}),),
           slow=True,
           note="Fully connected blocks with D = 1, 2, 3 ReLU layers (widths 8 and 12), B = 2, Gaussian directions."),
-    Claim(id="arpit2019.fn5.alpha_absorbed",
-          where="Sec. 4, footnote 5 and 'Implementation details'",
-          statement="gamma = 1/B_k on the last layer of a block (g = sqrt(gamma fan-in/fan-out)) is alpha = "
-          "1/sqrt(B_k) of Eq. 6 absorbed into the gain",
-          kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_fn5,
-          mutations=(Mutation("gamma = 1/B_k^2", {"gamma": "1/B**2"}),)),
+    identity_claim(
+        id="arpit2019.fn5.alpha_absorbed", where="Sec. 4, footnote 5 and 'Implementation details'",
+        statement="gamma = 1/B_k on the last layer of a block (g = sqrt(gamma fan-in/fan-out)) is alpha = "
+        "1/sqrt(B_k) of Eq. 6 absorbed into the gain",
+        lhs=steps.fn5_block, rhs=steps.fn5_absorbed, constants={"gamma": Named("1/B", wrong=("1/B**2",))}),
     Claim(id="arpit2019.sec5.depth_robustness",
           where="Sec. 5.1 'Residual networks', Fig. 3 right (10,000 layers)",
           statement="At 3 stages x 1666 blocks the expected squared-norm gain is bounded for the proposed (< e^3) and "
@@ -337,10 +300,11 @@ CLAIMS = (
                "and lies many orders of magnitude below PyTorch's factor at this depth, so the bound is loose by "
                "design; the proposed and Hanin rows are above their suprema over B and cannot fail (shown for "
                "scale)."),
-    Claim(id="arpit2019.table5.depth_count",
-          where="App. B, Table 5 (WRN N in {1, 16, 166, 1666}, 'N = 1666 (10,000 layers)')",
-          statement="A WRN with N blocks per stage has 6N + 4 layers: 10, 100, 1000 and 10,000 for N = 1, 16, 166, "
-          "1666 (and WRN-40 has N = 6)",
-          kind="identity", recorded=H, measure=steps.symbolic_measure, judge=steps.judge_table5,
-          mutations=(Mutation("6N + 2 layers", {"depth": "6*N+2"}),)),
+    precision_claim(
+        id="arpit2019.table5.depth_count",
+        where="App. B, Table 5 (WRN N in {1, 16, 166, 1666}, 'N = 1666 (10,000 layers)')",
+        statement="A WRN with N blocks per stage has 6N + 4 layers: 10, 100, 1000 and 10,000 for N = 1, 16, 166, "
+        "1666 (and WRN-40 has N = 6)",
+        grid=steps.TABLE5, lhs=lambda N, layers: layers, rhs=steps.wrn_depth,
+        constants={"depth": Named("6*N+4", wrong=("6*N+2",))}),
 )

@@ -19,7 +19,7 @@ from . import residual, sphere
 
 __all__ = [
     "N_GRID", "kn_measure", "judge_kn", "judge_kn_consistent", "proof_measure", "judge_wallis", "judge_eq18",
-    "judge_eq29", "judge_eq31_34", "residual_measure", "judge_factor_range", "judge_depth_robustness",
+    "eq29_integral", "eq29_right", "judge_eq31_34", "residual_measure", "judge_factor_range", "judge_depth_robustness",
 ]
 
 #: n = 2..100, then 40 log-spaced values up to 10^6.
@@ -144,9 +144,6 @@ def _proof_values(ns, d) -> dict:
         "moment": {r: [sphere.eq18_second_moment(n, r, d) for n in ns] for r in sphere.READINGS},
         "true_moment": [sphere.true_second_moment(n, d) for n in ns],
         "true_mass": [sphere.true_mass(n, d) for n in ns],
-        "lhs29": [sphere.wallis(n - 1, d + 10) - sphere.wallis(n + 1, d + 10) for n in ns],
-        "eq29_printed": [sphere.eq29_printed(n, d) for n in ns],
-        "eq29_corrected": [sphere.eq29_corrected(n, d) for n in ns],
     }
 
 
@@ -274,33 +271,20 @@ def judge_eq31_34(m, ctx, reading: str = "sphere_in_Rn", product: str = "pattern
                        "of the corrected density's moment; sympy for Eq. 32-34", f"1e-{ctx.dps - 5} relative")
 
 
-def _eq29_form(n: int, d: int, variant: str, denominator, swap: bool):
-    """Eq. 29's right side (:func:`.sphere.eq29_form`) with its parts replaced: E for even n
-    when corrected, for odd n when printed (``swap`` exchanges them), over ``denominator``
-    (text in n; printed n, corrected n + 1)."""
-    den = sp.sympify(denominator or ("n+1" if variant == "corrected" else "n")).subs(sp.Symbol("n"), n)
-    with mpmath.workdps(d + 10):
-        den = mpmath.mpf(sp.N(den, d + 20))
-    return sphere.eq29_form(n, (variant == "corrected") != swap, den, d)
+def eq29_integral(n: int):
+    """Eq. 29's left side, integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1} - I_{n+1}
+    (quadrature, :func:`.sphere.wallis`), at the working precision."""
+    return sphere.wallis(n - 1, mpmath.mp.dps) - sphere.wallis(n + 1, mpmath.mp.dps)
 
 
-def judge_eq29(m, ctx, variant: str = "printed", denominator: str | None = None, swap: bool = False):
-    """Eq. 29: integral_0^{pi/2} sin^{n-1} - sin^{n+1} equals the printed (or corrected)
-    form; ``denominator`` and ``swap`` replace one part of it (:func:`_eq29_form`), for
-    mutation tests."""
-    check_choice("variant", variant, ("printed", "corrected"))
-    key = "eq29_printed" if variant == "printed" else "eq29_corrected"
-    checks = []
-    for d in ctx.precisions:
-        rhs_all = (m[d][key] if denominator is None and not swap
-                   else [_eq29_form(n, d, variant, denominator, swap) for n in m["n"]])
-        bad = [(n, lhs, rhs) for n, lhs, rhs in zip(m["n"], m[d]["lhs29"], rhs_all) if not agree(lhs, rhs, d)]
-        checks.append({"label": f"n = 2..30 at {d} digits", "ok": not bad,
-                       "measured": mpmath.nstr(bad[0][2], 15) if bad else "all match",
-                       "expected": mpmath.nstr(bad[0][1], 15) if bad else "quadrature",
-                       "counterexample": {"n": bad[0][0], "printed": mpmath.nstr(bad[0][2], 15),
-                                          "integral": mpmath.nstr(bad[0][1], 15)} if bad else None})
-    return judge_exact(checks, "mpmath quadrature of the left side vs the right side", f"1e-{ctx.dps - 5} relative")
+def eq29_right(n: int, E_for: str, denominator: str):
+    """Eq. 29's right side by its two parts (:func:`.sphere.eq29_form`): the product 2/3 4/5
+    ... (E) for the n of parity ``E_for`` ("odd" as printed, "even" corrected) and 1/2 3/4
+    ... pi/2 for the others, over ``denominator`` (text in n: printed "n", corrected "n+1")."""
+    check_choice("E_for", E_for, ("even", "odd"))
+    k = sp.Symbol("n")
+    den = int(sp.sympify(denominator, locals={"n": k}).subs(k, n))
+    return sphere.eq29_form(n, E_for == "even", den, mpmath.mp.dps)
 
 
 #: The interval-arithmetic cross-check runs over B = 201..SCAN (exact rationals below).

@@ -27,9 +27,9 @@ from ..judges import judge_exact
 from . import sphere
 
 __all__ = [
-    "eq5_measure", "judge_eq5", "eq19_21_measure", "judge_eq19_21",
-    "judge_eq45_49", "judge_eq47_53", "eq56_measure", "judge_eq56", "eq59_measure", "judge_eq59", "judge_eq61",
-    "fn8_measure", "judge_fn8_deterministic", "judge_fn5", "judge_table5", "judge_lemma1_zero_input",
+    "eq5_measure", "judge_eq5", "eq19_21_measure", "judge_eq19_21", "eq45_49_lhs", "eq45_49_rhs", "judge_eq47_53",
+    "eq56_measure", "judge_eq56", "eq59_measure", "judge_eq59", "judge_eq61", "fn8_measure",
+    "judge_fn8_deterministic", "fn5_block", "fn5_absorbed", "TABLE5", "wrn_depth", "judge_lemma1_zero_input",
     "symbolic_measure",
 ]
 
@@ -176,17 +176,20 @@ def symbolic_measure(ctx) -> dict:
     return {}
 
 
-def judge_eq45_49(m, ctx, cross: str = "2", alpha_power: str = "2"):
-    """Eq. 45-46 and 49: ||x + alpha F||^2 = ||x||^2 + alpha^(alpha_power) ||F||^2 + (cross) alpha <x, F>
-    for symbolic vectors in R^3 (``cross`` = 2 and ``alpha_power`` = 2 as printed)."""
-    a = sp.Symbol("alpha", real=True)
-    x = sp.Matrix(sp.symbols("x1:4", real=True))
-    F = sp.Matrix(sp.symbols("F1:4", real=True))
-    r = sp.expand((x + a * F).dot(x + a * F)
-                  - (x.dot(x) + a ** sp.sympify(alpha_power) * F.dot(F) + sp.sympify(cross) * a * x.dot(F)))
-    return judge_exact([{"label": "Eq. 45-46 (and Eq. 49 with h^1 for x)", "ok": r == 0, "measured": str(r),
-                         "expected": "0", "counterexample": {"residual": str(r)} if r != 0 else None}],
-                       "sympy expansion with symbolic x, F in R^3 and alpha", "exact")
+_ALPHA = sp.Symbol("alpha", real=True)
+_X3, _F3 = sp.Matrix(sp.symbols("x1:4", real=True)), sp.Matrix(sp.symbols("F1:4", real=True))
+
+
+def eq45_49_lhs() -> sp.Expr:
+    """Eq. 45-46 and 49's left side, ||x + alpha F||^2, for symbolic x, F in R^3 and alpha
+    (Eq. 49 is the same with h^1 for x)."""
+    return (_X3 + _ALPHA * _F3).dot(_X3 + _ALPHA * _F3)
+
+
+def eq45_49_rhs(cross, alpha_power) -> sp.Expr:
+    """Eq. 45-46 and 49's right side, ||x||^2 + alpha^(alpha_power) ||F||^2 + (cross) alpha <x, F>
+    (``cross`` = 2 and ``alpha_power`` = 2 as printed)."""
+    return _X3.dot(_X3) + _ALPHA**alpha_power * _F3.dot(_F3) + cross * _ALPHA * _X3.dot(_F3)
 
 
 def judge_eq47_53(m, ctx, factor: str = "1 + alpha**2", exponent: str = "B", blocks: int = 8):
@@ -228,32 +231,32 @@ def judge_eq47_53(m, ctx, factor: str = "1 + alpha**2", exponent: str = "B", blo
                        "in R^2), symbolic x", "exact")
 
 
-def judge_fn5(m, ctx, gamma: str = "1/B"):
-    """Footnote 5: alpha F_b = alpha W2 ReLU(W1 h) with alpha = 1/sqrt(B) equals the block
-    with alpha absorbed into FC2's gain sqrt(gamma fan_in/fan_out), gamma = 1/B (no bias
-    after FC2); FC2's output is linear in its gain."""
-    B, fi, fo, gw = sp.symbols("B fan_in fan_out w", positive=True)
-    alpha = 1 / sp.sqrt(B)
-    g_absorbed = sp.sqrt(sp.sympify(gamma, locals={"B": B}) * fi / fo)
-    r = sp.simplify(alpha * sp.sqrt(fi / fo) * gw - g_absorbed * gw)
-    return judge_exact([{"label": f"alpha sqrt(fan_in/fan_out) = sqrt(gamma fan_in/fan_out), gamma = {gamma}",
-                         "ok": r == 0, "measured": str(r), "expected": "0",
-                         "counterexample": {"residual": str(r)} if r != 0 else None}],
-                       "sympy with symbolic B, fan-in, fan-out and a pre-gain output w (FC2 is linear in its gain)",
-                       "exact")
+_B, _FAN_IN, _FAN_OUT, _W = sp.symbols("B fan_in fan_out w", positive=True)
 
 
-def judge_table5(m, ctx, depth: str = "6*N+4"):
-    """Table 5: WRN depth 6N + 4 (3 stages of N blocks of 2 layers, the first conv and
-    the classifier) gives 10, 100, 1000 and 10,000 layers for N = 1, 16, 166, 1666
-    ('N = 1666 (10,000 layers)'), and WRN-40 has N = 6."""
-    N = sp.Symbol("N")
-    f = sp.sympify(depth, locals={"N": N})
-    pairs = [(1, 10), (16, 100), (166, 1000), (1666, 10000), (6, 40)]
-    bad = [{"N": a, "depth": int(f.subs(N, a)), "printed": b} for a, b in pairs if f.subs(N, a) != b]
-    return judge_exact([{"label": f"depth = {depth}", "ok": not bad, "measured": bad[0] if bad else "all match",
-                         "expected": "10, 100, 1000, 10000, 40", "counterexample": bad[0] if bad else None}],
-                       "exact integer arithmetic", "exact")
+def fn5_block() -> sp.Expr:
+    """Footnote 5's block output alpha W2 ReLU(W1 h) with alpha = 1/sqrt(B): FC2's pre-gain
+    output w times alpha and FC2's gain sqrt(fan_in/fan_out) (FC2 is linear in its gain, no
+    bias after it)."""
+    return _W * sp.sqrt(_FAN_IN / _FAN_OUT) / sp.sqrt(_B)
+
+
+def fn5_absorbed(gamma) -> sp.Expr:
+    """The same block with alpha absorbed into FC2's gain sqrt(gamma fan_in/fan_out) (``gamma``:
+    text in B, 1/B as printed)."""
+    return _W * sp.sqrt(sp.sympify(gamma, locals={"B": _B}) * _FAN_IN / _FAN_OUT)
+
+
+#: Table 5's WRNs: N blocks per stage and the depth it prints ('N = 1666 (10,000 layers)'), and WRN-40's N = 6.
+TABLE5 = ({"N": 1, "layers": 10}, {"N": 16, "layers": 100}, {"N": 166, "layers": 1000},
+          {"N": 1666, "layers": 10000}, {"N": 6, "layers": 40})
+
+
+def wrn_depth(N, layers, depth) -> int:
+    """Table 5: the depth of a WRN with N blocks per stage by the formula ``depth`` (text in N;
+    6N + 4 as printed: 3 stages of N blocks of 2 layers, the first conv and the classifier)."""
+    n = sp.Symbol("N")
+    return int(sp.sympify(depth, locals={"N": n}).subs(n, N))
 
 
 # --- Eq. 56-58: the residual recursion and its Jacobian -----------------------------------

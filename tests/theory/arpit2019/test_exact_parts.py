@@ -6,6 +6,7 @@ proposed bound of Sec. 5.1, Eq. 5's mask, Eq. 18's mass, Eq. 35-39's steps and f
 8's ratio)."""
 import math
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -14,8 +15,9 @@ from theory.arpit2019 import exact_claims as ex
 from theory.arpit2019 import proof_ranges as pr
 from theory.arpit2019 import proof_steps as ps
 from theory.arpit2019 import sphere
+from theory.arpit2019.catalogue import CLAIMS
 from theory.arpit2019.claims_sec3 import HALF_PI_CUT, ONE_PLUS_EPS
-from theory.core import JudgeContext, RunContext
+from theory.core import JudgeContext, RunContext, evaluate
 
 RUN = RunContext()
 CTX = JudgeContext.exact(RUN)
@@ -90,14 +92,19 @@ def test_eq18_moment_factor(proof):
     assert ex.judge_eq18(proof, CTX, variant="corrected", moment_factor="1").verdict.value == "holds"
 
 
-def test_eq29_parts_reproduce_the_stored_forms(proof):
-    """The recomputed forms agree with the stored ones when the parts are those printed or
-    corrected; each part of the printed form is wrong alone."""
-    assert ex.judge_eq29(proof, CTX, "corrected", denominator="n+1").verdict.value == "holds"
-    assert ex.judge_eq29(proof, CTX, "printed", denominator="n+1", swap=True).verdict.value == "holds"
-    assert ex.judge_eq29(proof, CTX, "printed", denominator="n").details == ex.judge_eq29(proof, CTX).details
-    assert ex.judge_eq29(proof, CTX, "corrected", denominator="n").verdict.value == "fails"
-    assert ex.judge_eq29(proof, CTX, "corrected", swap=True).verdict.value == "fails"
+def test_eq29_parts_reproduce_the_stored_forms():
+    """The right side by parts is the stored printed or corrected form when the parts are
+    those printed or corrected; each part of the printed form is wrong alone."""
+    with mpmath.workdps(50):
+        for n in (2, 3, 10, 11):
+            assert ex.eq29_right(n, "odd", "n") == sphere.eq29_printed(n, 50)
+            assert ex.eq29_right(n, "even", "n+1") == sphere.eq29_corrected(n, 50)
+    claim = next(c for c in CLAIMS if c.id == "arpit2019.thm5.proof.eq29_corrected")
+    assert evaluate(claim).verdict.value == "holds"
+    assert evaluate(claim, denominator="n").verdict.value == "fails"
+    assert evaluate(claim, E_for="odd").verdict.value == "fails"
+    with pytest.raises(ValueError, match="^E_for must be"):
+        ex.eq29_right(4, "both", "n")
 
 
 def test_eq31_factor_fails_eq31_alone(proof):

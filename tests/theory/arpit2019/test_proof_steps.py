@@ -8,8 +8,9 @@ import pytest
 from simulations import build_mlp, forward, get_backend
 from theory.arpit2019 import proof_ranges as pr
 from theory.arpit2019 import proof_steps as ps
+from theory.arpit2019.catalogue import CLAIMS
 from theory.arpit2019.fig1_panels import preactivation_log_grads
-from theory.core import JudgeContext, RunContext
+from theory.core import JudgeContext, RunContext, evaluate
 
 RUN = RunContext()
 CTX = JudgeContext.exact(RUN)
@@ -28,12 +29,19 @@ def test_eq5_printed_is_ill_typed_for_unequal_widths():
     assert any("undefined" in str(d["measured"]) for d in details if d["label"].startswith("n_l = 3"))
 
 
-@pytest.mark.parametrize("judge,params", [
-    (ps.judge_eq45_49, {"cross": "1"}), (ps.judge_fn5, {"gamma": "1/B**2"}),
-    (ps.judge_table5, {"depth": "6*N+2"})])
-def test_symbolic_steps_hold_and_their_mutations_fail(judge, params):
-    assert judge({}, CTX).verdict.value == "holds"
-    assert judge({}, CTX, **params).verdict.value == "fails"
+@pytest.mark.parametrize("claim_id,params", [
+    ("arpit2019.thm7.proof.eq45_49", {"cross": 1}), ("arpit2019.thm7.proof.eq45_49", {"alpha_power": 1}),
+    ("arpit2019.fn5.alpha_absorbed", {"gamma": "1/B**2"}), ("arpit2019.table5.depth_count", {"depth": "6*N+2"})])
+def test_symbolic_steps_hold_and_their_mutations_fail(claim_id, params):
+    claim = next(c for c in CLAIMS if c.id == claim_id)
+    assert evaluate(claim).verdict.value == "holds"
+    assert evaluate(claim, **params).verdict.value == "fails"
+
+
+def test_table5_counterexample_is_the_first_wrn():
+    assert [ps.wrn_depth(**p, depth="6*N+4") for p in ps.TABLE5] == [p["layers"] for p in ps.TABLE5]
+    ev = evaluate(next(c for c in CLAIMS if c.id == "arpit2019.table5.depth_count"), depth="6*N+2")
+    assert (ev.counterexample["N"], ev.counterexample["layers"]) == (1, 10)
 
 
 def test_eq19_21():

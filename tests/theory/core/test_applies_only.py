@@ -72,7 +72,6 @@ IGNORED = [
 UNKNOWN = [
     (ax.judge_kn, {"place": "eq4", "reading": "n_sphere"}, "place"),
     (ax.judge_eq18, {"variant": "fixed"}, "variant"),
-    (ax.judge_eq29, {"variant": "fixed"}, "variant"),
     (ax.judge_factor_range, {"shift": 2}, "shift"),
     (ap.judge_eq5, {"variant": "fixed"}, "variant"),
     (ar.judge_eq35, {"parts": ("eq37",)}, "parts"),
