@@ -4,7 +4,7 @@ submission. Locations refer to ../shared/papers/zeroinit_fixup_iclr2019_submissi
 from __future__ import annotations
 
 from ..core import Claim, Mutation, Verdict
-from ..kinds import reading
+from ..kinds import Named, mean_claim, reading
 from . import derivations as DV
 from . import hessian_table1 as T
 from . import lsuv_checks as Q
@@ -121,16 +121,17 @@ CLAIMS = (
           "statistics) Var[x_l] - Var[x_0] grows linearly in l: depth exponent 1 within +-0.05",
           kind="approximation", recorded=H, measure=mc.BN_STREAM, judge=J.judge_bn_linear,
           mutations=(Mutation("exponent 1.1 (twice the tolerance)", {"exponent": 1.1}),)),
-    Claim(id="zeroinit2019.fn1.densenet_bounded",
-          where="Sec. 3, Footnote 1",
-          statement="A densely connected ReLU net without normalization (each layer He fan-in on the concatenation of "
-          "all earlier features) does not explode: the mean square of its newest features equals the input's at every "
-          "depth (4, 16, 32 layers)",
-          kind="identity", recorded=H, measure=mc.DENSE, judge=J.judge_dense,
-          mutations=(Mutation("growth by the tolerance (x 1.05)", {"target": 1.05}),),
-          note="Reading: the footnote's 'replacing addition with average pooling' is taken as concatenation with "
-               "fan-in scaling, which averages the earlier features' mean squares instead of adding them; transition "
-               "layers (average pooling, 1 x 1 convolutions) are p.h. and scale-preserving and are left out."),
+    mean_claim(id="zeroinit2019.fn1.densenet_bounded",
+               where="Sec. 3, Footnote 1",
+               statement="A densely connected ReLU net without normalization (each layer He fan-in on the "
+               "concatenation of all earlier features) does not explode: the mean square of its newest features "
+               "equals the input's at every depth (4, 16, 32 layers)",
+               sampling=mc.DENSE, value="ratio", labels=("depth",), tol=J.TOL, method=mc.DENSE_METHOD,
+               target=lambda r, ratio: ratio, constants={"ratio": Named(1.0, wrong=(1.05,))},
+               note="Reading: the footnote's 'replacing addition with average pooling' is taken as concatenation "
+                    "with fan-in scaling, which averages the earlier features' mean squares instead of adding them; "
+                    "transition layers (average pooling, 1 x 1 convolutions) are p.h. and scale-preserving and are "
+                    "left out."),
     Claim(id="zeroinit2019.table1.ratio_column",
           where="Sec. 4.1, Table 1, Ratio column",
           statement="Each printed Ratio agrees with the quotient of the printed depth-64 and depth-10 means to its "
