@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..core import Claim, Mutation, Verdict
 from ..core.claims import AtPrecision
+from ..kinds import reading
 from . import depth_sweep as D
 from . import derivations as DV
 from . import homogeneity as hom
@@ -49,29 +50,26 @@ CLAIMS = (
                               part="degree in the input"),
                      Mutation("degree 1 + 1e-11 in one layer's weights alone (the input's degree 1)",
                               {"weight_power": 1 + 1e-11}, part="degree in W_"))),
-    Claim(id="zeroinit2019.eq1.index_printed",
-          where="Sec. 2, Eq. 1, the sentence before it and the recursion after it",
-          statement="In a ResNet with the residual blocks {F_1, ..., F_L} introduced before it, Eq. 1 "
-          "x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i) is Sec. 2's recursion x_{l+1} = x_l + F_l(x_l) unrolled, using only "
-          "those blocks",
-          kind="identity", recorded=F, measure=E.eq1_measure, judge=E.judge_eq1, params={"labels": "printed"},
-          mutations=(Mutation("blocks labelled F_0..F_{L-1}", {"labels": "zero_based"}, H),),
-          severity="misprint",
-          impact="Only the labels are off by one: the recursion x_{l+1} = x_l + F_l(x_l) printed right after Eq. 1 "
-                 "uses the same 0-based blocks as Eq. 1 and gets it right; only the set {F_1, ..., F_L} named "
-                 "before it disagrees, and nothing downstream depends on the labels.",
-          note="Eq. 1 is exactly the unrolled recursion printed after it; only the labels disagree: both use F_0, "
-               "which the text's {F_1, ..., F_L} does not contain (and F_L is never used). Sec. 5 writes the 1-based "
-               "x_l = f(x_{l-1}, F_l(x_{l-1})). Nothing downstream depends on the labels."),
-    Claim(id="zeroinit2019.eq1.index_corrected",
-          where="Sec. 2, Eq. 1 (corrected labels)",
-          statement="With the blocks labelled {F_0, ..., F_{L-1}}, Eq. 1 x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i) is the "
-          "recursion x_{l+1} = x_l + F_l(x_l) unrolled, for every l",
-          kind="identity", recorded=H, measure=E.eq1_measure, judge=E.judge_eq1, params={"labels": "zero_based"},
-          mutations=(Mutation("printed form: the text's labels F_1..F_L", {"labels": "printed"}, printed=True),
-                     Mutation("sum to l instead of l - 1 (one block too many)", {"upper": 1}),
-                     Mutation("sum to l - 2 instead of l - 1 (one block too few)", {"upper": -1})),
-          corrects="zeroinit2019.eq1.index_printed"),
+    *reading(
+        Claim(id="zeroinit2019.eq1.index_corrected",
+              where="Sec. 2, Eq. 1 (corrected labels)",
+              statement="With the blocks labelled {F_0, ..., F_{L-1}}, Eq. 1 x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i) is "
+              "the recursion x_{l+1} = x_l + F_l(x_l) unrolled, for every l",
+              kind="identity", recorded=H, measure=E.eq1_measure, judge=E.judge_eq1, params={"labels": "zero_based"},
+              mutations=(Mutation("sum to l instead of l - 1 (one block too many)", {"upper": 1}),
+                         Mutation("sum to l - 2 instead of l - 1 (one block too few)", {"upper": -1}))),
+        printed_id="zeroinit2019.eq1.index_printed", printed={"labels": "printed"},
+        printed_where="Sec. 2, Eq. 1, the sentence before it and the recursion after it",
+        printed_statement="In a ResNet with the residual blocks {F_1, ..., F_L} introduced before it, Eq. 1 "
+        "x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i) is Sec. 2's recursion x_{l+1} = x_l + F_l(x_l) unrolled, using only "
+        "those blocks",
+        severity="misprint",
+        impact="Only the labels are off by one: the recursion x_{l+1} = x_l + F_l(x_l) printed right after Eq. 1 "
+               "uses the same 0-based blocks as Eq. 1 and gets it right; only the set {F_1, ..., F_L} named "
+               "before it disagrees, and nothing downstream depends on the labels.",
+        printed_note="Eq. 1 is exactly the unrolled recursion printed after it; only the labels disagree: both use "
+                     "F_0, which the text's {F_1, ..., F_L} does not contain (and F_L is never used). Sec. 5 writes "
+                     "the 1-based x_l = f(x_{l-1}, F_l(x_{l-1})). Nothing downstream depends on the labels."),
     Claim(id="zeroinit2019.eq2.total_variance_step",
           where="Sec. 2, the total-variance step before Eq. 2 and Eq. 2's first equality",
           statement="With x_0 fixed and zero-mean blocks, Var[x_{l+1}] = E[Var[F(x_l) | x_l]] + Var[x_l]: the cross "

@@ -4,6 +4,7 @@ submission. Locations refer to ../shared/papers/zeroinit_fixup_iclr2019_submissi
 from __future__ import annotations
 
 from ..core import Claim, Mutation, Verdict
+from ..kinds import Named, mean_claim, reading
 from . import derivations as DV
 from . import hessian_table1 as T
 from . import lsuv_checks as Q
@@ -120,16 +121,17 @@ CLAIMS = (
           "statistics) Var[x_l] - Var[x_0] grows linearly in l: depth exponent 1 within +-0.05",
           kind="approximation", recorded=H, measure=mc.BN_STREAM, judge=J.judge_bn_linear,
           mutations=(Mutation("exponent 1.1 (twice the tolerance)", {"exponent": 1.1}),)),
-    Claim(id="zeroinit2019.fn1.densenet_bounded",
-          where="Sec. 3, Footnote 1",
-          statement="A densely connected ReLU net without normalization (each layer He fan-in on the concatenation of "
-          "all earlier features) does not explode: the mean square of its newest features equals the input's at every "
-          "depth (4, 16, 32 layers)",
-          kind="identity", recorded=H, measure=mc.DENSE, judge=J.judge_dense,
-          mutations=(Mutation("growth by the tolerance (x 1.05)", {"target": 1.05}),),
-          note="Reading: the footnote's 'replacing addition with average pooling' is taken as concatenation with "
-               "fan-in scaling, which averages the earlier features' mean squares instead of adding them; transition "
-               "layers (average pooling, 1 x 1 convolutions) are p.h. and scale-preserving and are left out."),
+    mean_claim(id="zeroinit2019.fn1.densenet_bounded",
+               where="Sec. 3, Footnote 1",
+               statement="A densely connected ReLU net without normalization (each layer He fan-in on the "
+               "concatenation of all earlier features) does not explode: the mean square of its newest features "
+               "equals the input's at every depth (4, 16, 32 layers)",
+               sampling=mc.DENSE, value="ratio", labels=("depth",), tol=J.TOL, method=mc.DENSE_METHOD,
+               target=lambda r, ratio: ratio, constants={"ratio": Named(1.0, wrong=(1.05,))},
+               note="Reading: the footnote's 'replacing addition with average pooling' is taken as concatenation "
+                    "with fan-in scaling, which averages the earlier features' mean squares instead of adding them; "
+                    "transition layers (average pooling, 1 x 1 convolutions) are p.h. and scale-preserving and are "
+                    "left out."),
     Claim(id="zeroinit2019.table1.ratio_column",
           where="Sec. 4.1, Table 1, Ratio column",
           statement="Each printed Ratio agrees with the quotient of the printed depth-64 and depth-10 means to its "
@@ -236,32 +238,28 @@ CLAIMS = (
                "and the same sentence unrolls with coefficients 0.5^(l/2), which only the sqrt(1/2) recurrence has; "
                "the cited works (Gehring et al. 2017, Balduzzi et al. 2017) scale by sqrt(1/2). Read literally, 1/2 "
                "would halve the variance per block (2^-l; the second mutation)."),
-    Claim(id="zeroinit2019.related.unrolling_printed",
-          where="Sec. 5 (related work), the unrolled recurrence",
-          statement="x_l = 0.5^(l/2) x_0 + sum_{i=1}^{l} 0.5^((l-i+1)/2) F_l(x_l) for the recurrence "
-          "x_l = sqrt(1/2)(x_(l-1) + F_l(x_(l-1))) (coefficients and the summand's index as printed)",
-          kind="identity", recorded=F, measure=E.unrolling_measure, judge=E.judge_unrolling,
-          params={"recurrence": "sqrt_half", "index": "printed"},
-          mutations=(Mutation("summand F_i(x_(i-1))", {"index": "corrected"}, H),),
-          severity="misprint",
-          impact="An index: the coefficients 0.5^((l-i+1)/2) and 0.5^(l/2) are right for the recurrence printed just "
-                 "before (which writes F_l(x_(l-1)) correctly), only the summand under the sum over i reads F_l(x_l); "
-                 "the conclusion (the branches' weights vanish exponentially) holds (related.unrolling_sqrt_half).",
-          note="The coefficients are right for the sqrt(1/2) recurrence; the summand F_l(x_l) under a sum over i "
-               "should be F_i(x_(i-1)), already at l = 1."),
-    Claim(id="zeroinit2019.related.unrolling_sqrt_half",
-          where="Sec. 5 (the unrolled recurrence, corrected index)",
-          statement="For x_l = (x_(l-1) + F_l(x_(l-1)))/sqrt(2), x_l = 0.5^(l/2) x_0 + sum_{i=1}^{l} 0.5^((l-i+1)/2) "
-          "F_i(x_(i-1)) exactly, so the identity path's weight and every branch's weight vanish exponentially with the "
-          "number of later blocks",
-          kind="identity", recorded=H, measure=E.unrolling_measure, judge=E.judge_unrolling,
-          params={"recurrence": "sqrt_half", "index": "corrected"},
-          mutations=(Mutation("the extraction's literal factor 1/2", {"recurrence": "half"}),
-                     Mutation("printed form: summand F_l(x_l)", {"index": "printed"}, printed=True),
-                     Mutation("branch coefficients 0.5^((l-i)/2) (exponent half a step low)", {"branch_shift": -1}),
-                     Mutation("x_0's coefficient 0.5^((l+1)/2) (exponent half a step high)", {"x0_shift": 1}),
-                     Mutation("sum to l - 1 (the last block left out)", {"upper": -1})),
-          corrects="zeroinit2019.related.unrolling_printed"),
+    *reading(
+        Claim(id="zeroinit2019.related.unrolling_sqrt_half",
+              where="Sec. 5 (the unrolled recurrence, corrected index)",
+              statement="For x_l = (x_(l-1) + F_l(x_(l-1)))/sqrt(2), x_l = 0.5^(l/2) x_0 + sum_{i=1}^{l} "
+              "0.5^((l-i+1)/2) F_i(x_(i-1)) exactly, so the identity path's weight and every branch's weight vanish "
+              "exponentially with the number of later blocks",
+              kind="identity", recorded=H, measure=E.unrolling_measure, judge=E.judge_unrolling,
+              params={"recurrence": "sqrt_half", "index": "corrected"},
+              mutations=(Mutation("the extraction's literal factor 1/2", {"recurrence": "half"}),
+                         Mutation("branch coefficients 0.5^((l-i)/2) (exponent half a step low)", {"branch_shift": -1}),
+                         Mutation("x_0's coefficient 0.5^((l+1)/2) (exponent half a step high)", {"x0_shift": 1}),
+                         Mutation("sum to l - 1 (the last block left out)", {"upper": -1}))),
+        printed_id="zeroinit2019.related.unrolling_printed", printed={"index": "printed"},
+        printed_where="Sec. 5 (related work), the unrolled recurrence",
+        printed_statement="x_l = 0.5^(l/2) x_0 + sum_{i=1}^{l} 0.5^((l-i+1)/2) F_l(x_l) for the recurrence "
+        "x_l = sqrt(1/2)(x_(l-1) + F_l(x_(l-1))) (coefficients and the summand's index as printed)",
+        severity="misprint",
+        impact="An index: the coefficients 0.5^((l-i+1)/2) and 0.5^(l/2) are right for the recurrence printed just "
+               "before (which writes F_l(x_(l-1)) correctly), only the summand under the sum over i reads F_l(x_l); "
+               "the conclusion (the branches' weights vanish exponentially) holds (related.unrolling_sqrt_half).",
+        printed_note="The coefficients are right for the sqrt(1/2) recurrence; the summand F_l(x_l) under a sum over "
+                     "i should be F_i(x_(i-1)), already at l = 1."),
     Claim(id="zeroinit2019.related.lsuv_linear_variance",
           where="Sec. 5 (related work), LSUV (Mishkin & Matas 2015)",
           statement="LSUV (each layer divided by the standard deviation of its output on the first mini-batch) "
@@ -269,28 +267,23 @@ CLAIMS = (
           kind="approximation", recorded=H, measure=Q.LSUV, judge=Q.judge_lsuv,
           params={"quantity": "stream", "exponent": 1.0},
           mutations=(Mutation("exponent 1.1 (twice the tolerance)", {"exponent": 1.1}),), slow=True),
-    Claim(id="zeroinit2019.related.lsuv_weight_variance_printed",
-          where="Sec. 5 (related work), LSUV",
-          statement="LSUV leads the variance of the parameters at depth l to Var[W_l] = O(1/l), read for every weight "
-          "matrix of block l (here: the branch's second layer)",
-          kind="approximation", recorded=F, measure=Q.LSUV, judge=Q.judge_lsuv,
-          params={"quantity": "w2", "exponent": -1.0},
-          mutations=(Mutation("the branch's first layer (fed by the stream)", {"quantity": "w1"}, H),), slow=True,
-          severity="wording",
-          impact="Agreeing with the issue: W_l in 'Var[W_l] = O(1/l)' is most naturally the weight acting on x_l, and "
-                 "the sentence's point (LSUV gives very different scales across depth) is about those; read for every "
-                 "matrix of a block it fails only on the branch's inner layer, which sees normalized input, and the "
-                 "intended reading holds (related.lsuv_weight_variance_first).",
-          note="The second layer of a branch sees the unit-variance output of the first, so LSUV leaves its variance "
-               "constant; only layers fed by the growing residual stream shrink."),
-    Claim(id="zeroinit2019.related.lsuv_weight_variance_first",
-          where="Sec. 5 (related work), LSUV (corrected reading)",
-          statement="For the layers fed by the residual stream (each branch's first layer) LSUV gives Var[W_l] ~ 1/l "
-          "(depth exponent -1 within +-0.05)",
-          kind="approximation", recorded=H, measure=Q.LSUV, judge=Q.judge_lsuv,
-          params={"quantity": "w1", "exponent": -1.0},
-          mutations=(Mutation("exponent -1.1 (twice the tolerance)", {"exponent": -1.1}),
-                     Mutation("printed form: every matrix of block l, here the branch's second layer",
-                              {"quantity": "w2"}, printed=True)), slow=True,
-          corrects="zeroinit2019.related.lsuv_weight_variance_printed"),
+    *reading(
+        Claim(id="zeroinit2019.related.lsuv_weight_variance_first",
+              where="Sec. 5 (related work), LSUV (corrected reading)",
+              statement="For the layers fed by the residual stream (each branch's first layer) LSUV gives Var[W_l] ~ "
+              "1/l (depth exponent -1 within +-0.05)",
+              kind="approximation", recorded=H, measure=Q.LSUV, judge=Q.judge_lsuv,
+              params={"quantity": "w1", "exponent": -1.0},
+              mutations=(Mutation("exponent -1.1 (twice the tolerance)", {"exponent": -1.1}),), slow=True),
+        printed_id="zeroinit2019.related.lsuv_weight_variance_printed", printed={"quantity": "w2"},
+        printed_where="Sec. 5 (related work), LSUV",
+        printed_statement="LSUV leads the variance of the parameters at depth l to Var[W_l] = O(1/l), read for every "
+        "weight matrix of block l (here: the branch's second layer)",
+        severity="wording",
+        impact="Agreeing with the issue: W_l in 'Var[W_l] = O(1/l)' is most naturally the weight acting on x_l, and "
+               "the sentence's point (LSUV gives very different scales across depth) is about those; read for every "
+               "matrix of a block it fails only on the branch's inner layer, which sees normalized input, and the "
+               "intended reading holds (related.lsuv_weight_variance_first).",
+        printed_note="The second layer of a branch sees the unit-variance output of the first, so LSUV leaves its "
+                     "variance constant; only layers fed by the growing residual stream shrink."),
 )

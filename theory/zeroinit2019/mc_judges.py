@@ -17,7 +17,7 @@ from .tightness import difference_tightness
 
 __all__ = ["TOL", "EXPONENT_TOLERANCE", "judge_eq5", "judge_logits_symmetric", "judge_growth",
            "judge_variance_fixed_input", "judge_eq2_step", "judge_half", "judge_one_step", "judge_few_steps",
-           "judge_naive_growth", "judge_output_scale", "judge_bn_linear", "judge_dense"]
+           "judge_naive_growth", "judge_output_scale", "judge_bn_linear"]
 
 H, F, INC = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE
 #: Relative tolerance of the exact-in-expectation checks: shown within 5%.
@@ -267,10 +267,3 @@ def judge_bn_linear(m, ctx, exponent: float = 1.0):
                           f"BatchNorm ResNets (pre-activation BN-ReLU-W1-BN-ReLU-W2 branches, He weights, width "
                           f"{m.meta['width']}, batch statistics over {m.meta['batch']} inputs)", "Var[x_l] - Var[x_0]")
 
-
-def judge_dense(m, ctx, target: float = 1.0):
-    """Footnote 1: without normalization a densely connected ReLU net keeps the mean
-    square of its newest features equal to the input's at every depth."""
-    return judge_means(m.rows, lambda r: r["ratio"], lambda r: target, ("depth",), TOL,
-                       f"dense-connectivity ReLU nets, He fan-in on the concatenation, growth {m.meta['growth']} "
-                       f"features per layer from {m.meta['k0']} inputs, one network per replicate", ctx)

@@ -33,7 +33,8 @@ from simulations.relu_nets import (
 from ..core import Block, Row, Sampling
 
 __all__ = ["HEADS", "HEADS_SAMPLING", "GROWTH", "GROWTH_BRANCHES", "HALF", "ONE_STEP", "FEW_STEPS", "OUTPUT_SCALE",
-           "BN_STREAM", "DENSE", "ONE_STEP_DEPTHS", "FEW_STEP_DEPTHS", "SCHEMES", "BN_FIT_DEPTHS", "DENSE_DEPTHS"]
+           "BN_STREAM", "DENSE", "ONE_STEP_DEPTHS", "FEW_STEP_DEPTHS", "SCHEMES", "BN_FIT_DEPTHS", "DENSE_DEPTHS",
+           "DENSE_K0", "DENSE_GROWTH", "DENSE_METHOD"]
 
 #: Widths of the random He MLPs of Eq. 5/10 (the last entry is the number of classes).
 HEADS = ((8, 16, 10), (4, 32, 32, 10), (16, 8, 8, 8, 5), (3, 64, 64, 64, 64, 10))
@@ -45,6 +46,11 @@ SCHEMES = {"zeroinit": ("zeroinit", 1.0), "zero_last": ("zero_last", 1.0), "vari
 OUTPUT_DEPTHS = (2, 8, 32)
 BN_FIT_DEPTHS = (4, 8, 16, 32, 64, 128)
 DENSE_DEPTHS = (4, 16, 32)
+#: Footnote 1's dense nets: input features, and features each layer adds.
+DENSE_K0, DENSE_GROWTH = 64, 8
+#: The method line of Footnote 1's check (zeroinit2019.fn1.densenet_bounded).
+DENSE_METHOD = (f"dense-connectivity ReLU nets, He fan-in on the concatenation, growth {DENSE_GROWTH} features per "
+                f"layer from {DENSE_K0} inputs, one network per replicate")
 
 
 def heads_block(ctx, block: int, reps: int = 200, batch: int = 8, scale: float = 3.0) -> Block:
@@ -236,7 +242,8 @@ def bn_stream_block(ctx, block: int, reps: int = 40, width: int = 32, batch: int
                  meta={"depths": BN_FIT_DEPTHS, "width": width, "batch": batch})
 
 
-def dense_block(ctx, block: int, reps: int = 200, inputs: int = 8, k0: int = 64, growth: int = 8) -> Block:
+def dense_block(ctx, block: int, reps: int = 200, inputs: int = 8, k0: int = DENSE_K0,
+                growth: int = DENSE_GROWTH) -> Block:
     """Densely connected bias-free ReLU nets without normalization (Footnote 1): layer i
     computes h_i = W_i ReLU([x_0, h_1, ..., h_{i-1}]) with W_i He fan-in on the
     concatenation. Per network and depth L, the mean square of layer L's features over

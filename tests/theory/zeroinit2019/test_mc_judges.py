@@ -10,6 +10,7 @@ from theory.core import Block, JudgeContext, Row, RunContext, Samples, Verdict
 from theory.stats import MIN_POINT_REPLICATES, MIN_REPLICATES, TooFewReplicates
 from theory.zeroinit2019 import mc_judges as J
 from theory.zeroinit2019 import montecarlo as mc
+from theory.zeroinit2019.catalogue import CLAIMS
 
 CTX = JudgeContext(RunContext(), 1e-6 / 3)
 H, F, INC = Verdict.HOLDS, Verdict.FAILS, Verdict.INCONCLUSIVE
@@ -159,6 +160,14 @@ def test_output_scale_value_at_init_fails_alone():
     assert J.judge_output_scale(_output(200, 5, 0.0, 0.01, init=-1e-3), CTX, at_init=1e-3).verdict == F
 
 
+#: Footnote 1's claim (a theory.kinds.mean_claim): its judge at the stated constants.
+DENSE = next(c for c in CLAIMS if c.id == "zeroinit2019.fn1.densenet_bounded")
+
+
+def judge_dense(record, ctx):
+    return DENSE.judge(record, ctx, **DENSE.params)
+
+
 def _dense(n, seed, mean, sd=0.1):
     g = np.random.default_rng(seed)
     rows = [Row({"depth": L}, {"ratio": mean + g.normal(0, sd, n)}) for L in mc.DENSE_DEPTHS]
@@ -167,14 +176,14 @@ def _dense(n, seed, mean, sd=0.1):
 
 @pytest.mark.parametrize("mean, n, sd, verdict", [(1.0, 2000, 0.1, H), (1.15, 2000, 0.1, F), (1.0, 200, 1.0, INC)])
 def test_dense_judge_on_known_truth(mean, n, sd, verdict):
-    assert J.judge_dense(_dense(n, 0, mean, sd), CTX).verdict == verdict
+    assert judge_dense(_dense(n, 0, mean, sd), CTX).verdict == verdict
 
 
 def test_judges_refuse_fewer_replicates_than_the_minimum():
     """Below theory.stats.MIN_REPLICATES per sample (MIN_POINT_REPLICATES per point of
     a fitted exponent) the judges raise TooFewReplicates: the runner does not judge that look."""
     few = MIN_REPLICATES - 1
-    for judge, record in ((J.judge_dense, _dense(few, 0, 1.0)), (J.judge_few_steps, _few_steps(few, 0)),
+    for judge, record in ((judge_dense, _dense(few, 0, 1.0)), (J.judge_few_steps, _few_steps(few, 0)),
                           (J.judge_bn_linear, _slopes(few, 0, 1.0, 0.05)), (J.judge_eq5, _heads(few, 0)),
                           (J.judge_one_step, _one_step(MIN_POINT_REPLICATES - 1, 0))):
         with pytest.raises(TooFewReplicates):
