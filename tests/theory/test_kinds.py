@@ -81,6 +81,13 @@ def test_a_mutation_naming_no_constant_is_refused():
         evaluate(c, konstant=2)
 
 
+def test_named_labels_say_what_a_wrong_value_means():
+    c = Named("n+1", wrong=("n", "n+2"), labels={"n": "prefactor 1/n, as printed"})
+    assert [c.mutation_name("d", w) for w in c.wrong] == ["d = n (prefactor 1/n, as printed)", "d = n+2"]
+    with pytest.raises(ValueError, match="labels must name wrong values"):
+        Named(2, wrong=(1,), labels={3: "not a wrong value"})
+
+
 def test_named_refuses_its_own_value_as_a_wrong_one():
     with pytest.raises(ValueError, match="must differ from the value"):
         Named(5, wrong=(4, 5.0))

@@ -207,6 +207,7 @@ CLAIMS = (
                    "conclusion stands.",
               cites=("Eq. 17", "App. C, text before Eq. 18"), derivation=ds.eq18_corrected_derivation),
         printed_id="arpit2019.thm5.proof.eq18", printed_where="App. C, proof of Theorem 5, Eq. 18",
+        printed_form="density sin^(n-1)", corrected_form="density sin^(n-2)",
         printed_statement="The angle between a uniform direction in R^n and u has density (S_{n-1}/S_n) "
         "sin^{n-1}(theta) on [0, pi]",
         printed={"variant": "printed"}, severity="step",
@@ -254,7 +255,9 @@ CLAIMS = (
         id="arpit2019.thm5.proof.eq29_corrected", where="App. C, proof of Theorem 5, Eq. 29 (corrected)",
         statement="integral_0^{pi/2} sin^{n-1} - sin^{n+1} = I_{n-1}/(n+1) with I_{n-1} = 2/3 ... (n-2)/(n-1) "
         "for even n and 1/2 ... (n-2)/(n-1) pi/2 for odd n",
-        **_EQ29, constants={"E_for": Named("even", wrong=("odd",)), "denominator": Named("n+1", wrong=("n",))},
+        **_EQ29, constants={
+            "E_for": Named("even", wrong=("odd",), labels={"odd": "parity labels swapped, as Eq. 29's"}),
+            "denominator": Named("n+1", wrong=("n",), labels={"n": "prefactor 1/n, as Eq. 29's"})},
         mutations=(Mutation("printed form", {"E_for": "odd", "denominator": "n"}, printed=True),),
         corrects="arpit2019.thm5.proof.eq29",
         cites=("Eq. 21", "Eq. 23-25", "Eq. 26-28"), derivation=ds.eq29_corrected_derivation),
@@ -420,6 +423,7 @@ CLAIMS = (
                          Mutation("mask 1(a^l) dropped", {"mask": False})),
               cites=("Eq. 1", "Eq. 4"), derivation=dl.eq5_corrected_derivation),
         printed_id="arpit2019.sec3.eq5", printed_where="Sec. 3, Eq. 4-5",
+        printed_form="gain outside W^T", corrected_form="gain inside W^T",
         printed_statement="dl/da^l = g^{l+1} * 1(a^l) * (W_hat^{l+1 T} dl/da^{l+1})", printed={"variant": "printed"},
         printed_note="g^{l+1} (length n_{l+1}) multiplies 1(a^l) (length n_l): undefined when the widths differ, "
                      "wrong for non-constant gains; exact for the scalar gains g 1 the paper uses, so Theorem 2's use "

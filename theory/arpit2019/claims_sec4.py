@@ -44,6 +44,7 @@ CLAIMS = (
                          Mutation("open lower end (2, e]: B = 1 gives 2", {"lo_closed": False}),
                          Mutation("upper bound (1 - 1e-3) e: exceeded from B = 500", {"hi": "(1 - 10**-3)*e"}))),
         printed_id="arpit2019.thm7.eq43", printed_where="App. C, Theorem 7, Eq. 43",
+        printed_form="range [sqrt(2), sqrt(e)]", corrected_form="range [2, e]",
         printed_statement="||f(x)||^2 ~ c ||x||^2 with c = (1+1/B)^B in [sqrt(2), sqrt(e)]",
         printed={"lo": "sqrt(2)", "hi": "sqrt(e)"}, severity="misprint",
         impact="Eq. 43 states the squared norm with the range of the norm: the proof gives ||h^B||^2 ~ (1+1/B)^B "
@@ -54,7 +55,8 @@ CLAIMS = (
         id="arpit2019.thm7.proof.eq45_49", where="App. C, proof of Theorem 7, Eq. 45-46 and 49",
         statement="||x + alpha F(x)||^2 = ||x||^2 + alpha^2 ||F(x)||^2 + 2 alpha <x, F(x)> (and the same at h^1)",
         lhs=steps.eq45_49_lhs, rhs=steps.eq45_49_rhs,
-        constants={"cross": Named(2, wrong=(1,)), "alpha_power": Named(2, wrong=(1,))},
+        constants={"cross": Named(2, wrong=(1,), labels={1: "cross term alpha <x, F>"}),
+                   "alpha_power": Named(2, wrong=(1,), labels={1: "alpha ||F||^2"})},
         note="Eq. 44 and 48 number the blocks F_1, F_2 where Eq. 6 numbers them F_0, F_1: notation only.",
         cites=("Eq. 44", "Eq. 48"), derivation=dr.eq45_49_derivation),
     Claim(id="arpit2019.thm7.proof.eq47_53",
@@ -131,6 +133,8 @@ CLAIMS = (
                                   {"alpha_scale": 1 + 1e-5}),),
               cites=("Eq. 6",), derivation=dr.eq56_corrected_derivation),
         printed_id="arpit2019.thm8.proof.eq56", printed_where="App. C, proof of Theorem 8, Eq. 56-57",
+        printed_form="recursion h^b = x + alpha F_b(h^{b-1})",
+        corrected_form="Eq. 6's recursion h^b = h^{b-1} + alpha F_b(h^{b-1})",
         printed_statement="With h^b := x + alpha F_b(h^{b-1}) (Eq. 56 as printed), dh^b/dh^{b-1} = I + alpha "
         "dF_b/dh^{b-1} (Eq. 57)",
         printed={"variant": "printed"},
@@ -152,6 +156,7 @@ CLAIMS = (
                          Mutation("cross term coefficient 1 instead of 2", {"cross_coeff": "1"})),
               cites=("Eq. 58",), derivation=dr.eq59_corrected_derivation),
         printed_id="arpit2019.thm8.proof.eq59", printed_where="App. C, proof of Theorem 8, Eq. 59",
+        printed_form="dl/dh^{b-1} in both terms", corrected_form="dl/dh^b in both terms",
         printed_statement="||dl/dh^{b-1}||^2 = ||dl/dh^b||^2 + alpha^2 ||J dl/dh^{b-1}||^2 + 2 alpha <dl/dh^b, J "
         "dl/dh^{b-1}> with J = dF_b/dh^{b-1}",
         printed={"variant": "printed"},
@@ -171,6 +176,7 @@ CLAIMS = (
               mutations=(Mutation("factor 1 + alpha (exponent 1)", {"alpha_power": 1}),), slow=True,
               cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq60_corrected_derivation),
         printed_id="arpit2019.thm8.eq60", printed_where="App. C, proof of Theorem 8, Eq. 60",
+        printed_form="factor 1/(1 - alpha^2)", corrected_form="factor 1 + alpha^2",
         printed_statement="||dl/dh^{b-1}||^2 ~ ||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2, i.e. a per-block factor "
         "1/(1 - alpha^2)",
         printed={"variant": "printed"}, severity="step",
@@ -188,6 +194,8 @@ CLAIMS = (
               note="In expectation over random blocks the same factor is checked by thm8.eq60_corrected.",
               cites=("arpit2019.thm8.proof.eq59_corrected", "Theorem 8"), derivation=dr.eq61_corrected_derivation),
         printed_id="arpit2019.thm8.proof.eq61", printed_where="App. C, proof of Theorem 8, Eq. 61",
+        printed_form="(1 + alpha^2) ||dl/dh^{b-1}||^2 on the right",
+        corrected_form="(1 + alpha^2) ||dl/dh^b||^2 on the right",
         printed_statement="||dl/dh^b||^2 + alpha^2 ||dl/dh^{b-1}||^2 = (1 + alpha^2) ||dl/dh^{b-1}||^2 (Eq. 61 after "
         "Eq. 60), under Theorem 8's hypotheses",
         printed={"variant": "printed"},
@@ -208,6 +216,7 @@ CLAIMS = (
               mutations=(Mutation("exponent B - 2 (one block short)", {"exponent": "B-2"}),), slow=True,
               cites=("arpit2019.thm8.proof.eq61_corrected",), derivation=dr.eq62_corrected_derivation),
         printed_id="arpit2019.thm8.proof.eq62", printed_where="App. C, proof of Theorem 8, Eq. 62-63",
+        printed_form="exponent B", corrected_form="exponent B - 1",
         printed_statement="E||dl/dh^1||^2 = (1 + alpha^2)^B ||dl/dh^B||^2 = (1 + 1/B)^B ||dl/dh^B||^2",
         printed={"exponent": "B"},
         printed_note="Eq. 61 applied from h^B down to h^1 acts B - 1 times (at B = 1, h^1 = h^B): the "
@@ -306,5 +315,5 @@ CLAIMS = (
         statement="A WRN with N blocks per stage has 6N + 4 layers: 10, 100, 1000 and 10,000 for N = 1, 16, 166, "
         "1666 (and WRN-40 has N = 6)",
         grid=steps.TABLE5, lhs=lambda N, layers: layers, rhs=steps.wrn_depth,
-        constants={"depth": Named("6*N+4", wrong=("6*N+2",))}),
+        constants={"depth": Named("6*N+4", wrong=("6*N+2",), labels={"6*N+2": "6N + 2 layers"})}),
 )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import sympy as sp
@@ -37,15 +37,25 @@ CLAIM_FIELDS = ("recorded", "note", "severity", "impact", "corrects", "slow", "c
 class Named:
     """A constant of a statement (``value``: a number, an exact text such as "1/3", a
     sympy number, or a form's name such as "columns") and the plausible wrong values
-    its mutations substitute (each must fail)."""
+    its mutations substitute (each must fail), with ``labels`` naming what a wrong value
+    means where its text alone does not (``{"odd": "parity labels swapped"}``; keys are
+    the wrong values as text)."""
 
     value: Any
     wrong: tuple = ()
+    labels: Mapping = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "wrong", tuple(self.wrong))
         if any(_same(w, self.value) for w in self.wrong):
             raise ValueError(f"wrong values must differ from the value {self.value!r}, got {self.wrong!r}")
+        stray = sorted(set(map(str, self.labels)) - set(map(str, self.wrong)))
+        if stray:
+            raise ValueError(f"labels must name wrong values, {[str(w) for w in self.wrong]}; got {stray}")
+
+    def mutation_name(self, name: str, wrong) -> str:
+        label = {str(k): v for k, v in self.labels.items()}.get(str(wrong))
+        return f"{name} = {wrong}" + (f" ({label})" if label else "")
 
 
 def _same(a, b) -> bool:
@@ -66,7 +76,8 @@ def _constants(constants: Mapping[str, Named | Any] | None, reserved=()) -> dict
 
 def constant_mutations(constants: Mapping[str, Named]) -> tuple:
     """One mutation per wrong value of each constant, expecting fails."""
-    return tuple(Mutation(f"{name} = {w}", {name: w}) for name, c in _constants(constants).items() for w in c.wrong)
+    return tuple(Mutation(c.mutation_name(name, w), {name: w}) for name, c in _constants(constants).items()
+                 for w in c.wrong)
 
 
 def constant_params(constants: Mapping[str, Named]) -> dict:

@@ -59,6 +59,7 @@ CLAIMS = (
               mutations=(Mutation("sum to l instead of l - 1 (one block too many)", {"upper": 1}),
                          Mutation("sum to l - 2 instead of l - 1 (one block too few)", {"upper": -1}))),
         printed_id="zeroinit2019.eq1.index_printed", printed={"labels": "printed"},
+        printed_form="the text's labels F_1..F_L", corrected_form="blocks labelled F_0..F_{L-1}",
         printed_where="Sec. 2, Eq. 1, the sentence before it and the recursion after it",
         printed_statement="In a ResNet with the residual blocks {F_1, ..., F_L} introduced before it, Eq. 1 "
         "x_l = x_0 + sum_{i=0}^{l-1} F_i(x_i) is Sec. 2's recursion x_{l+1} = x_l + F_l(x_l) unrolled, using only "

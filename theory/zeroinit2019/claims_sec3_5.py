@@ -127,7 +127,8 @@ CLAIMS = (
                "concatenation of all earlier features) does not explode: the mean square of its newest features "
                "equals the input's at every depth (4, 16, 32 layers)",
                sampling=mc.DENSE, value="ratio", labels=("depth",), tol=J.TOL, method=mc.DENSE_METHOD,
-               target=lambda r, ratio: ratio, constants={"ratio": Named(1.0, wrong=(1.05,))},
+               target=lambda r, ratio: ratio,
+               constants={"ratio": Named(1.0, wrong=(1.05,), labels={1.05: "growth by the tolerance"})},
                note="Reading: the footnote's 'replacing addition with average pooling' is taken as concatenation "
                     "with fan-in scaling, which averages the earlier features' mean squares instead of adding them; "
                     "transition layers (average pooling, 1 x 1 convolutions) are p.h. and scale-preserving and are "
@@ -251,6 +252,7 @@ CLAIMS = (
                          Mutation("x_0's coefficient 0.5^((l+1)/2) (exponent half a step high)", {"x0_shift": 1}),
                          Mutation("sum to l - 1 (the last block left out)", {"upper": -1}))),
         printed_id="zeroinit2019.related.unrolling_printed", printed={"index": "printed"},
+        printed_form="summand F_l(x_l)", corrected_form="summand F_i(x_(i-1))",
         printed_where="Sec. 5 (related work), the unrolled recurrence",
         printed_statement="x_l = 0.5^(l/2) x_0 + sum_{i=1}^{l} 0.5^((l-i+1)/2) F_l(x_l) for the recurrence "
         "x_l = sqrt(1/2)(x_(l-1) + F_l(x_(l-1))) (coefficients and the summand's index as printed)",
@@ -276,6 +278,8 @@ CLAIMS = (
               params={"quantity": "w1", "exponent": -1.0},
               mutations=(Mutation("exponent -1.1 (twice the tolerance)", {"exponent": -1.1}),), slow=True),
         printed_id="zeroinit2019.related.lsuv_weight_variance_printed", printed={"quantity": "w2"},
+        printed_form="every matrix of block l, here the branch's second layer",
+        corrected_form="the branch's first layer (fed by the stream)",
         printed_where="Sec. 5 (related work), LSUV",
         printed_statement="LSUV leads the variance of the parameters at depth l to Var[W_l] = O(1/l), read for every "
         "weight matrix of block l (here: the branch's second layer)",
