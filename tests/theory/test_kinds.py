@@ -1,6 +1,8 @@
 """The claim helpers of theory/kinds: each builds a claim that decides on its data, and
 each mutation it generates from its named constants gets its declared verdict there
 (a wrong constant fails), so a catalogue written with them has checks that can fail."""
+from dataclasses import replace
+
 import mpmath
 import numpy as np
 import pytest
@@ -276,6 +278,26 @@ def test_a_generated_mutation_equal_to_the_printed_form_becomes_the_printed_one(
     _, fixed = reading(_third(tol=0.05), printed_id="demo.eq4_printed", printed={"c": 0.5},
                              printed_statement="-", severity="misprint", impact="-")
     assert [(m.name, m.printed) for m in fixed.mutations] == [("the printed form: c = 0.5", True)]
+
+
+def test_reading_names_the_forms_and_the_part_and_takes_the_printed_kind():
+    printed, fixed = reading(_third(tol=0.05), printed_id="demo.eq4_printed", printed={"c": 2},
+                             printed_statement="E ||x||^2 / n <= 2 (as printed)", severity="misprint", impact="-",
+                             printed_kind="inequality", printed_form="twice the norm", corrected_form="the norm",
+                             printed_part="n=")
+    assert printed.kind == "inequality" and fixed.kind == "identity"
+    assert [(m.name, m.part, m.printed) for m in fixed.mutations][0] == ("the printed form: twice the norm", "n=", True)
+    assert [m.name for m in printed.mutations] == ["the corrected form: the norm"]
+    mutations_get_their_verdicts(fixed)
+
+
+def test_the_correction_mutation_expects_the_corrected_claims_verdict():
+    """A correction recorded holds approximately (a limit, a fitted exponent) is expected
+    to get that verdict on the printed claim's data too, not holds."""
+    printed, _ = reading(replace(_third(tol=0.05), recorded=Verdict.HOLDS_APPROXIMATELY),
+                         printed_id="demo.eq4_printed", printed={"c": 2}, printed_statement="-", severity="misprint",
+                         impact="-")
+    assert [m.expect for m in printed.mutations] == [Verdict.HOLDS_APPROXIMATELY]
 
 
 @pytest.mark.parametrize("kwargs,message", [

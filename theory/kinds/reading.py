@@ -48,17 +48,36 @@ def _form(params: Mapping[str, Any]) -> str:
 @helper
 def reading(corrected: Claim, *, printed_id: str, printed_statement: str, printed: Mapping[str, Any], severity: str,
             impact: str, printed_where: str | None = None, printed_note: str = "", printed_mutations=(),
-            printed_recorded: Verdict = Verdict.FAILS) -> tuple:
+            printed_recorded: Verdict = Verdict.FAILS, printed_kind: str | None = None, printed_form: str | None = None,
+            printed_part: str | tuple | None = None, corrected_form: str | None = None) -> tuple:
     """(printed claim, corrected claim) from the corrected claim and the judge parameters
     of the printed form (``printed``: name -> value, each a parameter of the corrected
     claim's judge, such as a :class:`~theory.kinds.base.Named` constant's name).
 
     The printed claim is the corrected one with the printed parameters, ``printed_id``,
     ``printed_statement`` (and ``printed_where``, default the same place), recorded
-    ``printed_recorded`` (fails) with ``severity`` and ``impact``; its mutations are the
-    corrected form (expecting holds) and ``printed_mutations``. The corrected claim keeps
-    its own mutations, but a generated one that substitutes exactly the printed form is
-    replaced by the ``printed`` mutation (no check is run twice)."""
+    ``printed_recorded`` (fails) with ``severity`` and ``impact`` (and ``printed_kind``, default
+    the corrected claim's kind: a printed rate may be an inequality whose correction is an
+    identity); its mutations are the corrected form (expecting the corrected claim's
+    recorded verdict, holds or holds approximately) and ``printed_mutations``. The
+    corrected claim keeps its own mutations, but a generated one that substitutes exactly
+    the printed form is replaced by the ``printed`` mutation (no check is run twice).
+
+    The two generated mutations are named after the parameters they set, or after
+    ``printed_form`` and ``corrected_form`` (words a reader knows the forms by: "exponent
+    -1/2"); ``printed_part`` names the part of the corrected claim's evidence the printed
+    form must fail through (:class:`~theory.core.claims.Mutation`'s ``part``), where the
+    corrected claim checks several.
+
+    >>> import sympy as sp
+    >>> from theory.kinds import constant_claim
+    >>> _, fixed = reading(constant_claim(id="demo.eq3", where="Eq. 3", statement="2 + 2 = 4",
+    ...                                   value=lambda: sp.Integer(2) + 2, constant=4, wrong=(5,)),
+    ...                    printed_id="demo.eq3_printed", printed_statement="2 + 2 = 5", printed={"constant": 5},
+    ...                    printed_form="five", severity="misprint", impact="None.")
+    >>> [m.name for m in fixed.mutations]
+    ['the printed form: five']
+    """
     unknown = sorted(set(printed) - set(corrected.params))
     if unknown:
         raise ValueError(f"printed names parameters of the corrected claim's judge, {sorted(corrected.params)}; "
@@ -71,11 +90,12 @@ def reading(corrected: Claim, *, printed_id: str, printed_statement: str, printe
     correction = {k: corrected.params[k] for k in printed}
     as_printed = replace(
         corrected, id=printed_id, statement=printed_statement, where=printed_where or corrected.where,
-        params={**corrected.params, **printed}, recorded=printed_recorded, severity=severity, impact=impact,
-        note=printed_note, corrects=None,
-        mutations=(Mutation(f"the corrected form: {_form(correction)}", correction, expect=Verdict.HOLDS),)
-        + tuple(printed_mutations))
+        kind=printed_kind or corrected.kind, params={**corrected.params, **printed}, recorded=printed_recorded,
+        severity=severity, impact=impact, note=printed_note, corrects=None,
+        mutations=(Mutation(f"the corrected form: {corrected_form or _form(correction)}", correction,
+                            expect=corrected.recorded),) + tuple(printed_mutations))
     own = tuple(m for m in corrected.mutations if dict(m.params) != dict(printed))
     fixed = replace(corrected, corrects=printed_id,
-                    mutations=(Mutation(f"the printed form: {_form(printed)}", dict(printed), printed=True),) + own)
+                    mutations=(Mutation(f"the printed form: {printed_form or _form(printed)}", dict(printed),
+                                        part=printed_part, printed=True),) + own)
     return as_printed, fixed
