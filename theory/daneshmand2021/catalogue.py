@@ -6,6 +6,7 @@ the appendices are not in the transcription).
 from __future__ import annotations
 
 from ..core import Claim, Mutation, Paper, Verdict
+from ..kinds import reading
 from . import chain_shapes as CS
 from . import exact_claims as X
 from . import figure_judges as FJ
@@ -14,7 +15,7 @@ from . import montecarlo as M
 from .catalogue_steps import A1, FIG2, INTRO, SEC5, SEC6, SEC32, SEC41
 from .coverage import COVERAGE
 from .derivations import DERIVATIONS, with_derivation
-from .discrepancies import SEVERITY, with_severity
+from .discrepancies import SEVERITY, severity_of, with_severity
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 _A1 = ("A1(alpha, l) is read as: alpha is the smallest sigma_min(H_k), k = 1..l, over every chain drawn in the row, "
@@ -29,27 +30,29 @@ _PORTED = (
                      Mutation("scaling d^(-0.501) (exponent 0.001 off: sympy residual d^(-1/500) - 1, float64 norms "
                               "off by 6.9e-4 at d = 2 to 6.2e-3 at d = 512)", {"scale_power": 0.501},
                               part="||BN(M)/d^0.501||_F^2"))),
-    Claim(id="daneshmand2021.sec32.exact_inverse",
-          where="Sec. 3.2, paragraph after Theorem 1",
-          statement="Replacing diag(M M^T)^{-1/2} by (M M^T)^{-1/2} in Eq. 1 makes every hidden representation exactly "
-                    "orthogonal (the inverse exists)",
-          kind="identity", recorded=F, measure=X.inverse_measure, judge=X.judge_inverse, params={"variant": "printed"},
-          mutations=(Mutation("pseudo-inverse square root", {"variant": "pseudo"}, H),),
-          note="For d > n, M M^T (d x d) has rank n and no inverse; the smallest counterexample is d = 2, n = 1."),
-    Claim(id="daneshmand2021.sec32.exact_inverse_corrected",
-          where="Sec. 3.2 (corrected)",
-          statement="With the pseudo-inverse square root, (M M^T)^{+1/2} M = U V^T (polar factor) and V(H) = 0 exactly",
-          kind="identity", recorded=H, measure=X.inverse_measure, judge=X.judge_inverse, params={"variant": "pseudo"},
-          mutations=(Mutation("printed form: the inverse", {"variant": "printed"}, F, part="det(M M^T)", printed=True),
-                     Mutation("(M M^T)^+ M: the pseudo-inverse without the square root (max V 0.051 at d = 512 to 0.80 "
-                              "at d = 8)",
-                              {"variant": "pseudo", "power": -1.0}, F, part="(M M^T)^{+1} M"),
-                     Mutation("(M M^T)^{+0.49} M: exponent 0.01 off (max V 1.0e-3 at d = 512 to 3.6e-2 at d = 3, "
-                              "against 1e-12)",
-                              {"variant": "pseudo", "power": -0.49}, F, part="(M M^T)^{+0.49} M")),
-          note="The n = 1 row cannot fail (V = 0 for any single non-zero column, whatever the power) and is marked "
-               "uninformative; the other four decide the claim and the mutations.",
-          corrects="daneshmand2021.sec32.exact_inverse"),
+    *reading(
+        Claim(id="daneshmand2021.sec32.exact_inverse_corrected",
+              where="Sec. 3.2 (corrected)",
+              statement="With the pseudo-inverse square root, (M M^T)^{+1/2} M = U V^T (polar factor) and V(H) = 0 "
+                        "exactly",
+              kind="identity", recorded=H, measure=X.inverse_measure, judge=X.judge_inverse,
+              params={"variant": "pseudo"},
+              mutations=(Mutation("(M M^T)^+ M: the pseudo-inverse without the square root (max V 0.051 at d = 512 to "
+                                  "0.80 at d = 8)",
+                                  {"variant": "pseudo", "power": -1.0}, F, part="(M M^T)^{+1} M"),
+                         Mutation("(M M^T)^{+0.49} M: exponent 0.01 off (max V 1.0e-3 at d = 512 to 3.6e-2 at d = 3, "
+                                  "against 1e-12)",
+                                  {"variant": "pseudo", "power": -0.49}, F, part="(M M^T)^{+0.49} M")),
+              note="The n = 1 row cannot fail (V = 0 for any single non-zero column, whatever the power) and is marked "
+                   "uninformative; the other four decide the claim and the mutations."),
+        printed_id="daneshmand2021.sec32.exact_inverse", printed={"variant": "printed"}, printed_form="the inverse",
+        printed_part="det(M M^T)", corrected_form="pseudo-inverse square root",
+        **severity_of("daneshmand2021.sec32.exact_inverse"),
+        printed_where="Sec. 3.2, paragraph after Theorem 1",
+        printed_statement="Replacing diag(M M^T)^{-1/2} by (M M^T)^{-1/2} in Eq. 1 makes every hidden representation "
+                          "exactly orthogonal (the inverse exists)",
+        printed_note="For d > n, M M^T (d x d) has rank n and no inverse; the smallest counterexample is d = 2, "
+                     "n = 1."),
     Claim(id="daneshmand2021.thm1.bound",
           where="Sec. 3.2, Theorem 1, Eq. 3",
           statement="Under A1(alpha, l): E[V(H_{l+1})] <= 2 (1 - 2 alpha/3)^l + 3 n / (alpha sqrt(d))",
@@ -70,36 +73,36 @@ _PORTED = (
                "Weak by design, so loose: on the worst informative row the bound stands "
                f"{ev['tightness']['factor']:.1f} times above "
                "the upper limit of E[V(H_(l+1))].")),
-    Claim(id="daneshmand2021.fig2a.exponential_decay",
-          where="Sec. 3.3, Figure 2 (left) and text ('log(V_l) linearly decreases for l = 1, ..., 20')",
-          statement="From a diagonal H_0 with one large entry, log V(H_l) decreases linearly over layers 1..20 "
-                    "(per-run slope s over 1..20 below 0, and each 5-layer stretch falling at s within +-50%), at "
-                    "d = 32 and d = 512",
-          kind="empirical", recorded=F, measure=CS.DECAY_SHAPE, judge=CS.judge_linear_decay,
-          mutations=(Mutation("decreases over 1..20, linearity dropped", {"linear": False}, H),
-                     Mutation("log V increases", {"direction": ">", "linear": False}, part="decrease over 1..20",
-                              mirror=True),
-                     Mutation("every stretch falls, none faster than 1.1x the overall rate (upper side of the band "
-                              "narrowed to 10%; lower side relaxed to a fall, which does not fail alone)",
-                              {"tol": 1.0, "upper_tol": 0.1}, part="<= 1.1 x the rate")),
-          note="Settings from the authors' notebook (Figures_1_2_6.ipynb, cell 7): n = 4, d in {32, 512}, 50 layers, "
-               "small diagonal entries 1e-6 with H_0[0, 0] = 1; the caption gives neither d nor n. Not linear: log V "
-               "stays nearly flat over the first layers (the small entries must grow first), then falls steeply and "
-               "slows again (the details give each 5-layer stretch's fall against the overall rate, at both d). The "
-               "decay rate depends on d; Theorem 1's factor (1 - 2 alpha/3) with the alpha that A1 grants from this "
-               "H_0 (of the order of the small entries) is not what the figure shows, so the figure does not test "
-               "Eq. 3's rate."),
-    Claim(id="daneshmand2021.fig2a.decay_corrected",
-          where="Sec. 3.3, Figure 2 (left) (corrected: a decrease over layers 1..20, not a linear one)",
-          statement="From a diagonal H_0 with one large entry, log V(H_l) decreases over layers 1..20 (per-run slope "
-                    "over 1..20 below 0) after a flat start, at d = 32 and d = 512",
-          kind="empirical", recorded=H, measure=CS.DECAY_SHAPE, judge=CS.judge_linear_decay, params={"linear": False},
-          mutations=(Mutation("log V increases", {"direction": ">"}, part="decrease over 1..20", mirror=True),
-                     Mutation("printed form: decreases linearly (each stretch at the overall rate +-50%)",
-                              {"linear": True}, part=">= 0.5 x the rate", printed=True)),
-          corrects="daneshmand2021.fig2a.exponential_decay",
-          note="Only the sign of the slope is judged; the flat start and the end of the decrease at d = 512 are in "
-               "the details' stretch slopes."),
+    *reading(
+        Claim(id="daneshmand2021.fig2a.decay_corrected",
+              where="Sec. 3.3, Figure 2 (left) (corrected: a decrease over layers 1..20, not a linear one)",
+              statement="From a diagonal H_0 with one large entry, log V(H_l) decreases over layers 1..20 (per-run "
+                        "slope over 1..20 below 0) after a flat start, at d = 32 and d = 512",
+              kind="empirical", recorded=H, measure=CS.DECAY_SHAPE, judge=CS.judge_linear_decay,
+              params={"linear": False},
+              mutations=(Mutation("log V increases", {"direction": ">"}, part="decrease over 1..20", mirror=True),),
+              note="Only the sign of the slope is judged; the flat start and the end of the decrease at d = 512 are in "
+                   "the details' stretch slopes."),
+        printed_id="daneshmand2021.fig2a.exponential_decay", printed={"linear": True},
+        printed_form="decreases linearly (each stretch at the overall rate +-50%)", printed_part=">= 0.5 x the rate",
+        corrected_form="decreases over 1..20, linearity dropped",
+        **severity_of("daneshmand2021.fig2a.exponential_decay"),
+        printed_where="Sec. 3.3, Figure 2 (left) and text ('log(V_l) linearly decreases for l = 1, ..., 20')",
+        printed_statement="From a diagonal H_0 with one large entry, log V(H_l) decreases linearly over layers 1..20 "
+                          "(per-run slope s over 1..20 below 0, and each 5-layer stretch falling at s within +-50%), "
+                          "at d = 32 and d = 512",
+        printed_mutations=(Mutation("log V increases", {"direction": ">", "linear": False}, part="decrease over 1..20",
+                                    mirror=True),
+                           Mutation("every stretch falls, none faster than 1.1x the overall rate (upper side of the "
+                                    "band narrowed to 10%; lower side relaxed to a fall, which does not fail alone)",
+                                    {"tol": 1.0, "upper_tol": 0.1}, part="<= 1.1 x the rate")),
+        printed_note="Settings from the authors' notebook (Figures_1_2_6.ipynb, cell 7): n = 4, d in {32, 512}, 50 "
+                     "layers, small diagonal entries 1e-6 with H_0[0, 0] = 1; the caption gives neither d nor n. Not "
+                     "linear: log V stays nearly flat over the first layers (the small entries must grow first), then "
+                     "falls steeply and slows again (the details give each 5-layer stretch's fall against the overall "
+                     "rate, at both d). The decay rate depends on d; Theorem 1's factor (1 - 2 alpha/3) with the "
+                     "alpha that A1 grants from this H_0 (of the order of the small entries) is not what the figure "
+                     "shows, so the figure does not test Eq. 3's rate."),
     Claim(id="daneshmand2021.fig2b.plateau_width_exponent",
           where="Sec. 3.3, Figure 2 (right), Theorem 1's 1/sqrt(d)",
           statement="After the decay, V(H_l) is flat over layers 100..600 and its average there scales as d^(-1/2) "
@@ -214,27 +217,26 @@ _PORTED = (
                "(1 - 1e-3) e_1 + 1e-3 e_2 (here e_1 and e_1 + 1e-3 e_2), "
                "and drives the BN and vanilla chains with the same weights; here the chains are independent (the "
                "means are the same)."),
-    Claim(id="daneshmand2021.fig1.vanilla_aligns",
-          where="Sec. 3.1, about Figure 1 (vanilla curve), 'we observe that ... the vanilla network provides almost "
-                "aligned representation of two orthogonal samples in deep layers'",
-          statement="In a vanilla linear chain (d = 32) two orthogonal samples end almost aligned over Figure 1's "
-                    "layers: E[|cos|] at its last layer (50) >= 0.9",
-          kind="empirical", recorded=F, measure=CS.VANILLA_DEEP, judge=CS.judge_aligned,
-          params={"variant": "vanilla", "layer": 50},
-          mutations=(Mutation("E[|cos|] at layer 50 >= 0.5", {"layer": 50, "threshold": 0.5}, H),
-                     Mutation(f"at layer {CS.ALIGN_DEPTH}", {"layer": CS.ALIGN_DEPTH}, H)),
-          note="The sentence reports what Figure 1 shows, and the figure stops at 50 layers. 0.9 is the loosest "
-               "reading of 'almost aligned' (judge_aligned says why); the per-layer means are in the details. The pair "
-               "does become almost aligned further down the chain: the corrected claim."),
-    Claim(id="daneshmand2021.fig1.vanilla_aligns_deeper",
-          where="Sec. 3.1, about Figure 1 (vanilla curve) (corrected: almost aligned below the figure's depth)",
-          statement="In a vanilla linear chain (d = 32) two orthogonal samples become almost aligned in deep layers, "
-                    f"past Figure 1's 50: E[|cos|] at layer {CS.ALIGN_DEPTH} >= 0.9 (a witness depth)",
-          kind="empirical", recorded=H, measure=CS.VANILLA_DEEP, judge=CS.judge_aligned, params={"variant": "vanilla"},
-          mutations=(Mutation("printed form: at Figure 1's last layer (50)", {"layer": 50}, printed=True),),
-          corrects="daneshmand2021.fig1.vanilla_aligns",
-          note="For a product of Gaussian matrices |cos| tends to 1 with depth, so 'in deep layers' is shown by one "
-               "depth where the mean passes 0.9."),
+    *reading(
+        Claim(id="daneshmand2021.fig1.vanilla_aligns_deeper",
+              where="Sec. 3.1, about Figure 1 (vanilla curve) (corrected: almost aligned below the figure's depth)",
+              statement="In a vanilla linear chain (d = 32) two orthogonal samples become almost aligned in deep "
+                        f"layers, past Figure 1's 50: E[|cos|] at layer {CS.ALIGN_DEPTH} >= 0.9 (a witness depth)",
+              kind="empirical", recorded=H, measure=CS.VANILLA_DEEP, judge=CS.judge_aligned,
+              params={"variant": "vanilla", "layer": CS.ALIGN_DEPTH},
+              note="For a product of Gaussian matrices |cos| tends to 1 with depth, so 'in deep layers' is shown by "
+                   "one depth where the mean passes 0.9."),
+        printed_id="daneshmand2021.fig1.vanilla_aligns", printed={"layer": 50},
+        printed_form="at Figure 1's last layer (50)", corrected_form=f"at layer {CS.ALIGN_DEPTH}",
+        **severity_of("daneshmand2021.fig1.vanilla_aligns"),
+        printed_where="Sec. 3.1, about Figure 1 (vanilla curve), 'we observe that ... the vanilla network provides "
+                      "almost aligned representation of two orthogonal samples in deep layers'",
+        printed_statement="In a vanilla linear chain (d = 32) two orthogonal samples end almost aligned over Figure "
+                          "1's layers: E[|cos|] at its last layer (50) >= 0.9",
+        printed_mutations=(Mutation("E[|cos|] at layer 50 >= 0.5", {"layer": 50, "threshold": 0.5}, H),),
+        printed_note="The sentence reports what Figure 1 shows, and the figure stops at 50 layers. 0.9 is the loosest "
+                     "reading of 'almost aligned' (judge_aligned says why); the per-layer means are in the details. "
+                     "The pair does become almost aligned further down the chain: the corrected claim."),
     Claim(id="daneshmand2021.fig1.vanilla_rises",
           where="Sec. 3.1, Figure 1 (vanilla curve): 'they become increasingly aligned in a vanilla network'",
           statement="In a vanilla linear chain (d = 32) two orthogonal samples become increasingly aligned over Figure "
@@ -257,35 +259,29 @@ _PORTED = (
           mutations=(Mutation("the vanilla gap falls", {"direction": "<"}, mirror=True),
                      Mutation("the vanilla gap grows by at least 0.5 over the 120 layers at every width (near rank "
                               "one, V at most sqrt(3/4) = 0.87)", {"change": 0.5}))),
-    Claim(id="daneshmand2021.sec21.mean_correction",
-          where="Sec. 2.1, after Eq. 1",
-          statement="Omitting the mean correction does not change the properties qualitatively: with the usual "
-                    "(mean-centred) BN the orthogonality gap also vanishes as width grows",
-          kind="approximation", recorded=F, measure=M.CENTERED, judge=FJ.judge_centered, params={"variant": "printed"},
-          mutations=(Mutation("V tends to the centring floor", {"variant": "corrected"}, HA),),
-          note="Centring forces H 1 = 0, so V(H) >= 1/sqrt(n(n-1)) for every H (sympy); n = 2 gives the largest "
-               "gap 1/sqrt(2) (the two samples are always anti-aligned)."),
-    Claim(id="daneshmand2021.sec21.mean_correction_corrected",
-          where="Sec. 2.1 (corrected)",
-          statement="With mean-centred BN, the plateau of V(H_l)^2 tends to the floor 1/(n(n-1)) as width grows "
-                    "(orthogonality within the centred subspace)",
-          kind="approximation", recorded=HA, measure=M.CENTERED, judge=FJ.judge_centered,
-          params={"variant": "corrected"}, mutations=(Mutation("printed form: plain V (limit 0)",
-                                                               {"variant": "printed"}, F, part="limit",
-                                                               printed=True),
-                                                      Mutation("floor of V^2 off by 4% (twice the tolerance; the "
-                                                               "sympy floor identity rejects it too)",
-                                                               {"variant": "corrected", "scale": 1.04}, F,
-                                                               part=("limit", "floor identity (sympy)")),
-                                                      Mutation("floor of V^2 off by 1% (inside the tolerance: the "
-                                                               "sympy identity rejects it alone)",
-                                                               {"variant": "corrected", "scale": 1.01}, F,
-                                                               part="floor identity (sympy)"),
-                                                      Mutation("the plateau's limit 4% above the floor, the floor "
-                                                               "identity kept (the simulated limit alone rejects it)",
-                                                               {"variant": "corrected", "limit_scale": 1.04}, F,
-                                                               part="limit")),
-          corrects="daneshmand2021.sec21.mean_correction"),
+    *reading(
+        Claim(id="daneshmand2021.sec21.mean_correction_corrected",
+              where="Sec. 2.1 (corrected)",
+              statement="With mean-centred BN, the plateau of V(H_l)^2 tends to the floor 1/(n(n-1)) as width grows "
+                        "(orthogonality within the centred subspace)",
+              kind="approximation", recorded=HA, measure=M.CENTERED, judge=FJ.judge_centered,
+              params={"variant": "corrected"},
+              mutations=(Mutation("floor of V^2 off by 4% (twice the tolerance; the sympy floor identity rejects it "
+                                  "too)", {"variant": "corrected", "scale": 1.04}, F,
+                                  part=("limit", "floor identity (sympy)")),
+                         Mutation("floor of V^2 off by 1% (inside the tolerance: the sympy identity rejects it alone)",
+                                  {"variant": "corrected", "scale": 1.01}, F, part="floor identity (sympy)"),
+                         Mutation("the plateau's limit 4% above the floor, the floor identity kept (the simulated "
+                                  "limit alone rejects it)", {"variant": "corrected", "limit_scale": 1.04}, F,
+                                  part="limit"))),
+        printed_id="daneshmand2021.sec21.mean_correction", printed={"variant": "printed"},
+        printed_form="plain V (limit 0)", printed_part="limit", corrected_form="V tends to the centring floor",
+        **severity_of("daneshmand2021.sec21.mean_correction"),
+        printed_where="Sec. 2.1, after Eq. 1",
+        printed_statement="Omitting the mean correction does not change the properties qualitatively: with the usual "
+                          "(mean-centred) BN the orthogonality gap also vanishes as width grows",
+        printed_note="Centring forces H 1 = 0, so V(H) >= 1/sqrt(n(n-1)) for every H (sympy); n = 2 gives the largest "
+                     "gap 1/sqrt(2) (the two samples are always anti-aligned)."),
     Claim(id="daneshmand2021.sec6.relu_stability",
           where="Sec. 6 (Appendix Figure 6, ReLU MLPs)",
           statement="With ReLU, the BN gap stabilizes at a depth-independent level below the vanilla gap, which "
@@ -321,24 +317,22 @@ _PORTED = (
                      Mutation("a uniform contraction V(W H) <= 0.999 V(H) (the draws reach V(W H)/V(H) = 0.99988 at "
                               "d = n = 2)", {"factor": 0.999}, F, part="V(W H) <= 0.999 V(H)")),
           corrects="daneshmand2021.eq6.decrease_printed"),
-    Claim(id="daneshmand2021.eq6.orthogonal_output",
-          where="Sec. 5.2, Eq. 6 ('ensures orthogonality')",
-          statement="Eq. 6 produces representations W H with orthonormal rows (up to scale)",
-          kind="identity", recorded=F, measure=X.eq6_measure, judge=X.judge_eq6,
-          params={"variant": "orthogonal", "check": "orthogonal"},
-          mutations=(Mutation("Sigma^-1 instead of Sigma^-1/2", {"variant": "whitening"}, H),),
-          note="(W H)(W H)^T = V' Sigma V'^T / tr(Sigma) is not a multiple of I; Sigma^{-1} is needed (the authors' "
-               "MLP code, improved_init, uses Sigma^{-1})."),
-    Claim(id="daneshmand2021.eq6.orthogonal_output_corrected",
-          where="Sec. 5.2, Eq. 6 (corrected)",
-          statement="With Sigma^{-1} in place of Sigma^{-1/2}, W H = V' V^T/||.|| has orthonormal rows",
-          kind="identity", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
-          params={"variant": "whitening", "check": "orthogonal"},
-          mutations=(Mutation("printed form: exponent -1/2", {"variant": "orthogonal"}, F,
-                              part="rows of W H orthonormal up to scale", printed=True),
-                     Mutation("exponent of Sigma -1 -> -0.999 (0.001 off: the rows of W H are off orthonormal by "
-                              "7.6e-3 to 3.2e-2 against the 1e-8 tolerance)", {"power": -0.999}, part="Sigma^-0.999")),
-          corrects="daneshmand2021.eq6.orthogonal_output"),
+    *reading(
+        Claim(id="daneshmand2021.eq6.orthogonal_output_corrected",
+              where="Sec. 5.2, Eq. 6 (corrected)",
+              statement="With Sigma^{-1} in place of Sigma^{-1/2}, W H = V' V^T/||.|| has orthonormal rows",
+              kind="identity", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
+              params={"variant": "whitening", "check": "orthogonal"},
+              mutations=(Mutation("exponent of Sigma -1 -> -0.999 (0.001 off: the rows of W H are off orthonormal by "
+                                  "7.6e-3 to 3.2e-2 against the 1e-8 tolerance)", {"power": -0.999},
+                                  part="Sigma^-0.999"),)),
+        printed_id="daneshmand2021.eq6.orthogonal_output", printed={"variant": "orthogonal"},
+        printed_form="exponent -1/2", printed_part="rows of W H orthonormal up to scale",
+        corrected_form="Sigma^-1 instead of Sigma^-1/2", **severity_of("daneshmand2021.eq6.orthogonal_output"),
+        printed_where="Sec. 5.2, Eq. 6 ('ensures orthogonality')",
+        printed_statement="Eq. 6 produces representations W H with orthonormal rows (up to scale)",
+        printed_note="(W H)(W H)^T = V' Sigma V'^T / tr(Sigma) is not a multiple of I; Sigma^{-1} is needed (the "
+                     "authors' MLP code, improved_init, uses Sigma^{-1})."),
     Claim(id="daneshmand2021.fig3.a1_omega_n2",
           where="Sec. 3.3, Figure 3 and 'A1 holds for d = Omega(n^2)'",
           statement="A1(0.1 alpha_0, 1000) holds in all 10 runs once d exceeds a threshold growing no faster than n^2",

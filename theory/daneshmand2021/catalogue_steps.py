@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from ..core import Claim, Mutation, Verdict
+from ..kinds import reading
 from . import drift_judges as DJ
 from . import exact_claims as X
 from . import figure_judges as FJ
@@ -15,6 +16,7 @@ from . import montecarlo as M
 from . import network_judges as NJ
 from . import networks as N
 from . import proof_steps as P
+from .discrepancies import severity_of
 
 H, HA, F, INC = Verdict.HOLDS, Verdict.HOLDS_APPROXIMATELY, Verdict.FAILS, Verdict.INCONCLUSIVE
 
@@ -25,56 +27,55 @@ def _has(detail: dict, key: str) -> bool:
 
 
 K = "daneshmand2021."
+#: lemma2.l0_corrected's detail row with the supremum of W_2^2/(sqrt(n) V) (its note quotes it)
+_SUPREMUM = "supremum_W2^2/(sqrt(n) V)"
 
 INTRO = (
-    Claim(id=K + "intro.rate_printed",
-          where="Sec. 1, first display (informal Theorem 1)",
-          statement="E[gap] = O((1 - alpha)^depth + n/(alpha sqrt(width))) with Theorem 1's alpha: (1 - 2 alpha/3)^l "
-                    "is O((1 - alpha)^l)",
-          kind="inequality", recorded=F, measure=P.steps_measure, judge=P.judge_intro_rate,
-          mutations=(Mutation("renamed alpha' = 2 alpha/3", {"variant": "corrected"}, H),),
-          note="The display's alpha is read as A1's (the text: 'alpha > 0 that is an absolute constant under a mild "
-               "assumption'). ((1 - 2 alpha/3)/(1 - alpha))^l tends to infinity for every alpha in (0, 1), and along "
-               "widths that grow with the depth Eq. 3's bound exceeds any multiple of the display (at a fixed width "
-               "both tend to the width term). The second display (Corollary 3) has the same renaming issue. Read as "
-               "some other constant, the display is Eq. 3 renamed: the corrected claim."),
-    Claim(id=K + "intro.rate_corrected",
-          where="Sec. 1, first display (corrected)",
-          statement="With alpha' = 2 alpha/3 the display 2 (1 - alpha')^l + 2 n/(alpha' sqrt(d)) is exactly Eq. 3",
-          kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_intro_rate,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: Theorem 1's alpha", {"variant": "printed"}, F,
-                              part="((1 - 2a/3)/(1 - a))^l as l -> oo", printed=True),
-                     Mutation("alpha' = 3 alpha/4 (renaming off by 1/12)", {"variant": "corrected", "rename": "3/4"},
-                              F, part=("depth term", "width term")),
-                     Mutation("depth term 3 (1 - alpha')^l (constant 2 -> 3)",
-                              {"variant": "corrected", "depth_constant": 3}, F, part="depth term"),
-                     Mutation("width term 3 n/(alpha' sqrt d) (Eq. 3's 3 kept after the renaming: residual "
-                              "3 n/(2 alpha sqrt d))", {"variant": "corrected", "width_constant": 3}, F,
-                              part="width term"),
-                     Mutation("width term 2 n/(alpha' d) (d^-1, the abstract's 'inversely proportional')",
-                              {"variant": "corrected", "width_power": 1}, F, part="width term"),
-                     Mutation("depth term 2 (1 - alpha')^(l-1) (exponent l - 1, Corollary 3's index: residual "
-                              "2 (1 - 2 alpha/3)^(l-1) - 2 (1 - 2 alpha/3)^l)",
-                              {"variant": "corrected", "depth_shift": -1}, F, part="depth term"),
-                     Mutation("width term 2 n^2/(alpha' sqrt d) (n^2 as in Eq. 5: residual 3 (n^2 - n)/(alpha sqrt d))",
-                              {"variant": "corrected", "width_n_power": 2}, F, part="width term")),
-          corrects=K + "intro.rate_printed"),
-    Claim(id=K + "intro.plateau_inverse_width",
-          where="Abstract; Sec. 1, contribution 1 ('a term inversely proportional to the network width')",
-          statement="The depth limit of the orthogonality gap is inversely proportional to the width (plateau ~ d^-1)",
-          kind="approximation", recorded=F, measure=M.WIDTH_LADDER, judge=FJ.judge_plateau,
-          params={"exponent": -1.0, "check_flat": False},
-          mutations=(Mutation("plateau ~ d^(-1/2)", {"exponent": -0.5}, HA),),
-          note="Theorem 1 gives n/(alpha sqrt(d)), and the measured plateau exponent is close to -1/2."),
-    Claim(id=K + "intro.plateau_inverse_sqrt_width",
-          where="Abstract; Sec. 1, contribution 1 (corrected)",
-          statement="The depth limit of the orthogonality gap scales as width^(-1/2)",
-          kind="approximation", recorded=HA, measure=M.WIDTH_LADDER, judge=FJ.judge_plateau,
-          params={"check_flat": False},
-          mutations=(Mutation("printed form: plateau ~ d^-1", {"exponent": -1.0}, F, printed=True),
-                     Mutation("exponent -0.6 (twice the tolerance off)", {"exponent": -0.6}, F)),
-          corrects=K + "intro.plateau_inverse_width"),
+    *reading(
+        Claim(id=K + "intro.rate_corrected",
+              where="Sec. 1, first display (corrected)",
+              statement="With alpha' = 2 alpha/3 the display 2 (1 - alpha')^l + 2 n/(alpha' sqrt(d)) is exactly Eq. 3",
+              kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_intro_rate,
+              params={"variant": "corrected"},
+              mutations=(Mutation("alpha' = 3 alpha/4 (renaming off by 1/12)",
+                                  {"variant": "corrected", "rename": "3/4"}, F, part=("depth term", "width term")),
+                         Mutation("depth term 3 (1 - alpha')^l (constant 2 -> 3)",
+                                  {"variant": "corrected", "depth_constant": 3}, F, part="depth term"),
+                         Mutation("width term 3 n/(alpha' sqrt d) (Eq. 3's 3 kept after the renaming: residual "
+                                  "3 n/(2 alpha sqrt d))", {"variant": "corrected", "width_constant": 3}, F,
+                                  part="width term"),
+                         Mutation("width term 2 n/(alpha' d) (d^-1, the abstract's 'inversely proportional')",
+                                  {"variant": "corrected", "width_power": 1}, F, part="width term"),
+                         Mutation("depth term 2 (1 - alpha')^(l-1) (exponent l - 1, Corollary 3's index: residual "
+                                  "2 (1 - 2 alpha/3)^(l-1) - 2 (1 - 2 alpha/3)^l)",
+                                  {"variant": "corrected", "depth_shift": -1}, F, part="depth term"),
+                         Mutation("width term 2 n^2/(alpha' sqrt d) (n^2 as in Eq. 5: residual 3 (n^2 - n)/(alpha "
+                                  "sqrt d))",
+                                  {"variant": "corrected", "width_n_power": 2}, F, part="width term"))),
+        printed_id=K + "intro.rate_printed", printed={"variant": "printed"}, printed_kind="inequality",
+        printed_form="Theorem 1's alpha", printed_part="((1 - 2a/3)/(1 - a))^l as l -> oo",
+        corrected_form="renamed alpha' = 2 alpha/3", **severity_of(K + "intro.rate_printed"),
+        printed_where="Sec. 1, first display (informal Theorem 1)",
+        printed_statement="E[gap] = O((1 - alpha)^depth + n/(alpha sqrt(width))) with Theorem 1's alpha: "
+                          "(1 - 2 alpha/3)^l is O((1 - alpha)^l)",
+        printed_note="The display's alpha is read as A1's (the text: 'alpha > 0 that is an absolute constant under a "
+                     "mild assumption'). ((1 - 2 alpha/3)/(1 - alpha))^l tends to infinity for every alpha in (0, 1), "
+                     "and along widths that grow with the depth Eq. 3's bound exceeds any multiple of the display (at "
+                     "a fixed width both tend to the width term). The second display (Corollary 3) has the same "
+                     "renaming issue. Read as some other constant, the display is Eq. 3 renamed: the corrected claim."),
+    *reading(
+        Claim(id=K + "intro.plateau_inverse_sqrt_width",
+              where="Abstract; Sec. 1, contribution 1 (corrected)",
+              statement="The depth limit of the orthogonality gap scales as width^(-1/2)",
+              kind="approximation", recorded=HA, measure=M.WIDTH_LADDER, judge=FJ.judge_plateau,
+              params={"exponent": -0.5, "check_flat": False},
+              mutations=(Mutation("exponent -0.6 (twice the tolerance off)", {"exponent": -0.6}, F),)),
+        printed_id=K + "intro.plateau_inverse_width", printed={"exponent": -1.0}, printed_form="plateau ~ d^-1",
+        corrected_form="plateau ~ d^(-1/2)", **severity_of(K + "intro.plateau_inverse_width"),
+        printed_where="Abstract; Sec. 1, contribution 1 ('a term inversely proportional to the network width')",
+        printed_statement="The depth limit of the orthogonality gap is inversely proportional to the width "
+                          "(plateau ~ d^-1)",
+        printed_note="Theorem 1 gives n/(alpha sqrt(d)), and the measured plateau exponent is close to -1/2."),
     Claim(id=K + "intro.radius_inverse_width",
           where="Sec. 1, after the second display ('the radius of the ball is inversely proportional to the width')",
           statement="The W_2 radius of the ball around the Gaussian is inversely proportional to the width (~ d^-1)",
@@ -98,36 +99,35 @@ INTRO = (
 )
 
 A1 = (
-    Claim(id=K + "a1.absolute_alpha_printed",
-          where="Sec. 2.2, Assumption A1; Sec. 3.2 'A1(alpha, infinity) holds as long as d = Omega(n^2)'; Sec. 3.3 "
-                "'A1(Theta(1), 0) holds'",
-          statement="A1(alpha, l) holds with an absolute positive constant alpha, independent of the batch size n",
-          kind="inequality", recorded=F, measure=P.steps_measure, judge=P.judge_a1_alpha,
-          mutations=(Mutation("alpha <= 1/sqrt(n)", {"variant": "corrected"}, H),),
-          note="||H_k||_F = 1 for k >= 1 forces sigma_min(H_k) <= 1/sqrt(n), so A1 fails for every n > 1/alpha^2. "
-               "Also, A1's range k = 1..l makes A1(alpha, 0) void. Theorem 1 stands with alpha = alpha(n), whose "
-               "plateau 3 n/(alpha sqrt d) is then at least 3 n^(3/2)/sqrt(d)."),
-    Claim(id=K + "a1.alpha_le_inv_sqrt_n",
-          where="Sec. 2.2, Assumption A1 (corrected)",
-          statement="For every unit-Frobenius H (every H_l, l >= 1), sigma_min(H) <= 1/sqrt(n), with equality iff "
-                    "H^T H = I/n; A1's alpha is at most 1/sqrt(n)",
-          kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_a1_alpha,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: an absolute alpha (1/2) at every batch size", {"variant": "printed"}, F,
-                              part="alpha = 0.5 at n = 5", printed=True),
-                     Mutation("sigma_min <= 1/(2 sqrt(n))", {"variant": "corrected", "factor": 0.5}, F,
-                              part="over 2000 random unit-Frobenius H <= 0.5"),
-                     Mutation("sigma_min <= 0.999/sqrt(n) (0.1% low: the orthonormal H attain 1)",
-                              {"variant": "corrected", "factor": 0.999}, F, part="H = Q/sqrt(n) attains"),
-                     Mutation("sigma_min <= n^(-0.51) (exponent 0.01 off: 0.993/sqrt(n) at n = 2, 0.979/sqrt(n) at "
-                              "n = 8; the orthonormal H attain 1, and at n = 2 the random H reach 0.996)",
-                              {"variant": "corrected", "exponent": 0.51}, F,
-                              part="H = Q/sqrt(n) attains"),
-                     Mutation("equality for every H with orthogonal columns (norms 1..n give sqrt(n) sigma_min = "
-                              "0.63 at n = 2 down to 0.20 at n = 8)",
-                              {"variant": "corrected", "equality_at": "orthogonal_columns"}, F,
-                              part="H = Q diag(1..n)/||.||_F attains")),
-          corrects=K + "a1.absolute_alpha_printed"),
+    *reading(
+        Claim(id=K + "a1.alpha_le_inv_sqrt_n",
+              where="Sec. 2.2, Assumption A1 (corrected)",
+              statement="For every unit-Frobenius H (every H_l, l >= 1), sigma_min(H) <= 1/sqrt(n), with equality iff "
+                        "H^T H = I/n; A1's alpha is at most 1/sqrt(n)",
+              kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_a1_alpha,
+              params={"variant": "corrected"},
+              mutations=(Mutation("sigma_min <= 1/(2 sqrt(n))", {"variant": "corrected", "factor": 0.5}, F,
+                                  part="over 2000 random unit-Frobenius H <= 0.5"),
+                         Mutation("sigma_min <= 0.999/sqrt(n) (0.1% low: the orthonormal H attain 1)",
+                                  {"variant": "corrected", "factor": 0.999}, F, part="H = Q/sqrt(n) attains"),
+                         Mutation("sigma_min <= n^(-0.51) (exponent 0.01 off: 0.993/sqrt(n) at n = 2, 0.979/sqrt(n) at "
+                                  "n = 8; the orthonormal H attain 1, and at n = 2 the random H reach 0.996)",
+                                  {"variant": "corrected", "exponent": 0.51}, F,
+                                  part="H = Q/sqrt(n) attains"),
+                         Mutation("equality for every H with orthogonal columns (norms 1..n give sqrt(n) sigma_min = "
+                                  "0.63 at n = 2 down to 0.20 at n = 8)",
+                                  {"variant": "corrected", "equality_at": "orthogonal_columns"}, F,
+                                  part="H = Q diag(1..n)/||.||_F attains"))),
+        printed_id=K + "a1.absolute_alpha_printed", printed={"variant": "printed"},
+        printed_form="an absolute alpha (1/2) at every batch size", printed_part="alpha = 0.5 at n = 5",
+        corrected_form="alpha <= 1/sqrt(n)", **severity_of(K + "a1.absolute_alpha_printed"),
+        printed_where="Sec. 2.2, Assumption A1; Sec. 3.2 'A1(alpha, infinity) holds as long as d = Omega(n^2)'; "
+                      "Sec. 3.3 'A1(Theta(1), 0) holds'",
+        printed_statement="A1(alpha, l) holds with an absolute positive constant alpha, independent of the batch "
+                          "size n",
+        printed_note="||H_k||_F = 1 for k >= 1 forces sigma_min(H_k) <= 1/sqrt(n), so A1 fails for every "
+                     "n > 1/alpha^2. Also, A1's range k = 1..l makes A1(alpha, 0) void. Theorem 1 stands with alpha = "
+                     "alpha(n), whose plateau 3 n/(alpha sqrt d) is then at least 3 n^(3/2)/sqrt(d)."),
 )
 
 #: fig6b.convnet's flatness row in its evidence (its note quotes the row's numbers)
@@ -234,93 +234,88 @@ SEC32 = (
 )
 
 SEC41 = (
-    Claim(id=K + "lemma2.l0_printed",
-          where="Sec. 4.1, Lemma 2 (Eq. 4) and Corollary 3 (Eq. 5), stated for every l",
-          statement="Eq. 4 and Eq. 5 hold at every l >= 0, including l = 0 with any input H_0",
-          kind="inequality", recorded=F, measure=P.steps_measure, judge=P.judge_l0,
-          mutations=(Mutation("unit-Frobenius H (l >= 1)", {"variant": "corrected"}, H),),
-          note="The proof needs ||H_l||_F = 1, which Eq. 1 gives only for l >= 1: d = n = 1, H_0 = [2] gives "
-               "W_2^2 = 1 > 2 n E V = 0, and H_0 = [4] (alpha = 4) breaks Eq. 5. Both results stand for l >= 1."),
-    Claim(id=K + "lemma2.l0_corrected",
-          where="Sec. 4.1, Lemma 2 (corrected: l >= 1 or ||H_0||_F = 1)",
-          statement="For unit-Frobenius H, W_2^2(W H, G/sqrt(n) | H) = sum (sqrt(lam_i) - 1/sqrt(n))^2 <= sqrt(n) V(H) "
-                    "<= 2 n V(H)",
-          kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_l0, params={"variant": "corrected"},
-          mutations=(Mutation("printed form: any H_0 at l = 0 (Eq. 4 and Eq. 5 at l = 0)", {"variant": "printed"},
-                              F, part="Lemma 2 at l = 0", printed=True),
-                     Mutation("W_2^2 <= 0.6 sqrt(n) V, just below the spectra's largest W_2^2/(sqrt(n) V), 0.60051 "
-                              "(n = 8, three equal eigenvalues)", {"variant": "corrected", "factor": 0.6}, F,
-                              part="W_2^2 <= 0.6 sqrt(n) V(H)")),
-          note=lambda ev: ("sqrt(n) V is loose: the largest W_2^2/(sqrt(n) V) over trace-one spectra is "
-               f"{next(d['supremum_W2^2/(sqrt(n) V)'] for d in ev['details'] if 'supremum_W2^2/(sqrt(n) V)' in d):.6f}"
-               " (the supremum of 2 s sqrt((1 - s)/(1 + s)), at "
-               "s = (sqrt(5) - 1)/2, approached by k equal eigenvalues with k/n near s^2 = (3 - sqrt(5))/2 as n "
-               "grows), so only a factor below it can fail."),
-          corrects=K + "lemma2.l0_printed"),
-    Claim(id=K + "cor3.index_printed",
-          where="Sec. 4.1, 'Combining the above result with Theorem 1 yields' Corollary 3",
-          statement="Lemma 2 at index l combined with Theorem 1 gives Eq. 5, 4 n (1 - 2 alpha/3)^l + "
-                    "6 n^2/(alpha sqrt d), under A1(alpha, l)",
-          kind="identity", recorded=F, measure=P.steps_measure, judge=P.judge_cor3_index,
-          mutations=(Mutation("exponent l - 1 under A1(alpha, l - 1)", {"variant": "corrected"}, H),),
-          note="Theorem 1 bounds E V(H_l) at index l - 1; Eq. 5 as printed is 2 n times Theorem 1 at index l, a bound "
-               "for W_{l+1} H_{l+1}. The printed bound is not refuted by the simulations (cor3.bound); the "
-               "conclusion stands with the exponent l - 1."),
-    Claim(id=K + "cor3.index_corrected",
-          where="Sec. 4.1, Corollary 3 (corrected index)",
-          statement="Lemma 2 at l with Theorem 1 at l - 1 gives W_2^2 <= 4 n (1 - 2 alpha/3)^(l-1) + "
-                    "6 n^2/(alpha sqrt d) under A1(alpha, l - 1)",
-          kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_cor3_index,
-          params={"variant": "corrected"},
-          mutations=(Mutation("printed form: exponent l", {"variant": "printed"}, F, part="depth term", printed=True),
-                     Mutation("depth term 2 n (1 - 2 alpha/3)^(l-1) (constant 4 -> 2)",
-                              {"variant": "corrected", "depth_constant": 2}, F, part="depth term"),
-                     Mutation("width term 3 n^2/(alpha sqrt d) (constant 6 -> 3)",
-                              {"variant": "corrected", "width_constant": 3}, F, part="width term"),
-                     Mutation("width term 6 n/(alpha sqrt d) (n^1 instead of n^2)",
-                              {"variant": "corrected", "width_n_power": 1}, F, part="width term")),
-          corrects=K + "cor3.index_printed"),
-    Claim(id=K + "sec41.radius_printed",
-          where="Sec. 4.1, after Corollary 3 ('the radius of the Wasserstein 2 ball is at most O(1/sqrt(width))')",
-          statement="Eq. 5 bounds the radius of the W_2 ball by O(width^(-1/2))",
-          kind="inequality", recorded=F, measure=P.steps_measure, judge=P.judge_radius_rate,
-          mutations=(Mutation("O(width^(-1/4))", {"exponent": "1/4"}, H),),
-          note="Eq. 5 bounds the squared distance by O(d^(-1/2)), so the radius is O(d^(-1/4)), as Table 1 says. "
-               "The measured radius does decay about as d^(-1/2) (table1.radius), but Corollary 3 does not show it."),
-    Claim(id=K + "sec41.radius_corrected",
-          where="Sec. 4.1, after Corollary 3 (corrected)",
-          statement="Eq. 5 bounds the radius of the W_2 ball by O(width^(-1/4))",
-          kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_radius_rate,
-          params={"exponent": "1/4"},
-          mutations=(Mutation("printed form: O(width^(-1/2))", {"exponent": "1/2"}, F, part="d^(1/2) as d -> oo",
-                              printed=True),
-                     Mutation("O(width^(-13/50)) (exponent 0.01 past 1/4: radius d^(13/50) -> oo)",
-                              {"exponent": "13/50"}, F, part="d^(13/50) as d -> oo"),
-                     Mutation("O(width^(-6/25)) (exponent 0.01 short of 1/4: implied)", {"exponent": "6/25"}, H)),
-          corrects=K + "sec41.radius_printed"),
+    *reading(
+        Claim(id=K + "lemma2.l0_corrected",
+              where="Sec. 4.1, Lemma 2 (corrected: l >= 1 or ||H_0||_F = 1)",
+              statement="For unit-Frobenius H, W_2^2(W H, G/sqrt(n) | H) = sum (sqrt(lam_i) - 1/sqrt(n))^2 <= "
+                        "sqrt(n) V(H) <= 2 n V(H)",
+              kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_l0,
+              params={"variant": "corrected"},
+              mutations=(Mutation("W_2^2 <= 0.6 sqrt(n) V, just below the spectra's largest W_2^2/(sqrt(n) V), 0.60051 "
+                                  "(n = 8, three equal eigenvalues)", {"variant": "corrected", "factor": 0.6}, F,
+                                  part="W_2^2 <= 0.6 sqrt(n) V(H)"),),
+              note=lambda ev: ("sqrt(n) V is loose: the largest W_2^2/(sqrt(n) V) over trace-one spectra is "
+                   f"{next(d[_SUPREMUM] for d in ev['details'] if _SUPREMUM in d):.6f}"
+                   " (the supremum of 2 s sqrt((1 - s)/(1 + s)), at "
+                   "s = (sqrt(5) - 1)/2, approached by k equal eigenvalues with k/n near s^2 = (3 - sqrt(5))/2 as n "
+                   "grows), so only a factor below it can fail.")),
+        printed_id=K + "lemma2.l0_printed", printed={"variant": "printed"},
+        printed_form="any H_0 at l = 0 (Eq. 4 and Eq. 5 at l = 0)", printed_part="Lemma 2 at l = 0",
+        corrected_form="unit-Frobenius H (l >= 1)", **severity_of(K + "lemma2.l0_printed"),
+        printed_where="Sec. 4.1, Lemma 2 (Eq. 4) and Corollary 3 (Eq. 5), stated for every l",
+        printed_statement="Eq. 4 and Eq. 5 hold at every l >= 0, including l = 0 with any input H_0",
+        printed_note="The proof needs ||H_l||_F = 1, which Eq. 1 gives only for l >= 1: d = n = 1, H_0 = [2] gives "
+                     "W_2^2 = 1 > 2 n E V = 0, and H_0 = [4] (alpha = 4) breaks Eq. 5. Both results stand for l >= 1."),
+    *reading(
+        Claim(id=K + "cor3.index_corrected",
+              where="Sec. 4.1, Corollary 3 (corrected index)",
+              statement="Lemma 2 at l with Theorem 1 at l - 1 gives W_2^2 <= 4 n (1 - 2 alpha/3)^(l-1) + "
+                        "6 n^2/(alpha sqrt d) under A1(alpha, l - 1)",
+              kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_cor3_index,
+              params={"variant": "corrected"},
+              mutations=(Mutation("depth term 2 n (1 - 2 alpha/3)^(l-1) (constant 4 -> 2)",
+                                  {"variant": "corrected", "depth_constant": 2}, F, part="depth term"),
+                         Mutation("width term 3 n^2/(alpha sqrt d) (constant 6 -> 3)",
+                                  {"variant": "corrected", "width_constant": 3}, F, part="width term"),
+                         Mutation("width term 6 n/(alpha sqrt d) (n^1 instead of n^2)",
+                                  {"variant": "corrected", "width_n_power": 1}, F, part="width term"))),
+        printed_id=K + "cor3.index_printed", printed={"variant": "printed"}, printed_form="exponent l",
+        printed_part="depth term", corrected_form="exponent l - 1 under A1(alpha, l - 1)",
+        **severity_of(K + "cor3.index_printed"),
+        printed_where="Sec. 4.1, 'Combining the above result with Theorem 1 yields' Corollary 3",
+        printed_statement="Lemma 2 at index l combined with Theorem 1 gives Eq. 5, 4 n (1 - 2 alpha/3)^l + "
+                          "6 n^2/(alpha sqrt d), under A1(alpha, l)",
+        printed_note="Theorem 1 bounds E V(H_l) at index l - 1; Eq. 5 as printed is 2 n times Theorem 1 at index l, a "
+                     "bound for W_{l+1} H_{l+1}. The printed bound is not refuted by the simulations (cor3.bound); "
+                     "the conclusion stands with the exponent l - 1."),
+    *reading(
+        Claim(id=K + "sec41.radius_corrected",
+              where="Sec. 4.1, after Corollary 3 (corrected)",
+              statement="Eq. 5 bounds the radius of the W_2 ball by O(width^(-1/4))",
+              kind="inequality", recorded=H, measure=P.steps_measure, judge=P.judge_radius_rate,
+              params={"exponent": "1/4"},
+              mutations=(Mutation("O(width^(-13/50)) (exponent 0.01 past 1/4: radius d^(13/50) -> oo)",
+                                  {"exponent": "13/50"}, F, part="d^(13/50) as d -> oo"),
+                         Mutation("O(width^(-6/25)) (exponent 0.01 short of 1/4: implied)", {"exponent": "6/25"}, H))),
+        printed_id=K + "sec41.radius_printed", printed={"exponent": "1/2"}, printed_form="O(width^(-1/2))",
+        printed_part="d^(1/2) as d -> oo", corrected_form="O(width^(-1/4))", **severity_of(K + "sec41.radius_printed"),
+        printed_where="Sec. 4.1, after Corollary 3 ('the radius of the Wasserstein 2 ball is at most "
+                      "O(1/sqrt(width))')",
+        printed_statement="Eq. 5 bounds the radius of the W_2 ball by O(width^(-1/2))",
+        printed_note="Eq. 5 bounds the squared distance by O(d^(-1/2)), so the radius is O(d^(-1/4)), as Table 1 "
+                     "says. The measured radius does decay about as d^(-1/2) (table1.radius), but Corollary 3 does "
+                     "not show it."),
 )
 
 FIG2 = (
-    Claim(id=K + "fig2b.caption_average",
-          where="Sec. 3.3, Figure 2 (right) caption, log((1/500) sum_{l=100}^{600} V(H_l))",
-          statement="(1/500) sum_{l=100}^{600} V(H_l) is the average of V over the layers 100..600",
-          kind="identity", recorded=F, measure=P.steps_measure, judge=P.judge_caption_average,
-          mutations=(Mutation("normalizer 1/501", {"normalizer": 501}, H),
-                     Mutation("sum from l = 101 (500 terms)", {"first": 101}, H)),
-          note="The sum has 501 terms; the text's 'over 500 layers' and the authors' notebook (layers 1..500) "
-               "differ again. A constant shift of the log: the slope is unaffected."),
-    Claim(id=K + "fig2b.caption_average_corrected",
-          where="Sec. 3.3, Figure 2 (right) caption (corrected)",
-          statement="(1/501) sum_{l=100}^{600} V(H_l) is the average of V over the layers 100..600",
-          kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_caption_average,
-          params={"normalizer": 501},
-          mutations=(Mutation("printed form: normalizer 1/500", {"normalizer": 500}, F,
-                              part="number of terms of sum_{l=100}^{600}", printed=True),
-                     Mutation("sum from l = 101 (500 terms under 1/501)", {"normalizer": 501, "first": 101}, F,
-                              part="sum_{l=101}^{600}"),
-                     Mutation("sum to l = 599 (500 terms under 1/501)", {"normalizer": 501, "last": 599}, F,
-                              part="sum_{l=100}^{599}")),
-          corrects=K + "fig2b.caption_average"),
+    *reading(
+        Claim(id=K + "fig2b.caption_average_corrected",
+              where="Sec. 3.3, Figure 2 (right) caption (corrected)",
+              statement="(1/501) sum_{l=100}^{600} V(H_l) is the average of V over the layers 100..600",
+              kind="identity", recorded=H, measure=P.steps_measure, judge=P.judge_caption_average,
+              params={"normalizer": 501},
+              mutations=(Mutation("sum from l = 101 (500 terms under 1/501)", {"normalizer": 501, "first": 101}, F,
+                                  part="sum_{l=101}^{600}"),
+                         Mutation("sum to l = 599 (500 terms under 1/501)", {"normalizer": 501, "last": 599}, F,
+                                  part="sum_{l=100}^{599}"))),
+        printed_id=K + "fig2b.caption_average", printed={"normalizer": 500}, printed_form="normalizer 1/500",
+        printed_part="number of terms of sum_{l=100}^{600}", corrected_form="normalizer 1/501",
+        **severity_of(K + "fig2b.caption_average"),
+        printed_where="Sec. 3.3, Figure 2 (right) caption, log((1/500) sum_{l=100}^{600} V(H_l))",
+        printed_statement="(1/500) sum_{l=100}^{600} V(H_l) is the average of V over the layers 100..600",
+        printed_mutations=(Mutation("sum from l = 101 (500 terms)", {"first": 101}, H),),
+        printed_note="The sum has 501 terms; the text's 'over 500 layers' and the authors' notebook (layers 1..500) "
+                     "differ again. A constant shift of the log: the slope is unaffected."),
 )
 
 SEC5 = (
@@ -346,28 +341,24 @@ SEC5 = (
           mutations=(Mutation("Gaussian weights", {"weights": "gaussian"}, part="gaussian W"),
                      Mutation("W = Q + 1e-6 G, within 1e-6 of orthogonal (max |V(W H) - V(H)| 1.4e-8 to 4.3e-7, "
                               "against 1e-10)", {"weights": "near_orthogonal"}, part="near_orthogonal W"))),
-    Claim(id=K + "eq6.strict_printed",
-          where="Sec. 5.2, 'It is easy to check that V(W_l H_l) < V(H_l)' (strict), with an orthogonal V'",
-          statement="With an orthogonal V' in Eq. 6, V(W H) < V(H) for every H",
-          kind="inequality", recorded=F, measure=X.eq6_measure, judge=X.judge_eq6,
-          params={"variant": "orthogonal", "check": "decrease", "strict": True},
-          mutations=(Mutation("equality iff Sigma = c I", {"variant": "orthogonal", "check": "equality"}, H),),
-          note="Equality holds when the nonzero singular values of H are equal: H = I_2 gives 0 = 0, and "
-               "H = [2 I_2 | 0] (d = 2, n = 3) gives V(W H) = V(H) > 0."),
-    Claim(id=K + "eq6.equality_cases",
-          where="Sec. 5.2, Eq. 6 (corrected: non-strict, with its equality cases)",
-          statement="With an orthogonal V', V(W H) <= V(H), with equality when Sigma = c I (Hoelder: (sum s^2)^3 <= "
-                    "(sum s)^2 sum s^4, equality iff the s_i are equal)",
-          kind="inequality", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
-          params={"variant": "orthogonal", "check": "equality"},
-          mutations=(Mutation("printed form: strict decrease",
-                              {"variant": "orthogonal", "check": "decrease", "strict": True},
-                              F, part="strict decrease at the equality case", printed=True),
-                     Mutation("equality also near Sigma = c I: 1e-6 off at d = n = 2 (V(W H) = 3.5e-7 = V(H)/2) and "
-                              "1e-3 off next to a zero column (V(W H) 4.6e-7 below V(H)); tolerance 1e-12",
-                              {"variant": "orthogonal", "check": "equality", "equality_at": "near_scalar"}, F,
-                              part="equality at Sigma near c I")),
-          corrects=K + "eq6.strict_printed"),
+    *reading(
+        Claim(id=K + "eq6.equality_cases",
+              where="Sec. 5.2, Eq. 6 (corrected: non-strict, with its equality cases)",
+              statement="With an orthogonal V', V(W H) <= V(H), with equality when Sigma = c I (Hoelder: (sum s^2)^3 "
+                        "<= (sum s)^2 sum s^4, equality iff the s_i are equal)",
+              kind="inequality", recorded=H, measure=X.eq6_measure, judge=X.judge_eq6,
+              params={"variant": "orthogonal", "check": "equality"},
+              mutations=(Mutation("equality also near Sigma = c I: 1e-6 off at d = n = 2 (V(W H) = 3.5e-7 = V(H)/2) "
+                                  "and 1e-3 off next to a zero column (V(W H) 4.6e-7 below V(H)); tolerance 1e-12",
+                                  {"variant": "orthogonal", "check": "equality", "equality_at": "near_scalar"}, F,
+                                  part="equality at Sigma near c I"),)),
+        printed_id=K + "eq6.strict_printed", printed={"check": "decrease"}, printed_form="strict decrease",
+        printed_part="strict decrease at the equality case", corrected_form="equality iff Sigma = c I",
+        **severity_of(K + "eq6.strict_printed"),
+        printed_where="Sec. 5.2, 'It is easy to check that V(W_l H_l) < V(H_l)' (strict), with an orthogonal V'",
+        printed_statement="With an orthogonal V' in Eq. 6, V(W H) < V(H) for every H",
+        printed_note="Equality holds when the nonzero singular values of H are equal: H = I_2 gives 0 = 0, and "
+                     "H = [2 I_2 | 0] (d = 2, n = 3) gives V(W H) = V(H) > 0."),
     Claim(id=K + "fn2.sliced_vprime",
           where="Sec. 5.2, Footnote 2 ('H_l is almost orthogonal ... thus Sigma_l is invertible'), with V' 'an "
                 "orthogonal matrix obtained by slicing V_l' (the text before it, and the authors' improved_init)",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-__all__ = ["SEVERITY", "with_severity"]
+__all__ = ["SEVERITY", "with_severity", "severity_of"]
 
 K = "daneshmand2021."
 
@@ -149,3 +149,10 @@ def with_severity(claim):
         return claim
     severity, impact = SEVERITY[claim.id]
     return dataclasses.replace(claim, severity=severity, impact=impact)
+
+
+def severity_of(claim_id: str) -> dict:
+    """The severity and impact of ``claim_id`` from :data:`SEVERITY` as the keyword
+    arguments of :func:`theory.kinds.reading` (a printed claim declared with its correction)."""
+    severity, impact = SEVERITY[claim_id]
+    return {"severity": severity, "impact": impact}
