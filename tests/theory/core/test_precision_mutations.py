@@ -38,8 +38,9 @@ def test_the_precision_sized_mutations():
     assert {c.id for c, _ in SIZED} == {
         "arpit2019.thm1.kn_eq3.n_sphere", "arpit2019.thm5.kn_eq9.sphere_in_Rn_corrected",
         "arpit2019.thm5.proof.eq18_corrected", "arpit2019.thm5.proof.eq19_21", "arpit2019.thm5.proof.eq22_28",
-        "arpit2019.thm5.proof.eq31_34", "zeroinit2019.eq10.lse_max"}
-    assert len(SIZED) == 11
+        "arpit2019.thm5.proof.eq29_corrected", "arpit2019.thm5.proof.eq31_34", "arpit2019.table5.depth_count",
+        "zeroinit2019.eq10.lse_max"}
+    assert len(SIZED) == 13
 
 
 @pytest.mark.parametrize("dps", DPS)
