@@ -140,8 +140,10 @@ def main(argv=None) -> int:
 
 
 def _calibrate(a) -> int:
+    from simulations.core.backend import available_cores
+
     from .calibration import all_cases, run_calibration
-    from .calibration.measure import default_jobs
+
 
     cases = all_cases()
     if a.case:
@@ -150,7 +152,7 @@ def _calibrate(a) -> int:
             return _fail(f"--case must be one of {[c.name for c in cases]}, got {unknown}")
         cases = tuple(c for c in cases if c.name in a.case)
     try:
-        data = run_calibration(a.out, reseeds=a.reseeds, cases=cases, jobs=a.jobs or default_jobs(),
+        data = run_calibration(a.out, reseeds=a.reseeds, cases=cases, jobs=a.jobs or available_cores(),
                                judges=not a.rates_only, rates=not a.judges_only, keep_other_cases=bool(a.case))
     except ValueError as e:
         return _fail(str(e))

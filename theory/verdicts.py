@@ -1,5 +1,7 @@
-"""Verdicts and the rules that combine them, and :class:`TooFewReplicates`: the types
-that the tests of :mod:`theory.stats` return and raise, shared by every layer. The
+"""Verdicts, the rules that combine them and that read them off an interval (against a
+band, :func:`band_verdict`, or a bound, :func:`inequality_verdict`), how far an interval is
+from deciding (:func:`shortfall`), and :class:`TooFewReplicates`: the types that the tests
+of :mod:`theory.stats` return and raise, shared by every layer. The
 lowest module of ``theory``: it imports nothing of it (:mod:`theory.core` re-exports it).
 
 The burden of proof: ``fails`` only when the data reject the statement at the stated
@@ -18,9 +20,11 @@ everything else is ``inconclusive``.
 from __future__ import annotations
 
 import enum
+import math
 from typing import Iterable
 
-__all__ = ["Verdict", "DECIDED", "combine", "band_verdict", "decided", "TooFewReplicates"]
+__all__ = ["Verdict", "DECIDED", "combine", "band_verdict", "inequality_verdict", "shortfall", "decided",
+           "TooFewReplicates"]
 
 
 class TooFewReplicates(ValueError):
@@ -71,3 +75,51 @@ def band_verdict(lo: float, hi: float, band_lo: float, band_hi: float, ok: Verdi
     if hi < band_lo or lo > band_hi:
         return Verdict.FAILS
     return Verdict.INCONCLUSIVE
+
+
+def inequality_verdict(lower: float, upper: float, bound: float, claim: str,
+                       ok: Verdict = Verdict.HOLDS) -> Verdict:
+    """Verdict of the claim ``value <claim> bound`` (claim one of ``<=``, ``<``, ``>=``,
+    ``>``) from one-sided (1 - alpha) limits ``lower`` and ``upper`` of the value: ``ok``
+    when the interval shows it, fails when the interval shows the opposite."""
+    if claim in (">=", ">"):  # -value < -bound
+        return inequality_verdict(-upper, -lower, -bound, "<" + claim[1:], ok)
+    if claim not in ("<=", "<"):
+        raise ValueError(f"claim must be one of '<=', '<', '>=', '>', got {claim!r}")
+    if upper < bound or (claim == "<=" and upper == bound):
+        return ok
+    return Verdict.FAILS if lower > bound or (claim == "<" and lower == bound) else Verdict.INCONCLUSIVE
+
+
+def shortfall(estimate: float, interval, target: float, band=None, kind: str = "equals") -> float:
+    """How many times too wide ``interval`` is to decide a test if ``estimate`` stays
+    where it is (at most 1 once decided): on each side, the interval's extent from the
+    estimate over the distance it must clear on that side. ``kind``: "equals" (decided by
+    holding inside ``band`` or by failing at ``target``, whichever needs less), "within"
+    (by the end facing the band edge), "bound" (by the end facing the bound ``target``).
+    An estimate on the edge (or on the bound) gives inf: no sample size settles it.
+
+    >>> round(shortfall(0.9, (0.7, 1.1), 1.0, (0.8, 1.2), "within"), 6)  # 0.7 must reach 0.8: 0.2 over 0.1
+    2.0
+    >>> round(shortfall(1.1, (1.05, 1.4), 1.0, kind="bound"), 6)  # the lower end faces the bound
+    0.5
+    """
+    check = ("equals", "within", "bound")
+    if kind not in check:
+        raise ValueError(f"kind must be one of {check}, got {kind!r}")
+    est, (lo, hi) = estimate, interval
+
+    def ratio(extent, room):
+        return extent / room if room > 0 else math.inf
+
+    def facing(edge):  # the end on the side of ``edge`` must not reach past it
+        return ratio(hi - est, edge - est) if edge >= est else ratio(est - lo, est - edge)
+
+    if kind == "bound":
+        return facing(target)
+    b_lo, b_hi = band
+    inside = b_lo < est < b_hi
+    hold = max(ratio(est - lo, est - b_lo), ratio(hi - est, b_hi - est)) if inside else math.inf
+    if kind == "within":
+        return hold if inside else (facing(b_hi) if est >= b_hi else facing(b_lo))
+    return min(hold, facing(target)) if est != target else hold

@@ -25,9 +25,9 @@ import numpy as np
 from scipy import integrate, optimize
 from scipy import stats as st
 
-from ..core import Block, Claim, Evidence, Mutation, Row, Sampling, Verdict
+from ..core import Block, Claim, Mutation, Row, Sampling, Verdict
 from ..judges import judge_bounds, judge_comparison, judge_exponent, judge_limit, judge_means
-from ..stats import MIN_POINT_REPLICATES, MIN_REPLICATES, detectable_deviation, mean_within, plan_looks, power_law
+from ..stats import MIN_POINT_REPLICATES, MIN_REPLICATES, detectable_deviation, plan_looks, power_law
 from ..stats.power import POWER
 
 __all__ = ["TRUTHS", "Case", "CASES", "synthetic_claim", "birge_resolution", "paper_cases", "all_cases"]
@@ -96,45 +96,42 @@ def _scaled(truth: str, budget: int) -> tuple[int, int]:
     return k, k * budget
 
 
-def _rows_claim(name: str, mu: float, judge) -> Claim:
-    """Two rows of N lognormal replicates with mean ``mu`` per block."""
+def _rows_claim(name: str, judge, scale: float = 1.0, shifts: tuple = (0.0, 0.0)) -> Claim:
+    """Two rows of N lognormal replicates per block, row i times ``scale`` plus ``shifts[i]``."""
     def draw(ctx, block):
-        return Block(tuple(Row({"row": i}, {"x": mu * _lognormal(ctx.stream(f"calibration.{name}", i, block), N)})
-                           for i in range(2)))
+        return Block(tuple(Row({"row": i}, {"x": shifts[i] + scale * _lognormal(
+            ctx.stream(f"calibration.{name}", i, block), N)}) for i in range(2)))
 
     return synthetic_claim(name, draw, judge, 1, _BUDGET)
+
+
+def _means_judge(within: bool):
+    return lambda m, ctx: judge_means(m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), 0.1, "calibration", ctx,
+                                      within=within)
 
 
 def _mean_claim(truth: str, alpha: float) -> Claim:
     """E[X] = 1 per row (2 rows), tolerance +-0.1 (judge_means)."""
     dev = max(_resolution(_LN_SD / math.sqrt(N * _BUDGET), N * _BUDGET - 1, alpha, _BUDGET, 2), 0.1)
-    return _rows_claim(f"mean.{truth}", {"true": 1.0, "false_1x": 1.0 + dev, "outside_band": 1.0 + 0.1 * 1.02}[truth],
-                       lambda m, ctx: judge_means(m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), 0.1, "calibration",
-                                                  ctx))
+    scale = {"true": 1.0, "false_1x": 1.0 + dev, "outside_band": 1.0 + 0.1 * 1.02}[truth]
+    return _rows_claim(f"mean.{truth}", _means_judge(False), scale=scale)
 
 
 def _bound_claim(truth: str, alpha: float) -> Claim:
     """E[X] <= 1 per row (2 rows, judge_bounds); ``true`` sits on the bound."""
     res = _resolution(_LN_SD / math.sqrt(N * _BUDGET), N * _BUDGET - 1, alpha, _BUDGET, 2)
-    return _rows_claim(f"bound.{truth}", {"true": 1.0, "false_1x": 1.0 + res}[truth],
-                       lambda m, ctx: judge_bounds(m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), "calibration",
-                                                   ctx, attainable=None))
+    return _rows_claim(f"bound.{truth}", lambda m, ctx: judge_bounds(
+        m.rows, lambda r: r["x"], lambda r: 1.0, ("row",), "calibration", ctx, attainable=None),
+        scale={"true": 1.0, "false_1x": 1.0 + res}[truth])
 
 
 def _within_claim(truth: str, alpha: float) -> Claim:
-    """|E[X] - 1| <= 0.1 (mean_within); ``true`` sits on the band edge. The law is shifted,
-    not scaled, so that its spread (and the resolution) does not depend on the truth."""
-    res = _resolution(_LN_SD / math.sqrt(N * _BUDGET), N * _BUDGET - 1, alpha, _BUDGET)
+    """|E[X] - 1| <= 0.1 per row (2 rows, judge_means with ``within``); ``true`` sits on the
+    band edge, and the other truths move the first row only. The law is shifted, not scaled,
+    so that its spread (and the resolution) does not depend on the truth."""
+    res = _resolution(_LN_SD / math.sqrt(N * _BUDGET), N * _BUDGET - 1, alpha, _BUDGET, 2)
     shift = {"true": 0.1, "false_1x": 0.1 + res, "outside_band": 0.1 * (1 + 1e-6)}[truth]
-
-    def draw(ctx, block):
-        return Block((Row({"row": 0}, {"x": shift + _lognormal(ctx.stream("calibration.within", block), N)}),))
-
-    def judge(m, ctx):
-        t = mean_within(m.row(row=0)["x"], 1.0, ctx.alpha, 0.1, relative=False)
-        return Evidence(t.verdict, t.estimate, 1.0, "calibration", t.resolution, shortfall=t.shortfall)
-
-    return synthetic_claim(f"within.{truth}", draw, judge, 1, _BUDGET)
+    return _rows_claim(f"within.{truth}", _means_judge(True), shifts=(shift, 0.1))
 
 
 def _comparison_claim(truth: str, alpha: float) -> Claim:
@@ -251,7 +248,8 @@ CASES = (
     Case("mean", "judge_means", "E[X] = 1 per row (2 rows), lognormal replicates, tolerance +-0.1", _mean_claim,
          _BANDED),
     Case("bound", "judge_bounds", "E[X] <= 1 per row (2 rows), lognormal replicates", _bound_claim, _ONE_SIDED),
-    Case("within", "mean_within", "|E[X] - 1| <= 0.1, lognormal replicates", _within_claim, _BANDED),
+    Case("within", "judge_means", "|E[X] - 1| <= 0.1 per row (2 rows, ``within``), lognormal replicates",
+         _within_claim, _BANDED),
     Case("comparison", "judge_comparison", "E[a] - E[b] > 0, Welch, unequal sizes and spreads", _comparison_claim,
          _ONE_SIDED),
     Case("exponent", "judge_exponent", "fitted exponent = -1 +- 0.05 over widths 8..128", _exponent_claim,

@@ -6,7 +6,6 @@ task's numbers depend only on its own seeds, so any number of jobs gives the sam
 from __future__ import annotations
 
 import json
-import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -24,7 +23,7 @@ from ..stats import (
 from .cases import all_cases
 
 __all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "expectation", "measure_case", "run_calibration",
-           "merge_section", "default_jobs", "map_tasks"]
+           "merge_section", "map_tasks"]
 
 #: The claim alpha the judges' cases run at (rates of 0.05 are measurable with 1,000 reseeds).
 CALIBRATION_ALPHA = 0.05
@@ -115,14 +114,6 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
         data = merge_section(out, "judges", lambda: {"alpha": alpha, "reseeds": reseeds, "rows": kept + map_tasks(
             measure_case, tasks, jobs, "calibration", progress)})
     return data
-
-
-def default_jobs() -> int:
-    """The CPUs this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 def _one_thread(fn, args):

@@ -119,27 +119,23 @@ def median_rejects(x: np.ndarray, y: np.ndarray, level: float) -> np.ndarray:
     return np.array([np.count_nonzero(x[:, k - 1] > y[:, n - k]), np.count_nonzero(x[:, n - k] < y[:, k - 1])])
 
 
-def _worst_p(rate_at, grid=np.linspace(0.02, 0.98, 49)) -> tuple[float, float]:
-    """(the largest rate over a grid of true proportions, where)."""
-    return max((rate_at(p), p) for p in grid)
+def _exact(limits, n: int) -> tuple[float, float]:
+    """The largest exact rate, over true proportions p on a grid, at which the ``limits`` of
+    k/n (k = 0..n) miss p when k ~ Binomial(n, p): (rate, p)."""
+    def missed(p):
+        return sum(st.binom.pmf(k, n, p) for k, (lo, hi) in enumerate(limits) if lo > p or hi < p)
 
-
-def _missed(limits, n: int):
-    """Exact P(the limits of k/n miss p) for k ~ Binomial(n, p), as a function of p."""
-    return lambda p: sum(st.binom.pmf(k, n, p) for k, (lo, hi) in enumerate(limits) if lo > p or hi < p)
+    return max((missed(p), p) for p in np.linspace(0.02, 0.98, 49))
 
 
 def binomial_exact(n: int, level: float) -> tuple[float, float]:
-    """Largest exact rate, over true proportions p, at which the Clopper-Pearson interval of
-    k/n at ``level`` misses p: (rate, p)."""
-    return _worst_p(_missed([binomial_interval(k, n, level) for k in range(n + 1)], n))
+    """:func:`_exact` of the Clopper-Pearson intervals at ``level``."""
+    return _exact([binomial_interval(k, n, level) for k in range(n + 1)], n)
 
 
 def bernstein_exact(n: int, level: float) -> tuple[float, float]:
-    """Largest exact rate, over Bernoulli(p) laws, at which the empirical-Bernstein limits at
-    ``level / 2`` each (both tails together at ``level``) miss p: (rate, p)."""
-    return _worst_p(_missed([bernstein_limits(np.r_[np.ones(k), np.zeros(n - k)], level / 2)
-                             for k in range(n + 1)], n))
+    """:func:`_exact` of the empirical-Bernstein limits at ``level / 2`` each (both tails at ``level``)."""
+    return _exact([bernstein_limits(np.r_[np.ones(k), np.zeros(n - k)], level / 2) for k in range(n + 1)], n)
 
 
 _LN3, _LN5, _CHI = "lognormal, sd of log 0.3", "lognormal, sd of log 0.5", "chi-square, 1 d.o.f."

@@ -24,6 +24,7 @@ from ..core import RunContext
 from ..core.notes import NoteFieldError
 from ..core.registry import claims, get
 from ..core.registry import paper as paper_of
+from .calibration import render_calibration
 from .html import render_html
 from .markdown import CALIBRATION_DOCS, installed_only, render_markdown
 from .plots import plot_path, write_plots
@@ -63,8 +64,6 @@ def _calibration(root: Path, data: dict) -> tuple:
     if not path.exists():
         return None, ["## Calibration", "",
                       f"Not measured yet: run `python -m theory calibrate` (writes {CALIBRATION_JSON}).", ""]
-    from ..calibration.render import render_calibration
-
     data = json.loads(path.read_text())
     return data, render_calibration(data)
 

@@ -26,9 +26,8 @@ __all__ = ["bernstein_margin", "bernstein_limits"]
 
 
 def bernstein_margin(var01: float, n: int, alpha: float) -> float:
-    """The one-sided margin sqrt(2 V ln(2/alpha) / n) + 7 ln(2/alpha) / (3 (n - 1)) of a
-    [0, 1] variable with unbiased sample variance ``var01`` over ``n`` draws, at level
-    ``alpha`` (Maurer & Pontil 2009, Theorem 4)."""
+    """The one-sided margin of the module's bound at level ``alpha``, for a [0, 1] variable
+    with unbiased sample variance ``var01`` over ``n`` draws."""
     if not isinstance(n, (int, np.integer)) or n < 2:
         raise ValueError(f"n must be an integer >= 2, got {n!r}")
     if not 0 < alpha < 1:

@@ -10,12 +10,6 @@ rule with the skewness of the difference. Every test puts alpha/2 in each tail; 
 :data:`MIN_REPLICATES` replicates per sample an interval or p-value raises
 :class:`TooFewReplicates` (docs/statistics.md).
 
-- ``mean_equals``: E[X] = target; fails when the test rejects at alpha, holds when the
-  (1 - alpha) interval lies inside target +- tol.
-- ``mean_within``: |E[X] - target| <= tol; fails only when the interval misses the band.
-- ``mean_at_most`` / ``mean_at_least``: E[X] <= bound (>= bound).
-- ``difference``: E[a] - E[b] with its Welch interval.
-
 >>> import numpy as np
 >>> x = np.random.default_rng(0).normal(1.0, 0.1, 400)
 >>> r = mean_equals(x, target=1.0, alpha=1e-4, tol=0.05)
@@ -36,13 +30,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
-from ..verdicts import TooFewReplicates, Verdict, band_verdict
+from ..verdicts import TooFewReplicates, Verdict, band_verdict, inequality_verdict, shortfall
 from .power import detectable_deviation, t_quantile
 from .skewness import hall_coefficient, hall_corrected, rule_thresholds, welch_coefficient
 
-__all__ = ["MIN_REPLICATES", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "TestResult", "shortfall",
-           "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict",
-           "distance_lower_bound", "recording_tests"]
+__all__ = ["MIN_REPLICATES", "TooFewReplicates", "MeanEstimate", "estimate", "difference", "TestResult",
+           "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "recording_tests"]
 
 #: The fewest replicates per sample on which a mean test (one-sample or Welch) decides.
 MIN_REPLICATES = 200
@@ -156,9 +149,8 @@ def estimate(samples, name: str = "samples") -> MeanEstimate:
     """Mean of iid replicates, standard error s/sqrt(n), n - 1 degrees of freedom, and
     Hall's skewness coefficient."""
     x = _replicates(samples, name)
-    g = _skewness(x)
-    return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), float(x.size - 1), int(x.size),
-                        g / (3 * math.sqrt(x.size)), skewness=g)
+    g, n = _skewness(x), x.size
+    return MeanEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)), n - 1.0, n, g / (3 * math.sqrt(n)), g)
 
 
 def difference(a, b) -> MeanEstimate:
@@ -216,40 +208,6 @@ class TestResult:
         return self.resolution / abs(self.target) if self.target else self.resolution
 
 
-def shortfall(estimate: float, interval, target: float, band=None, kind: str = "equals") -> float:
-    """How many times too wide ``interval`` is to decide a test if ``estimate`` stays
-    where it is (at most 1 once decided): on each side, the interval's extent from the
-    estimate over the distance it must clear on that side. ``kind``: "equals" (decided by
-    holding inside ``band`` or by failing at ``target``, whichever needs less), "within"
-    (by the end facing the band edge), "bound" (by the end facing the bound ``target``).
-    An estimate on the edge (or on the bound) gives inf: no sample size settles it.
-
-    >>> round(shortfall(0.9, (0.7, 1.1), 1.0, (0.8, 1.2), "within"), 6)  # 0.7 must reach 0.8: 0.2 over 0.1
-    2.0
-    >>> round(shortfall(1.1, (1.05, 1.4), 1.0, kind="bound"), 6)  # the lower end faces the bound
-    0.5
-    """
-    check = ("equals", "within", "bound")
-    if kind not in check:
-        raise ValueError(f"kind must be one of {check}, got {kind!r}")
-    est, (lo, hi) = estimate, interval
-
-    def ratio(extent, room):
-        return extent / room if room > 0 else math.inf
-
-    def facing(edge):  # the end on the side of ``edge`` must not reach past it
-        return ratio(hi - est, edge - est) if edge >= est else ratio(est - lo, est - edge)
-
-    if kind == "bound":
-        return facing(target)
-    b_lo, b_hi = band
-    inside = b_lo < est < b_hi
-    hold = max(ratio(est - lo, est - b_lo), ratio(hi - est, b_hi - est)) if inside else math.inf
-    if kind == "within":
-        return hold if inside else (facing(b_hi) if est >= b_hi else facing(b_lo))
-    return min(hold, facing(target)) if est != target else hold
-
-
 def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool = True,
                 ok: Verdict = Verdict.HOLDS) -> TestResult:
     """E[X] = target, tolerance band target +- tol (times |target| if ``relative``)."""
@@ -279,20 +237,6 @@ def mean_within(samples, target: float, alpha: float, tol: float, relative: bool
                       (target - half, target + half), resolution, "within")
 
 
-def inequality_verdict(lower: float, upper: float, bound: float, claim: str,
-                       ok: Verdict = Verdict.HOLDS) -> Verdict:
-    """Verdict of the claim ``value <claim> bound`` (claim one of ``<=``, ``<``, ``>=``,
-    ``>``) from one-sided (1 - alpha) limits ``lower`` and ``upper`` of the value: ``ok``
-    when the interval shows it, fails when the interval shows the opposite."""
-    if claim in (">=", ">"):  # -value < -bound
-        return inequality_verdict(-upper, -lower, -bound, "<" + claim[1:], ok)
-    if claim not in ("<=", "<"):
-        raise ValueError(f"claim must be one of '<=', '<', '>=', '>', got {claim!r}")
-    if upper < bound or (claim == "<=" and upper == bound):
-        return ok
-    return Verdict.FAILS if lower > bound or (claim == "<" and lower == bound) else Verdict.INCONCLUSIVE
-
-
 def _bound_test(samples, bound: float, alpha: float, claim: str) -> TestResult:
     e = estimate(samples)
     lo, hi = e.interval(alpha)
@@ -310,32 +254,3 @@ def mean_at_most(samples, bound: float, alpha: float) -> TestResult:
 def mean_at_least(samples, bound: float, alpha: float) -> TestResult:
     """E[X] >= bound: fails when the one-sided test rejects it at alpha."""
     return _bound_test(samples, bound, alpha, ">=")
-
-
-def distance_lower_bound(x, y, alpha: float) -> tuple[float, list]:
-    """One-sided (1 - alpha) lower confidence limit L on the Wasserstein distance W_2
-    (and W_1) between the laws of X and Y, from k functionals that are 1-Lipschitz in the
-    metric of W_2. ``x`` and ``y`` are (replicates, k) arrays (1-d: k = 1): column j holds
-    iid replicates of f_j(X), resp. f_j(Y), each f_j oriented so that E f_j(X) >= E f_j(Y)
-    is expected (a wrong orientation only loses power).
-
-    Kantorovich-Rubinstein: W_1(X, Y) = sup over 1-Lipschitz f of E f(X) - E f(Y), and
-    W_2 >= W_1. Per functional the Welch lower limit at alpha / k (Bonferroni),
-    and L = max(0, the largest limit): P(L > W_2) <= alpha. Returns (L, [(Welch estimate,
-    lower limit) per functional]).
-
-    >>> rng = np.random.default_rng(0)
-    >>> L, parts = distance_lower_bound(rng.normal(1.0, 1, (400, 1)), rng.normal(0.0, 1, (400, 1)), 0.05)
-    >>> 0.7 < L < 1.0  # W_2 of N(1, 1) and N(0, 1) is 1
-    True
-    """
-    if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)):
-        raise TypeError(f"x and y must be numpy arrays, got {type(x).__name__}, {type(y).__name__}")
-    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if xs.ndim == 1:
-        xs, ys = xs[:, None], ys[:, None]
-    if xs.ndim != 2 or ys.ndim != 2 or xs.shape[1] != ys.shape[1]:
-        raise ValueError(f"x and y must be (replicates, k) arrays of the same k, got shapes {xs.shape}, {ys.shape}")
-    k = xs.shape[1]
-    parts = [(e, e.interval(alpha / k)[0]) for e in (difference(xs[:, j], ys[:, j]) for j in range(k))]
-    return max(0.0, max(lo for _, lo in parts)), parts

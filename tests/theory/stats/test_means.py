@@ -11,7 +11,6 @@ from theory.stats import (
     detectable_deviation,
     difference,
     estimate,
-    inequality_verdict,
     mean_at_least,
     mean_at_most,
     mean_equals,
@@ -66,15 +65,6 @@ def test_welch_degrees_of_freedom_match_scipy():
     d = difference(a, b)
     assert d.df == pytest.approx(st.ttest_ind(a, b, equal_var=False).df)
     assert d.mean == pytest.approx(a.mean() - b.mean())
-
-
-@pytest.mark.parametrize("lower,upper,bound,claim,expect", [
-    (0.1, 0.2, 0.5, "<=", "holds"), (0.6, 0.7, 0.5, "<=", "fails"), (0.4, 0.6, 0.5, "<=", "inconclusive"),
-    (0.6, 0.7, 0.5, ">", "holds"), (0.1, 0.2, 0.5, ">", "fails"), (0.4, 0.6, 0.5, ">=", "inconclusive"),
-    (0.5, 0.7, 0.5, ">=", "holds"), (0.5, 0.7, 0.5, ">", "inconclusive"), (0.3, 0.5, 0.5, ">", "fails"),
-])
-def test_inequality_verdicts(lower, upper, bound, claim, expect):
-    assert inequality_verdict(lower, upper, bound, claim).value == expect
 
 
 def test_bound_tests_reject_only_when_the_data_do():

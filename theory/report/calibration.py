@@ -1,4 +1,5 @@
-"""The report's calibration section, from calibration.json: at most a screen."""
+"""The report's calibration section, from calibration.json (written by :mod:`theory.calibration`):
+at most a screen."""
 from __future__ import annotations
 
 __all__ = ["render_calibration"]

@@ -1,5 +1,5 @@
 """The lower confidence bound on W_2 of two laws from 1-Lipschitz functionals
-(theory.stats.distance_lower_bound) and the Lemma 2 sampler it is fed by
+(theory.daneshmand2021.mc_judges.law_lower_bound) and the Lemma 2 sampler it is fed by
 (simulations.gaussian_pair_singular_values)."""
 import math
 
@@ -8,6 +8,7 @@ import pytest
 
 from simulations import gaussian_pair_singular_values, get_backend
 from theory import stats
+from theory.daneshmand2021.mc_judges import law_lower_bound
 from theory.daneshmand2021.montecarlo import lipschitz_summaries
 
 
@@ -24,11 +25,11 @@ def test_known_truth_scaled_gaussian():
     g = np.random.default_rng(0)
     fx = _functionals(1.2 * g.standard_normal((reps, d, n)))
     fy = _functionals(g.standard_normal((reps, d, n)))
-    L, parts = stats.distance_lower_bound(fx, fy, 0.01)
+    L, parts = law_lower_bound({"lip_x": fx, "lip_y": fy}, 0.01)
     truth = 0.2 * math.sqrt(d * n)
     assert 0 < L < truth
     assert L > 0.3 * truth  # informative: sigma_max alone carries 0.2 E sigma_max(G)
-    assert len(parts) == 3 and all(lo <= e.mean for e, lo in parts)
+    assert len(parts) == 3 and all(p["lower"] <= p["difference"] for p in parts.values())
 
 
 def test_false_alarm_rate_same_law():
@@ -40,25 +41,23 @@ def test_false_alarm_rate_same_law():
     for _ in range(trials):
         fx = _functionals(g.standard_normal((reps, 8, 2)))
         fy = _functionals(g.standard_normal((reps, 8, 2)))
-        hits += stats.distance_lower_bound(fx, fy, alpha)[0] > 0
+        hits += law_lower_bound({"lip_x": fx, "lip_y": fy}, alpha)[0] > 0
     lo, _ = stats.binomial_interval(hits, trials, 0.01)
     assert lo <= alpha, (hits, trials)
 
 
-def test_shapes():
-    """(replicates, k) arrays, column j functional j; a 1-d array is one functional; a
-    sequence of replicate arrays (which would read transposed) and mismatched k are refused."""
+def test_the_bound_is_the_largest_bonferroni_welch_limit_and_refuses_bad_shapes():
+    """L is the largest of the three functionals' Welch lower limits at alpha / 3, or 0;
+    arrays that are not (runs, 3) are refused."""
     ramp = np.arange(stats.MIN_REPLICATES) / stats.MIN_REPLICATES * 0.5
-    x = np.stack([1 + ramp, ramp], axis=1)
-    y = np.stack([ramp, ramp], axis=1)
-    L, parts = stats.distance_lower_bound(x, y, 0.05)
-    assert len(parts) == 2 and 0 < L < 1.0 and parts[1][1] < 0  # functional 0 carries the gap of 1
-    L1, parts1 = stats.distance_lower_bound(x[:, 0], y[:, 0], 0.05)
-    assert len(parts1) == 1 and parts1[0][0].mean == parts[0][0].mean
-    with pytest.raises(TypeError, match="numpy arrays"):
-        stats.distance_lower_bound(list(x.T), list(y.T), 0.05)
-    with pytest.raises(ValueError, match="same k"):
-        stats.distance_lower_bound(x, y[:, :1], 0.05)
+    x = np.stack([1 + ramp, ramp, ramp], axis=1)
+    y = np.stack([ramp, ramp, ramp], axis=1)
+    L, parts = law_lower_bound({"lip_x": x, "lip_y": y}, 0.05)
+    assert L == parts["sigma_max"]["lower"] == stats.difference(x[:, 0], y[:, 0]).interval(0.05 / 3)[0]
+    assert 0 < L < 1.0 and parts["spread"]["lower"] < 0  # functional 0 carries the gap of 1
+    assert law_lower_bound({"lip_x": y, "lip_y": x}, 0.05)[0] == 0.0
+    with pytest.raises(ValueError, match=r"\(runs, 3\) arrays"):
+        law_lower_bound({"lip_x": x[:, :2], "lip_y": y[:, :2]}, 0.05)
 
 
 def test_pair_sampler_matches_materialized_weights():
