@@ -10,16 +10,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from .. import stats
 from ..core import RunContext, Verdict, clear_caches, evaluate
-from ..stats import (
-    ALPHA_GUARD,
-    CALIBRATED_LEVEL,
-    CLAIM_ALPHA,
-    MIN_POINT_REPLICATES,
-    MIN_REPLICATES,
-    POWER,
-    binomial_interval,
-)
 from .cases import all_cases
 
 __all__ = ["CALIBRATION_ALPHA", "DEFAULT_RESEEDS", "expectation", "measure_case", "run_calibration",
@@ -38,10 +30,10 @@ def expectation(truth: str, alpha: float) -> tuple[str, str, float, str]:
             "rms_boundary": ("fails", "at most", alpha, "false alarm at the boundary"),
             "rms_flat": ("holds", "at most", alpha, "false confirmation at the boundary"),
             "underpowered": ("fails", "at most", alpha, "false alarm"),
-            "false_1x": ("fails", "at least", POWER, "power at the resolution"),
-            "false_3x": ("fails", "at least", POWER, "power at 3x the resolution"),
+            "false_1x": ("fails", "at least", stats.POWER, "power at the resolution"),
+            "false_3x": ("fails", "at least", stats.POWER, "power at 3x the resolution"),
             "outside_band": ("holds", "at most", alpha, "false confirmation"),
-            "inside_1x": ("holds", "at least", POWER, "power to confirm at the resolution"),
+            "inside_1x": ("holds", "at least", stats.POWER, "power to confirm at the resolution"),
             "true_soft": ("fails", "at most", alpha, "false alarm, soft transitions"),
             "outside_soft": ("holds", "at most", alpha, "false confirmation, soft transitions")}[truth]
 
@@ -60,7 +52,7 @@ def measure_case(case, truth: str, reseeds: int, alpha: float, seed0: int = 0) -
     clear_caches()
     checked, direction, level, meaning = expectation(truth, alpha)
     k = counts[checked] + (counts["holds_approximately"] if checked == "holds" else 0)
-    lo, hi = binomial_interval(k, reseeds, 0.05)
+    lo, hi = stats.binomial_interval(k, reseeds, 0.05)
     return {"case": case.name, "judge": case.judge, "truth": truth, "reseeds": reseeds, "alpha": alpha,
             "counts": counts, "checked": checked, "rate": k / reseeds, "interval": [lo, hi],
             "expect": f"{direction} {level:g}", "meaning": meaning,
@@ -98,8 +90,9 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     if rates:
         rate_reseeds = rate_reseeds or RESEEDS
         data = merge_section(out, "rates", lambda: {
-            "claim_alpha": CLAIM_ALPHA, "level": CALIBRATED_LEVEL, "guard": ALPHA_GUARD, "reseeds": rate_reseeds,
-            "min_replicates": MIN_REPLICATES, "min_point_replicates": MIN_POINT_REPLICATES,
+            "claim_alpha": stats.CLAIM_ALPHA, "level": stats.CALIBRATED_LEVEL, "guard": stats.ALPHA_GUARD,
+            "reseeds": rate_reseeds, "min_replicates": stats.MIN_REPLICATES,
+            "min_point_replicates": stats.MIN_POINT_REPLICATES,
             "rows": run_rates(rate_reseeds, ROWS if rate_rows is None else rate_rows, jobs, progress)})
     if judges:
         reseeds = reseeds or DEFAULT_RESEEDS
@@ -116,22 +109,16 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     return data
 
 
-def _one_thread(fn, args):
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(1):
-        return fn(*args)
-
-
 def map_tasks(fn, tasks: list, jobs: int, desc: str, progress: bool = True) -> list:
     """[fn(*t) for t in tasks], on ``jobs`` processes (one BLAS thread each) when jobs > 1;
     with ``progress`` a bar, shown only on a terminal."""
+    from threadpoolctl import threadpool_limits
     from tqdm import tqdm
 
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
     if jobs == 1 or len(tasks) <= 1:
         return [fn(*t) for t in tqdm(tasks, desc=desc, disable=None if progress else True)]
-    with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
-        futures = [pool.submit(_one_thread, fn, t) for t in tasks]
+    with ProcessPoolExecutor(min(jobs, len(tasks)), initializer=threadpool_limits, initargs=(1,)) as pool:
+        futures = [pool.submit(fn, *t) for t in tasks]
         return [f.result() for f in tqdm(futures, desc=desc, disable=None if progress else True)]

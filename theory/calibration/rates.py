@@ -15,15 +15,7 @@ import math
 import numpy as np
 from scipy import stats as st
 
-from ..stats import (
-    ALPHA_GUARD,
-    CALIBRATED_LEVEL,
-    MIN_POINT_REPLICATES,
-    MIN_REPLICATES,
-    bernstein_limits,
-    binomial_interval,
-    wls_batch,
-)
+from .. import stats
 from ..stats.medians import median_order_index
 from ..stats.skewness import hall_coefficient, rule_thresholds, welch_coefficient
 
@@ -95,7 +87,7 @@ def fit_rejects(x: np.ndarray, level: float, model: str) -> np.ndarray:
         y = 1 + 1 / _WIDTHS[:, None] + x / (4 * np.sqrt(_WIDTHS[:, None]))
         X, ys = np.stack([np.ones(5), 1 / _WIDTHS], 1), y.mean(-1)
         ses, i, truth = y.std(-1, ddof=1) / math.sqrt(n), 0, 1.0
-    b = wls_batch(X, ys, ses, n - 1)
+    b = stats.wls_batch(X, ys, ses, n - 1)
     t = (b["coef"][:, i] - truth) / np.sqrt(b["cov"][:, i, i])
     q = st.t.isf(level, b["quantile_df"])
     return _sides(t, q, -q)
@@ -130,12 +122,12 @@ def _exact(limits, n: int) -> tuple[float, float]:
 
 def binomial_exact(n: int, level: float) -> tuple[float, float]:
     """:func:`_exact` of the Clopper-Pearson intervals at ``level``."""
-    return _exact([binomial_interval(k, n, level) for k in range(n + 1)], n)
+    return _exact([stats.binomial_interval(k, n, level) for k in range(n + 1)], n)
 
 
 def bernstein_exact(n: int, level: float) -> tuple[float, float]:
     """:func:`_exact` of the empirical-Bernstein limits at ``level / 2`` each (both tails at ``level``)."""
-    return _exact([bernstein_limits(np.r_[np.ones(k), np.zeros(n - k)], level / 2) for k in range(n + 1)], n)
+    return _exact([stats.bernstein_limits(np.r_[np.ones(k), np.zeros(n - k)], level / 2) for k in range(n + 1)], n)
 
 
 _LN3, _LN5, _CHI = "lognormal, sd of log 0.3", "lognormal, sd of log 0.5", "chi-square, 1 d.o.f."
@@ -143,15 +135,15 @@ _LN3, _LN5, _CHI = "lognormal, sd of log 0.3", "lognormal, sd of log 0.5", "chi-
 #: minimum on the skewed laws (the mean tests are exact or conservative on Gaussian ones),
 #: and twice the minimum where the more skewed laws need it.
 ROWS = (
-    *(("one-sample mean", law, MIN_REPLICATES) for law in (_LN3, _LN5, _CHI)),
-    ("one-sample mean", _LN5, 2 * MIN_REPLICATES),
-    *(("Welch difference", law, MIN_REPLICATES) for law in (_LN3, _LN5, _CHI)),
-    *(("Welch difference", law, 2 * MIN_REPLICATES) for law in (_LN5, _CHI)),
-    *(("fitted exponent", law, MIN_POINT_REPLICATES) for law in ("Gaussian", _LN3, _LN5, _CHI)),
-    *(("fitted limit", law, MIN_REPLICATES) for law in ("Gaussian", _LN3)),
+    *(("one-sample mean", law, stats.MIN_REPLICATES) for law in (_LN3, _LN5, _CHI)),
+    ("one-sample mean", _LN5, 2 * stats.MIN_REPLICATES),
+    *(("Welch difference", law, stats.MIN_REPLICATES) for law in (_LN3, _LN5, _CHI)),
+    *(("Welch difference", law, 2 * stats.MIN_REPLICATES) for law in (_LN5, _CHI)),
+    *(("fitted exponent", law, stats.MIN_POINT_REPLICATES) for law in ("Gaussian", _LN3, _LN5, _CHI)),
+    *(("fitted limit", law, stats.MIN_REPLICATES) for law in ("Gaussian", _LN3)),
     ("chi-square goodness of fit", "uniform, 16 categories", 50000),  # arpit2019.lemma1's first look
     ("exact binomial interval", "Bernoulli", 100),
-    ("empirical-Bernstein limit", "Bernoulli", MIN_REPLICATES),
+    ("empirical-Bernstein limit", "Bernoulli", stats.MIN_REPLICATES),
     # zeroinit2019 Table 1 and defazio_bottou Figure 2 (their log norms' spreads differ up to 4x)
     ("median difference", "Gaussian, sd 1 against 4", 32),
 )
@@ -159,14 +151,14 @@ ROWS = (
 RESEEDS = 5 * 10**6
 
 
-def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: float = CALIBRATED_LEVEL) -> dict:
+def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: float = stats.CALIBRATED_LEVEL) -> dict:
     """The false-alarm rate at ``level`` of one row (:data:`ROWS`): both tails at ``level / 2``,
     counted over ``reseeds`` samples in chunks of about 1e7 random numbers (exact for the
     binomial and Bernstein rows)."""
     row = {"test": test, "law": law, "skewness": LAWS[law][3] if law in LAWS else None, "n": n, "level": level}
     if test in ("exact binomial interval", "empirical-Bernstein limit"):
         rate, p = map(float, (binomial_exact if test.startswith("exact") else bernstein_exact)(n, level))
-        met = rate <= ALPHA_GUARD * level
+        met = rate <= stats.ALPHA_GUARD * level
         return {**row, "reseeds": None, "rate": rate, "interval": [rate, rate], "worst_p": p, "met": met}
     rng = np.random.default_rng([0, len(test), n, sum(map(ord, law))])
     per = {"one-sample mean": n, "Welch difference": 2 * n, "median difference": 2 * n}.get(
@@ -186,9 +178,9 @@ def measure_row(test: str, law: str, n: int, reseeds: int = RESEEDS, level: floa
             counts += gof_rejects(rng, k, n, level / 2)
         done += k
     both = int(counts.sum())
-    lo, hi = binomial_interval(both, reseeds, 0.05)
+    lo, hi = stats.binomial_interval(both, reseeds, 0.05)
     return {**row, "reseeds": reseeds, "upper": int(counts[0]), "lower": int(counts[1]), "rate": both / reseeds,
-            "interval": [lo, hi], "met": both / reseeds <= ALPHA_GUARD * level}
+            "interval": [lo, hi], "met": both / reseeds <= stats.ALPHA_GUARD * level}
 
 
 def run_rates(reseeds: int = RESEEDS, rows=ROWS, jobs: int = 1, progress: bool = True) -> list:

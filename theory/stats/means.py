@@ -70,7 +70,7 @@ class MeanEstimate:
     >>> plain = MeanEstimate(1.0, 0.1, 399.0, 400).interval(1e-6)
     >>> lo == plain[0] and hi > plain[1]  # right skew: the plain lower end, the corrected upper end
     True
-    >>> round(e.p_two_sided(hi) / 1e-6, 9)  # an end of the interval is where the test rejects at alpha
+    >>> round(e.p_value(hi) / 1e-6, 9)  # an end of the interval is where the test rejects at alpha
     1.0
     """
 
@@ -94,10 +94,6 @@ class MeanEstimate:
             _, old = seen.get(id(self), (self, None))
             seen[id(self)] = (self, level if old is None else old if level is None else min(old, level))
 
-    def corrected(self, t: float) -> float:
-        """Hall's skewness-corrected statistic of a t value."""
-        return t if self.skew_a == 0 or not math.isfinite(t) else float(hall_corrected(t, self.skew_a))
-
     def interval(self, alpha: float) -> tuple[float, float]:
         """The (1 - alpha) interval: the values that the two statistics do not both reject
         on the same side, each tail at alpha/2; also the limits of a one-sided test at
@@ -107,28 +103,19 @@ class MeanEstimate:
         upper, lower = rule_thresholds(q, self.skew_a)
         return float(self.mean - upper * self.se), float(self.mean - lower * self.se)
 
-    def plain_t(self, value: float) -> float:
-        """The plain t statistic (mean - value) / se of E = value."""
-        if self.se > 0:
-            return (self.mean - value) / self.se
-        return 0.0 if self.mean == value else math.copysign(math.inf, self.mean - value)
-
-    def p_upper(self, value: float) -> float:
-        """p-value of the test of E <= value (small when the mean is significantly above
-        value): twice the larger of the two statistics' P(T >= t), capped at 1 (its tail
-        holds alpha/2)."""
+    def p_value(self, value: float, side: str = "both") -> float:
+        """p-value of the test of E <= value (``side`` "upper": small when the mean is
+        significantly above value), of E >= value ("lower") or of E = value ("both"): twice
+        the larger of the two statistics' tail probabilities beyond t on that side (its tail
+        holds alpha/2), capped at 1."""
+        if side not in ("upper", "lower", "both"):
+            raise ValueError(f"side must be one of 'upper', 'lower', 'both', got {side!r}")
         self._tested()
-        t = self.plain_t(value)
-        return min(1.0, 2 * float(st.t.sf(min(t, self.corrected(t)), self.df)))
-
-    def p_lower(self, value: float) -> float:
-        """p-value of the test of E >= value: twice the larger of the two statistics' P(T <= t), capped at 1."""
-        self._tested()
-        t = self.plain_t(value)
-        return min(1.0, 2 * float(st.t.sf(-max(t, self.corrected(t)), self.df)))
-
-    def p_two_sided(self, value: float) -> float:
-        return min(self.p_upper(value), self.p_lower(value))
+        t = (self.mean - value) / self.se if self.se > 0 else (
+            0.0 if self.mean == value else math.copysign(math.inf, self.mean - value))
+        th = t if self.skew_a == 0 or not math.isfinite(t) else float(hall_corrected(t, self.skew_a))
+        upper, lower = (min(1.0, 2 * float(st.t.sf(s, self.df))) for s in (min(t, th), -max(t, th)))
+        return {"upper": upper, "lower": lower, "both": min(upper, lower)}[side]
 
 
 def _replicates(samples, name: str) -> np.ndarray:
@@ -213,7 +200,7 @@ def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool
     """E[X] = target, tolerance band target +- tol (times |target| if ``relative``)."""
     e = estimate(samples)
     half = tol * abs(target) if relative else tol
-    p = e.p_two_sided(target)
+    p = e.p_value(target)
     lo, hi = e.interval(alpha)
     v = Verdict.FAILS if p < alpha else ok if (lo >= target - half and hi <= target + half) else Verdict.INCONCLUSIVE
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(target), (target - half, target + half),
@@ -231,7 +218,7 @@ def mean_within(samples, target: float, alpha: float, tol: float, relative: bool
     half = tol * abs(target) if relative else tol
     lo, hi = e.interval(alpha)
     v = band_verdict(lo, hi, target - half, target + half, ok)
-    p = min(e.p_upper(target + half), e.p_lower(target - half))
+    p = min(e.p_value(target + half, "upper"), e.p_value(target - half, "lower"))
     resolution = detectable_deviation(e.se, e.df, alpha, skew_a=e.skew_a)
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), float(p), alpha, float(target),
                       (target - half, target + half), resolution, "within")
@@ -240,7 +227,7 @@ def mean_within(samples, target: float, alpha: float, tol: float, relative: bool
 def _bound_test(samples, bound: float, alpha: float, claim: str) -> TestResult:
     e = estimate(samples)
     lo, hi = e.interval(alpha)
-    p = e.p_upper(bound) if claim.startswith("<") else e.p_lower(bound)
+    p = e.p_value(bound, "upper" if claim.startswith("<") else "lower")
     band = (-math.inf, bound) if claim.startswith("<") else (bound, math.inf)
     return TestResult(inequality_verdict(lo, hi, bound, claim), e.mean, e.se, e.df, e.n, (lo, hi), p, alpha,
                       float(bound), band, detectable_deviation(e.se, e.df, alpha, skew_a=e.skew_a), "bound")

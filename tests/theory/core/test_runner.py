@@ -181,6 +181,6 @@ def test_groups_keep_the_smallest_level_over_tests_and_calls():
         a.interval(0.02)  # per tail 0.01
         a.interval(2e-4)  # per tail 1e-4
         b.interval(0.4)  # per tail 0.2
-        c.p_upper(1.0)  # no level
+        c.p_value(1.0, "upper")  # no level
     (group,) = one_sample_summary(seen)
     assert group["tests"] == 3 and group["smallest_level"] == 1e-4

@@ -52,7 +52,7 @@ def test_tests_refuse_to_decide_below_the_minimum_replicates():
     x = np.random.default_rng(5).normal(size=MIN_REPLICATES)
     e, d = estimate(x[:-1]), difference(x, x[:-1])
     assert e.n == MIN_REPLICATES - 1 and np.isfinite(e.mean)
-    for ask in (lambda: e.interval(0.05), lambda: e.p_upper(0.0), lambda: d.interval(0.05),
+    for ask in (lambda: e.interval(0.05), lambda: e.p_value(0.0, "upper"), lambda: d.interval(0.05),
                 lambda: mean_equals(x[:-1], 0.0, 0.05, 0.1)):
         with pytest.raises(TooFewReplicates, match=f"at least {MIN_REPLICATES}"):
             ask()
@@ -88,6 +88,12 @@ def test_welch_rule_uses_the_skewness_of_the_difference():
     lo, hi = d.interval(1e-4)
     p_lo, p_hi = MeanEstimate(d.mean, d.se, d.df, d.n).interval(1e-4)
     assert lo == pytest.approx(p_lo) and hi > p_hi
+
+
+def test_p_value_names_its_side():
+    e = estimate(np.linspace(0.0, 1.0, MIN_REPLICATES))
+    with pytest.raises(ValueError, match="side must be one of"):
+        e.p_value(0.5, "left")
 
 
 @pytest.mark.parametrize("bad,message", [([1.0], "at least 2"), ([1.0, np.nan, 2.0], "finite")])
@@ -140,13 +146,11 @@ def test_shortfall_uses_the_side_that_decides():
 
 
 def test_hall_inverse_undoes_the_correction():
-    from theory.stats.means import MeanEstimate
-    from theory.stats.skewness import hall_inverse
+    from theory.stats.skewness import hall_corrected, hall_inverse
 
     for a in (-0.2, -1e-3, 0.0, 1e-13, 0.05, 0.3):
-        est = MeanEstimate(0.0, 1.0, 30.0, 31, a)
         for t in (-4.0, -0.5, 0.0, 2.0, 6.0):
-            assert float(hall_inverse(est.corrected(t), a)) == pytest.approx(t, abs=1e-9)
+            assert float(hall_inverse(hall_corrected(t, a), a)) == pytest.approx(t, abs=1e-9)
 
 
 @given(seed=seeds)
@@ -172,9 +176,10 @@ def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
             assert lo == pytest.approx(min(p_lo, corrected[0])) and hi == pytest.approx(max(p_hi, corrected[1]))
             # the skewed side's end comes from the corrected statistic, the other from the plain t
             assert (hi > p_hi and lo == p_lo) if e.skew_a > 0 else (lo < p_lo and hi == p_hi)
-            assert e.p_lower(hi) == pytest.approx(alpha, rel=1e-6) and e.p_upper(lo) == pytest.approx(alpha, rel=1e-6)
-            assert e.p_two_sided(lo - e.se) < alpha and e.p_two_sided(hi + e.se) < alpha
-            assert e.p_two_sided(e.mean) > alpha
+            assert e.p_value(hi, "lower") == pytest.approx(alpha, rel=1e-6)
+            assert e.p_value(lo, "upper") == pytest.approx(alpha, rel=1e-6)
+            assert e.p_value(lo - e.se) < alpha and e.p_value(hi + e.se) < alpha
+            assert e.p_value(e.mean) > alpha
 
 
 @pytest.mark.parametrize("a", [-1 / 3, -0.1, -1e-9, 1e-12, 0.02, 1 / 3])
@@ -183,15 +188,16 @@ def test_rule_rejects_no_more_than_either_statistic(a):
     rejection region lies inside the plain t test's at alpha/2 per tail (exact on Gaussian
     data, so the rule keeps alpha there) and inside the corrected test's."""
     from theory.stats.means import MeanEstimate
+    from theory.stats.skewness import hall_corrected
 
     n = MIN_REPLICATES
     e = MeanEstimate(0.0, 1.0, n - 1.0, n, a)
     for t in np.linspace(-12, 12, 97):
         value = -t  # (mean - value) / se = t
-        th = e.corrected(t)
-        assert e.p_upper(value) >= min(1, 2 * max(st.t.sf(t, n - 1), st.t.sf(th, n - 1))) * (1 - 1e-12)
-        assert e.p_lower(value) >= min(1, 2 * max(st.t.cdf(t, n - 1), st.t.cdf(th, n - 1))) * (1 - 1e-12)
-        assert e.p_two_sided(value) >= min(1, 2 * st.t.sf(abs(t), n - 1)) * (1 - 1e-12)
+        th = float(hall_corrected(t, a))
+        assert e.p_value(value, "upper") >= min(1, 2 * max(st.t.sf(t, n - 1), st.t.sf(th, n - 1))) * (1 - 1e-12)
+        assert e.p_value(value, "lower") >= min(1, 2 * max(st.t.cdf(t, n - 1), st.t.cdf(th, n - 1))) * (1 - 1e-12)
+        assert e.p_value(value) >= min(1, 2 * st.t.sf(abs(t), n - 1)) * (1 - 1e-12)
 
 
 def test_recording_tests_sees_each_tested_estimate_once():
@@ -205,9 +211,9 @@ def test_recording_tests_sees_each_tested_estimate_once():
     outside.interval(0.01)
     with recording_tests() as seen:
         e, _untested = estimate(x), estimate(x[:20])
-        e.interval(0.01), e.p_two_sided(1.0), e.interval(0.1)
+        e.interval(0.01), e.p_value(1.0), e.interval(0.1)
         d, _untested_d = difference(x, x[:MIN_REPLICATES]), difference(x[:20], x)
-        d.p_lower(0.0)
+        d.p_value(0.0, "lower")
     assert [t for t, _ in seen] == [e, d] and seen[0][0] is e and e == outside
     assert seen[0][1] == 0.005 and seen[1][1] is None  # alpha/2 per side; a p-value alone names no level
     assert e.skewness == pytest.approx(st.skew(x)) and d.skewness is None
