@@ -108,6 +108,7 @@ def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tupl
     crit = stats.t_quantile(alpha / 2, worst.df)
     z = off(worst)
     failing = [d for d in details if d["verdict"] == "fails"]
+    rel = max(t.resolution / (abs(t.target) or 1) for _, t in tests)  # relative to the target; absolute at 0
     return Evidence(
         verdict=verdict,
         measured={"mean": worst.estimate, "se": worst.se, "n": worst.n, "interval": list(worst.interval)},
@@ -117,7 +118,7 @@ def judge_means(rows: Sequence, sample: Callable, target: Callable, labels: tupl
                     f"{' beyond the band edge' if within else ''} (worst row)",
         method=f"{method}; Student-t {'interval against the band' if within else 'test and interval'} per row, "
                f"alpha = {alpha:.2e} per row (Bonferroni)",
-        resolution=f"largest relative resolution {max(t.rel_resolution for _, t in tests):.2e} at power "
+        resolution=f"largest relative resolution {rel:.2e} at power "
                    f"{stats.POWER}; tolerance +-{tol:g}{' (relative)' if relative else ''}",
         counterexample=failing[0] if failing else None,
         details=details,

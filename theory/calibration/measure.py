@@ -83,7 +83,8 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
                     keep_other_cases: bool = False) -> dict:
     """Measure the tests' rates (``rates``) and every case under every truth (``judges``)
     on ``jobs`` processes; merge into ``out``/calibration.json (with ``keep_other_cases``,
-    the recorded rows of the cases not run stay, at the same alpha and reseeds)."""
+    the recorded rows of the cases not run stay, at the same alpha and reseeds, each with
+    the ``measured_at`` of the run that measured it)."""
     from .rates import RESEEDS, ROWS, run_rates
 
     data: dict = {}
@@ -98,11 +99,13 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
         reseeds = reseeds or DEFAULT_RESEEDS
         cases = all_cases() if cases is None else cases
         path = Path(out) / "calibration.json"
-        old = (json.loads(path.read_text()).get("judges") or {}) if keep_other_cases and path.exists() else {}
+        recorded = json.loads(path.read_text()) if keep_other_cases and path.exists() else {}
+        old = recorded.get("judges") or {}
         if old and (old["alpha"], old["reseeds"]) != (alpha, reseeds):
             raise ValueError(f"the recorded cases ran at alpha {old['alpha']:g} with {old['reseeds']} reseeds, not "
                              f"{alpha:g} with {reseeds}: run every case")
-        kept = [r for r in old.get("rows", []) if r["case"] not in {c.name for c in cases}]
+        at = (recorded.get("measured_at") or {}).get("judges")  # a kept row keeps the code it was measured with
+        kept = [{"measured_at": at, **r} for r in old.get("rows", []) if r["case"] not in {c.name for c in cases}]
         tasks = [(c, t, reseeds, alpha) for c in cases for t in c.truths]
         data = merge_section(out, "judges", lambda: {"alpha": alpha, "reseeds": reseeds, "rows": kept + map_tasks(
             measure_case, tasks, jobs, "calibration", progress)})

@@ -40,6 +40,10 @@ def _judges(j: dict) -> list:
            "(false alarms and false confirmations at most alpha, power at least 0.9 at the resolution)"
            + (": not " + "; ".join(f"{r['case']} {r['truth']} ({r['rate']:.3f}, {r['expect']})" for r in bad)
               if bad else "") + "."]
+    kept = sorted({(r["case"], (r["measured_at"] or {}).get("commit") or "unknown")
+                   for r in rows if "measured_at" in r})
+    if kept:
+        out[-1] += " Kept from earlier runs: " + ", ".join(f"{case} at `{commit[:7]}`" for case, commit in kept) + "."
     off = [r for r in rows if r["truth"].startswith("inside_off_centre")]
     if off:
         out += ["", "A truth inside the band but off centre (more data must never turn it false):", "",

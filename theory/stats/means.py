@@ -190,10 +190,6 @@ class TestResult:
                 "interval": list(self.interval), "target": self.target, "band": list(self.band),
                 "p_value": self.p_value, "resolution": self.resolution, "verdict": self.verdict.value}
 
-    @property
-    def rel_resolution(self) -> float:
-        return self.resolution / abs(self.target) if self.target else self.resolution
-
 
 def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool = True,
                 ok: Verdict = Verdict.HOLDS) -> TestResult:

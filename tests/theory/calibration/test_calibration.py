@@ -144,16 +144,18 @@ def test_jobs_must_be_positive():
 
 def test_sections_keep_each_other_and_record_the_code(tmp_path, monkeypatch):
     """A run of the judges keeps the recorded rates (and the reverse); a run of some cases
-    keeps the other cases' rows at the same alpha and reseeds; each section records the
-    commit it was measured at, taken before it ran."""
+    keeps the other cases' rows at the same alpha and reseeds, each with the commit it was
+    measured at; each section records the commit it was measured at, taken before it ran."""
     from tests.support.moving_git import START, moving_git_state
 
     (tmp_path / "calibration.json").write_text(json.dumps({"rates": "recorded"}))
     data = run_calibration(tmp_path, reseeds=2, cases=[CASE["mean"]], progress=False, rates=False)
     assert data["rates"] == "recorded" and set(data["measured_at"]["judges"]) == {"commit", "dirty"}
+    first = data["measured_at"]["judges"]
     data = run_calibration(tmp_path, reseeds=2, cases=[CASE["bound"]], progress=False, rates=False,
                            keep_other_cases=True)
     assert [r["case"] for r in data["judges"]["rows"]] == ["mean"] * 3 + ["bound"] * 2
+    assert [r.get("measured_at") for r in data["judges"]["rows"]] == [first] * 3 + [None] * 2  # kept rows keep theirs
     with pytest.raises(ValueError, match="run every case"):
         run_calibration(tmp_path, reseeds=3, cases=[CASE["bound"]], progress=False, rates=False, keep_other_cases=True)
     moving_git_state(monkeypatch)

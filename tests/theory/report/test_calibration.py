@@ -16,7 +16,8 @@ def test_render_is_a_screen_and_names_what_is_not_met():
               "rate": 0.2, "interval": [0.1, 0.3], "expect": "at most 0.05", "consistent": False, "reseeds": 10,
               "counts": {"holds": 0, "holds_approximately": 0, "fails": 2, "inconclusive": 8}, "mean_looks": 1.0}
     off = {**judged, "case": "limit", "truth": "inside_off_centre_16x", "rate": 0.0, "interval": [0.0, 0.3],
-           "consistent": True, "counts": {"holds": 0, "holds_approximately": 3, "fails": 0, "inconclusive": 7}}
+           "consistent": True, "counts": {"holds": 0, "holds_approximately": 3, "fails": 0, "inconclusive": 7},
+           "measured_at": {"commit": "b" * 40, "dirty": False}}
     lines = render_calibration({"rates": _rates_data(), "judges": {"alpha": 0.05, "reseeds": 10, "rows": [judged, off]},
                                 "measured_at": {"rates": {"commit": "a" * 40, "dirty": False}}})
     text = "\n".join(lines)
@@ -24,4 +25,5 @@ def test_render_is_a_screen_and_names_what_is_not_met():
     assert "1 of 2 rows meet it" in text and "**no**" in text
     assert "1 of 2** rows are consistent" in text and "not mean true (0.200, at most 0.05)" in text
     assert "| limit | 16x | 0.000 [0.000, 0.300] | 0.300 | 0.700 |" in text and "rates at `aaaaaaa`" in text
+    assert "Kept from earlier runs: limit at `bbbbbbb`." in text
     assert "Not measured yet" in "\n".join(render_calibration({}))
