@@ -144,7 +144,6 @@ def _calibrate(a) -> int:
 
     from .calibration import all_cases, run_calibration
 
-
     cases = all_cases()
     if a.case:
         unknown = sorted(set(a.case) - {c.name for c in cases})

@@ -126,12 +126,13 @@ def _bound_claim(truth: str, alpha: float) -> Claim:
 
 
 def _within_claim(truth: str, alpha: float) -> Claim:
-    """|E[X] - 1| <= 0.1 per row (2 rows, judge_means with ``within``); ``true`` sits on the
-    band edge, and the other truths move the first row only. The law is shifted, not scaled,
-    so that its spread (and the resolution) does not depend on the truth."""
+    """|E[X] - 1| <= 0.1 per row (2 rows, judge_means with ``within``): the first row carries
+    the truth (``true`` on the band edge), the second sits at the centre, so each rate is the
+    first row's. The law is shifted, not scaled, so that its spread (and the resolution)
+    does not depend on the truth."""
     res = _resolution(_LN_SD / math.sqrt(N * _BUDGET), N * _BUDGET - 1, alpha, _BUDGET, 2)
     shift = {"true": 0.1, "false_1x": 0.1 + res, "outside_band": 0.1 * (1 + 1e-6)}[truth]
-    return _rows_claim(f"within.{truth}", _means_judge(True), shifts=(shift, 0.1))
+    return _rows_claim(f"within.{truth}", _means_judge(True), shifts=(shift, 0.0))
 
 
 def _comparison_claim(truth: str, alpha: float) -> Claim:
@@ -264,7 +265,6 @@ def paper_cases() -> tuple:
     """The cases of the papers' own judges: ``CASES`` of each paper package's
     ``calibration_cases`` module, found through the registry as its claims are (a paper
     without one has none)."""
-    import importlib
     import importlib.util
 
     from ..core.registry import papers

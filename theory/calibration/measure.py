@@ -10,6 +10,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from threadpoolctl import threadpool_limits
+
 from .. import stats
 from ..core import RunContext, Verdict, clear_caches, evaluate
 from .cases import all_cases
@@ -112,16 +114,21 @@ def run_calibration(out: str | Path = ".", reseeds: int | None = None, alpha: fl
     return data
 
 
+def _one_blas_thread() -> None:
+    """A worker's initializer: one BLAS thread. Its module's imports load numpy's and scipy's
+    BLAS first (under every start method), so that there is a pool to limit."""
+    threadpool_limits(1)
+
+
 def map_tasks(fn, tasks: list, jobs: int, desc: str, progress: bool = True) -> list:
     """[fn(*t) for t in tasks], on ``jobs`` processes (one BLAS thread each) when jobs > 1;
     with ``progress`` a bar, shown only on a terminal."""
-    from threadpoolctl import threadpool_limits
     from tqdm import tqdm
 
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
     if jobs == 1 or len(tasks) <= 1:
         return [fn(*t) for t in tqdm(tasks, desc=desc, disable=None if progress else True)]
-    with ProcessPoolExecutor(min(jobs, len(tasks)), initializer=threadpool_limits, initargs=(1,)) as pool:
+    with ProcessPoolExecutor(min(jobs, len(tasks)), initializer=_one_blas_thread) as pool:
         futures = [pool.submit(fn, *t) for t in tasks]
         return [f.result() for f in tqdm(futures, desc=desc, disable=None if progress else True)]

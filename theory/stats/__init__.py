@@ -37,11 +37,9 @@ CALIBRATED_LEVEL = CLAIM_ALPHA / (ALPHA_GUARD * 100)
 
 __all__ = [
     "CLAIM_ALPHA", "ALPHA_GUARD", "CALIBRATED_LEVEL", "MIN_REPLICATES", "MIN_POINT_REPLICATES", "POWER",
-    "LACK_OF_FIT_ALPHA",
-    "Verdict", "DECIDED", "combine", "band_verdict", "decided", "TooFewReplicates", "bernstein_limits",
-    "MeanEstimate", "TestResult", "estimate", "difference", "detectable_deviation",
-    "t_quantile", "shortfall", "mean_equals", "mean_within", "mean_at_most", "mean_at_least", "inequality_verdict",
-    "Fit", "wls", "wls_batch", "power_law", "limit", "goodness_of_fit",
-    "binomial_interval", "LookPlan", "plan_looks",
-    "MedianDifference", "median_difference",
+    "LACK_OF_FIT_ALPHA", "Verdict", "DECIDED", "combine", "decided", "band_verdict", "inequality_verdict", "shortfall",
+    "TooFewReplicates", "MeanEstimate", "TestResult", "estimate", "difference", "mean_equals", "mean_within",
+    "mean_at_most", "mean_at_least", "detectable_deviation", "t_quantile", "bernstein_limits", "binomial_interval",
+    "goodness_of_fit", "Fit", "wls", "wls_batch", "power_law", "limit", "MedianDifference", "median_difference",
+    "LookPlan", "plan_looks",
 ]

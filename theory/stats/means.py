@@ -70,7 +70,7 @@ class MeanEstimate:
     >>> plain = MeanEstimate(1.0, 0.1, 399.0, 400).interval(1e-6)
     >>> lo == plain[0] and hi > plain[1]  # right skew: the plain lower end, the corrected upper end
     True
-    >>> round(e.p_value(hi) / 1e-6, 9)  # an end of the interval is where the test rejects at alpha
+    >>> round(e.p_value(hi, "both") / 1e-6, 9)  # an end of the interval is where the test rejects at alpha
     1.0
     """
 
@@ -103,7 +103,7 @@ class MeanEstimate:
         upper, lower = rule_thresholds(q, self.skew_a)
         return float(self.mean - upper * self.se), float(self.mean - lower * self.se)
 
-    def p_value(self, value: float, side: str = "both") -> float:
+    def p_value(self, value: float, side: str) -> float:
         """p-value of the test of E <= value (``side`` "upper": small when the mean is
         significantly above value), of E >= value ("lower") or of E = value ("both"): twice
         the larger of the two statistics' tail probabilities beyond t on that side (its tail
@@ -196,7 +196,7 @@ def mean_equals(samples, target: float, alpha: float, tol: float, relative: bool
     """E[X] = target, tolerance band target +- tol (times |target| if ``relative``)."""
     e = estimate(samples)
     half = tol * abs(target) if relative else tol
-    p = e.p_value(target)
+    p = e.p_value(target, "both")
     lo, hi = e.interval(alpha)
     v = Verdict.FAILS if p < alpha else ok if (lo >= target - half and hi <= target + half) else Verdict.INCONCLUSIVE
     return TestResult(v, e.mean, e.se, e.df, e.n, (lo, hi), p, alpha, float(target), (target - half, target + half),

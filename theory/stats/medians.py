@@ -50,9 +50,6 @@ class MedianDifference:
         """The guaranteed coverage, 1 - 2 ``miss`` (at least 1 - alpha)."""
         return 1.0 - 2.0 * self.miss
 
-    def interval(self) -> tuple[float, float]:
-        return self.lo, self.hi
-
 
 def median_order_index(n: int, tail: float) -> tuple[int, float]:
     """(k, t_n(k)): the largest k >= 1 with P(Bin(n, 1/2) <= k - 1) <= ``tail`` (exact integer
@@ -79,7 +76,7 @@ def median_difference(a, b, alpha: float) -> MedianDifference:
     is too small to bound its median at alpha / 4 a side.
 
     >>> r = median_difference(np.arange(40.0) + 10, np.arange(40.0), 1e-3)
-    >>> r.estimate, r.interval(), r.k, r.coverage > 1 - 1e-3
+    >>> r.estimate, (r.lo, r.hi), r.k, r.coverage > 1 - 1e-3
     (10.0, (-13.0, 33.0), (9, 9), True)
     """
     if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):

@@ -121,7 +121,7 @@ def judge_ratio(m, ctx, band: str) -> Evidence:
     lo_b, hi_b = BANDS[band]
     a, b = m.row(depth=64)["log_norm"], m.row(depth=10)["log_norm"]
     s = stats.median_difference(a, b, ctx.alpha)
-    lo, hi = s.interval()
+    lo, hi = s.lo, s.hi
     edges = (math.log(lo_b) if lo_b > 0 else -math.inf, math.log(hi_b) if hi_b < math.inf else math.inf)
     verdict = band_verdict(lo, hi, *edges)
     finite = [e for e in edges if math.isfinite(e)]

@@ -135,6 +135,27 @@ def test_jobs_do_not_change_the_numbers(tmp_path):
     assert strip(run_calibration(tmp_path / "a", jobs=1, **kw)) == strip(run_calibration(tmp_path / "b", jobs=2, **kw))
 
 
+def _blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return sorted({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_workers_run_one_blas_thread_whatever_the_start_method(monkeypatch, method):
+    """The workers' initializer limits BLAS to one thread, also where a worker starts bare
+    (spawn, as on macOS, or forkserver, Python 3.14's default on Linux)."""
+    import functools
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from theory.calibration import measure
+
+    monkeypatch.setattr(measure, "ProcessPoolExecutor",
+                        functools.partial(ProcessPoolExecutor, mp_context=multiprocessing.get_context(method)))
+    assert measure.map_tasks(_blas_threads, [()] * 2, 2, "x", progress=False) == [[1], [1]]
+
+
 def test_jobs_must_be_positive():
     from theory.calibration.measure import map_tasks
 
@@ -156,6 +177,11 @@ def test_sections_keep_each_other_and_record_the_code(tmp_path, monkeypatch):
                            keep_other_cases=True)
     assert [r["case"] for r in data["judges"]["rows"]] == ["mean"] * 3 + ["bound"] * 2
     assert [r.get("measured_at") for r in data["judges"]["rows"]] == [first] * 3 + [None] * 2  # kept rows keep theirs
+    second = data["measured_at"]["judges"]
+    data = run_calibration(tmp_path, reseeds=2, cases=[CASE["mean"]], progress=False, rates=False,
+                           keep_other_cases=True)  # a chained partial run: each kept row names its own run
+    assert [(r["case"], r.get("measured_at")) for r in data["judges"]["rows"]] == [("bound", second)] * 2 + [
+        ("mean", None)] * 3
     with pytest.raises(ValueError, match="run every case"):
         run_calibration(tmp_path, reseeds=3, cases=[CASE["bound"]], progress=False, rates=False, keep_other_cases=True)
     moving_git_state(monkeypatch)

@@ -178,8 +178,8 @@ def test_one_sample_test_rejects_only_where_both_statistics_reject(seed):
             assert (hi > p_hi and lo == p_lo) if e.skew_a > 0 else (lo < p_lo and hi == p_hi)
             assert e.p_value(hi, "lower") == pytest.approx(alpha, rel=1e-6)
             assert e.p_value(lo, "upper") == pytest.approx(alpha, rel=1e-6)
-            assert e.p_value(lo - e.se) < alpha and e.p_value(hi + e.se) < alpha
-            assert e.p_value(e.mean) > alpha
+            assert e.p_value(lo - e.se, "both") < alpha and e.p_value(hi + e.se, "both") < alpha
+            assert e.p_value(e.mean, "both") > alpha
 
 
 @pytest.mark.parametrize("a", [-1 / 3, -0.1, -1e-9, 1e-12, 0.02, 1 / 3])
@@ -197,7 +197,7 @@ def test_rule_rejects_no_more_than_either_statistic(a):
         th = float(hall_corrected(t, a))
         assert e.p_value(value, "upper") >= min(1, 2 * max(st.t.sf(t, n - 1), st.t.sf(th, n - 1))) * (1 - 1e-12)
         assert e.p_value(value, "lower") >= min(1, 2 * max(st.t.cdf(t, n - 1), st.t.cdf(th, n - 1))) * (1 - 1e-12)
-        assert e.p_value(value) >= min(1, 2 * st.t.sf(abs(t), n - 1)) * (1 - 1e-12)
+        assert e.p_value(value, "both") >= min(1, 2 * st.t.sf(abs(t), n - 1)) * (1 - 1e-12)
 
 
 def test_recording_tests_sees_each_tested_estimate_once():
@@ -211,7 +211,7 @@ def test_recording_tests_sees_each_tested_estimate_once():
     outside.interval(0.01)
     with recording_tests() as seen:
         e, _untested = estimate(x), estimate(x[:20])
-        e.interval(0.01), e.p_value(1.0), e.interval(0.1)
+        e.interval(0.01), e.p_value(1.0, "both"), e.interval(0.1)
         d, _untested_d = difference(x, x[:MIN_REPLICATES]), difference(x[:20], x)
         d.p_value(0.0, "lower")
     assert [t for t, _ in seen] == [e, d] and seen[0][0] is e and e == outside

@@ -26,7 +26,7 @@ def test_order_index_is_the_largest_k_inside_the_binomial_tail(n, tail):
 def test_ends_are_the_named_order_statistics():
     a, b = np.random.default_rng(1).permutation(np.arange(40.0) + 10), np.arange(40.0)
     r = median_difference(a, b, 1e-3)  # k = 9 of 40 at a tail of 2.5e-4 each
-    assert r.k == (9, 9) and r.interval() == (18.0 - 31.0, 41.0 - 8.0) and r.estimate == 10.0
+    assert r.k == (9, 9) and (r.lo, r.hi) == (18.0 - 31.0, 41.0 - 8.0) and r.estimate == 10.0
     assert r.coverage == pytest.approx(1 - 4 * st.binom.cdf(8, 40, 0.5)) and r.coverage >= 1 - 1e-3
 
 
@@ -56,7 +56,7 @@ def test_coverage_holds_on_a_discrete_law_with_ties():
 
 def test_unbounded_when_a_sample_is_too_small():
     r = median_difference(np.arange(4.0) + 100, np.arange(16.0), 1e-3)  # 2^-4 > 2.5e-4
-    assert r.interval() == (-math.inf, math.inf) and r.k == (0, 1) and r.coverage == 1.0
+    assert (r.lo, r.hi) == (-math.inf, math.inf) and r.k == (0, 1) and r.coverage == 1.0
     assert math.isfinite(median_difference(np.arange(16.0) + 100, np.arange(16.0), 6.2e-5).lo)  # 2^-16 <= 1.55e-5
     assert median_difference(np.arange(16.0) + 100, np.arange(16.0), 6.0e-5).lo == -math.inf
 
