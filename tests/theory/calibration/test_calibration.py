@@ -149,8 +149,11 @@ def test_workers_run_one_blas_thread_whatever_the_start_method(monkeypatch, meth
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    from simulations.core.backend import available_cores
     from theory.calibration import measure
 
+    if available_cores() < 2:
+        pytest.skip("one core: BLAS runs one thread anyway, so the limit cannot be seen")
     monkeypatch.setattr(measure, "ProcessPoolExecutor",
                         functools.partial(ProcessPoolExecutor, mp_context=multiprocessing.get_context(method)))
     assert measure.map_tasks(_blas_threads, [()] * 2, 2, "x", progress=False) == [[1], [1]]
@@ -167,25 +170,30 @@ def test_sections_keep_each_other_and_record_the_code(tmp_path, monkeypatch):
     """A run of the judges keeps the recorded rates (and the reverse); a run of some cases
     keeps the other cases' rows at the same alpha and reseeds, each with the commit it was
     measured at; each section records the commit it was measured at, taken before it ran."""
+    import importlib
+
     from tests.support.moving_git import START, moving_git_state
 
     (tmp_path / "calibration.json").write_text(json.dumps({"rates": "recorded"}))
     data = run_calibration(tmp_path, reseeds=2, cases=[CASE["mean"]], progress=False, rates=False)
     assert data["rates"] == "recorded" and set(data["measured_at"]["judges"]) == {"commit", "dirty"}
     first = data["measured_at"]["judges"]
-    data = run_calibration(tmp_path, reseeds=2, cases=[CASE["bound"]], progress=False, rates=False,
-                           keep_other_cases=True)
-    assert [r["case"] for r in data["judges"]["rows"]] == ["mean"] * 3 + ["bound"] * 2
-    assert [r.get("measured_at") for r in data["judges"]["rows"]] == [first] * 3 + [None] * 2  # kept rows keep theirs
-    second = data["measured_at"]["judges"]
-    data = run_calibration(tmp_path, reseeds=2, cases=[CASE["mean"]], progress=False, rates=False,
-                           keep_other_cases=True)  # a chained partial run: each kept row names its own run
-    assert [(r["case"], r.get("measured_at")) for r in data["judges"]["rows"]] == [("bound", second)] * 2 + [
-        ("mean", None)] * 3
+    with monkeypatch.context() as m:  # the next two runs are measured at commits c and d (first: the real one)
+        runs = iter({"commit": c * 40, "dirty": False} for c in "cd")
+        m.setattr(importlib.import_module("simulations.core.provenance"), "state_since", lambda start=None: next(runs))
+        data = run_calibration(tmp_path, reseeds=2, cases=[CASE["bound"]], progress=False, rates=False,
+                               keep_other_cases=True)
+        assert [(r["case"], r.get("measured_at")) for r in data["judges"]["rows"]] == [("mean", first)] * 3 + [
+            ("bound", None)] * 2  # kept rows keep theirs; new rows go with the section's
+        data = run_calibration(tmp_path, reseeds=2, cases=[CASE["comparison"]], progress=False, rates=False,
+                               keep_other_cases=True)  # chained: rows kept twice still name the first run
+        assert [(r["case"], r.get("measured_at")) for r in data["judges"]["rows"]] == [("mean", first)] * 3 + [
+            ("bound", {"commit": "c" * 40, "dirty": False})] * 2 + [("comparison", None)] * 2
+        assert data["measured_at"]["judges"]["commit"] == "d" * 40
     with pytest.raises(ValueError, match="run every case"):
         run_calibration(tmp_path, reseeds=3, cases=[CASE["bound"]], progress=False, rates=False, keep_other_cases=True)
     moving_git_state(monkeypatch)
     data = run_calibration(tmp_path, progress=False, judges=False, rate_reseeds=10,
                            rate_rows=(("one-sample mean", "Gaussian", 20),))
     assert data["measured_at"]["rates"] == {"commit": START["commit"], "dirty": True}
-    assert len(data["judges"]["rows"]) == 5
+    assert len(data["judges"]["rows"]) == 7
